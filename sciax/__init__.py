@@ -1,0 +1,14 @@
+"""sciax: NumPy/SciPy-style scientific computing with exact derivatives,
+batching and compilation through XLA."""
+
+from sciax._src.config import config as config
+from sciax._src.backend.array import Array as Array
+from sciax._src.backend.client import devices as devices
+from sciax._src.jit import device_put as device_put
+from sciax._src.jit import jit as jit
+from sciax._src.jit import make_jaxpr as make_jaxpr
+from sciax import tree as tree
+from sciax import lax as lax
+from sciax import numpy as numpy
+
+__version__ = "0.1.0"

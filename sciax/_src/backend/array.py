@@ -1,0 +1,230 @@
+"""The :class:`Array` type: an immutable array held by an XLA device.
+
+An Array wraps one jaxlib device buffer and its abstract value.  Its arithmetic
+operators and NumPy-style methods are attached by :mod:`sciax._src.numpy`
+(they are plain sciax.numpy functions); this module holds only what needs the
+buffer itself: conversion to NumPy, printing, and Python's scalar protocols.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import numpy as np
+from jaxlib import _jax
+
+from sciax._src.backend import client as _client
+from sciax._src.core import dtypes
+from sciax._src.core.avals import ShapedArray
+
+
+class Array:
+    """An n-dimensional array on an XLA device (sciax's ``ndarray``).
+
+    Arrays are immutable: use ``x.at[idx].set(v)`` for functional updates.
+    ``np.asarray(x)`` copies the data to the host (once; the copy is cached).
+
+    Examples
+    --------
+    >>> x = snp.arange(3.0)
+    >>> x
+    Array([0., 1., 2.], dtype=float64)
+    >>> x.shape, x.dtype
+    ((3,), dtype('float64'))
+    """
+
+    __slots__ = ("_buf", "aval", "_npy", "__weakref__")
+    __array_priority__ = 100
+
+    def __init__(self, buf: Any, aval: ShapedArray):
+        self._buf = buf
+        self.aval = aval
+        self._npy = None
+
+    # -- metadata ---------------------------------------------------------------
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.aval.shape
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self.aval.dtype
+
+    @property
+    def ndim(self) -> int:
+        return len(self.aval.shape)
+
+    @property
+    def size(self) -> int:
+        return self.aval.size
+
+    @property
+    def weak_type(self) -> bool:
+        return self.aval.weak_type
+
+    @property
+    def itemsize(self) -> int:
+        return self.aval.dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return self.aval.size * self.aval.dtype.itemsize
+
+    def devices(self) -> set:
+        return {self.device}
+
+    @property
+    def device(self) -> Any:
+        return self._buf._sharding._device
+
+    # -- host transfer ----------------------------------------------------------
+    def _value(self) -> np.ndarray:
+        if self._npy is None:
+            npy, _ = self._buf._single_device_array_to_np_array_did_copy()
+            npy = np.asarray(npy)
+            npy.flags.writeable = False
+            self._npy = npy
+        return self._npy
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
+        val = self._value()
+        if copy is False and dtype is not None and np.dtype(dtype) != val.dtype:
+            raise ValueError("a copy is needed to convert to the requested dtype")
+        out = np.asarray(val, dtype=dtype)
+        return out.copy() if copy else out
+
+    def block_until_ready(self) -> Array:
+        """Wait until the array's computation has finished; returns ``self``."""
+        self._buf.block_until_ready()
+        return self
+
+    def is_ready(self) -> bool:
+        return self._buf.is_ready()
+
+    def item(self, *args: Any) -> Any:
+        """The element as a Python scalar (``x.item()`` for size-1 arrays)."""
+        return self._value().item(*args)
+
+    def tolist(self) -> Any:
+        return self._value().tolist()
+
+    def copy(self) -> Array:
+        return device_put(self._value().copy())
+
+    # -- Python protocols -------------------------------------------------------
+    def _scalar(self, kind: str) -> np.ndarray:
+        if self.size != 1:
+            raise TypeError(
+                f"only size-1 arrays can be converted to Python {kind}s; this "
+                f"array has shape {self.shape}")
+        return self._value().reshape(())
+
+    def __bool__(self) -> bool:
+        return bool(self._scalar("bool"))
+
+    def __float__(self) -> float:
+        return float(self._scalar("float"))
+
+    def __int__(self) -> int:
+        return int(self._scalar("int"))
+
+    def __complex__(self) -> complex:
+        return complex(self._scalar("complex"))
+
+    def __index__(self) -> int:
+        if not dtypes.is_integer(self.dtype) and self.dtype != dtypes.bool_:
+            raise TypeError(
+                f"only integer arrays can be used as an index; got dtype {self.dtype}")
+        return operator.index(self._scalar("int").item())
+
+    def __len__(self) -> int:
+        if not self.shape:
+            raise TypeError("len() of unsized object (a 0-d array)")
+        return self.shape[0]
+
+    def __iter__(self):
+        if not self.shape:
+            raise TypeError("iteration over a 0-d array")
+        for row in self._value():
+            yield device_put(row, weak_type=self.weak_type)
+
+    def __setitem__(self, idx: Any, value: Any) -> None:
+        raise TypeError(
+            "sciax arrays are immutable and do not support item assignment; use "
+            "the functional form x = x.at[idx].set(value) (or .add, .multiply, ...)")
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __format__(self, spec: str) -> str:
+        if self.ndim == 0:
+            return format(self._value().item(), spec)
+        return format(self._value(), spec)
+
+    def __repr__(self) -> str:
+        val = self._value()
+        prefix = "Array("
+        if val.size == 0:
+            body = f"[], shape={val.shape}"
+        else:
+            body = np.array2string(val, separator=", ", prefix=prefix)
+        extra = ", weak_type=True" if self.weak_type else ""
+        return f"{prefix}{body}, dtype={val.dtype}{extra})"
+
+    def __str__(self) -> str:
+        return str(self._value())
+
+    def __reduce__(self):
+        return (_reconstruct, (self._value(), self.weak_type))
+
+    def __dlpack__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._value().__dlpack__(*args, **kwargs)
+
+
+def _reconstruct(value: np.ndarray, weak_type: bool) -> Array:
+    return device_put(value, weak_type=weak_type)
+
+
+def put_buffer(value: np.ndarray, aval: ShapedArray, device: Any = None) -> Any:
+    """Copy a NumPy array (already of ``aval.dtype``) to ``device``; returns a buffer."""
+    dev = device if device is not None else _client.default_device()
+    return _jax.batched_device_put(
+        aval, _client.sharding(dev), [value], [dev], True, enable_x64=True)
+
+
+def device_put(x: Any, device: Any = None, *, weak_type: bool = False) -> Array:
+    """Place ``x`` (an array-like) on ``device`` as an :class:`Array`.
+
+    NumPy arrays keep their dtype, narrowed to 32 bits when x64 is disabled;
+    Python scalars become weakly typed arrays of the default dtype.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> sciax.device_put(np.arange(3)).dtype
+    dtype('int64')
+    """
+    if isinstance(x, Array):
+        if device is None or device == x.device:
+            return x
+        x = x._value()
+    if dtypes.is_python_scalar(x):
+        dt = dtypes.python_scalar_dtype(x)
+        weak_type = weak_type or dtypes.is_weakly_typed(x)
+        value = np.asarray(x, dtype=dt)
+    else:
+        value = np.asarray(x)
+        dt = dtypes.canonicalize_dtype(value.dtype)
+        if dt != value.dtype:
+            value = value.astype(dt)
+    aval = ShapedArray(value.shape, dt, weak_type)
+    return Array(put_buffer(value, aval, device), aval)
+
+
+def _array_aval(x: Array) -> ShapedArray:
+    return x.aval
+
+
+from sciax._src.core import avals as _avals  # noqa: E402
+
+_avals.pytype_aval_mappings[Array] = _array_aval

@@ -1,0 +1,62 @@
+"""The PjRt CPU client, created lazily and once, and its devices."""
+
+from __future__ import annotations
+
+import functools
+import os
+
+from jaxlib import _jax
+from jaxlib import xla_client as xc
+
+from sciax._src.config import config
+
+# jaxlib's C++ device_put reads a process-wide x64 flag; sciax passes the flag
+# explicitly on every call, but the C++ code insists that the state object exists.
+_x64_state = _jax.config.Config(
+    "sciax_enable_x64", True, include_in_jit_key=False, include_in_trace_context=False)
+_jax.jax_jit.set_enable_x64_state(_x64_state)
+
+
+def _replicated_hlo_sharding(self, ndim):
+    return xc.HloSharding.replicate()
+
+
+# The C++ sharding class calls back into this Python method when it places data.
+if not hasattr(_jax.SingleDeviceSharding, "_to_xla_hlo_sharding"):
+    _jax.SingleDeviceSharding._to_xla_hlo_sharding = _replicated_hlo_sharding
+
+Device = _jax.Device
+
+
+@functools.cache
+def get_client() -> xc.Client:
+    """The CPU PjRt client (``SCIAX_NUM_CPU_DEVICES`` sets its device count)."""
+    num = int(os.environ.get("SCIAX_NUM_CPU_DEVICES", "1"))
+    client = xc.make_cpu_client(num_devices=num) if num > 1 else xc.make_cpu_client()
+    from sciax._src.backend import lapack
+
+    lapack.register_targets()
+    return client
+
+
+def devices() -> list[Device]:
+    """The devices of the backend, in order."""
+    return list(get_client().devices())
+
+
+@functools.cache
+def device_list(devs: tuple[Device, ...]) -> xc.DeviceList:
+    return xc.DeviceList(devs)
+
+
+@functools.cache
+def sharding(device: Device) -> _jax.SingleDeviceSharding:
+    return _jax.SingleDeviceSharding(device)
+
+
+def default_device() -> Device:
+    return get_client().devices()[0]
+
+
+def x64_enabled() -> bool:
+    return config.enable_x64

@@ -1,0 +1,79 @@
+"""Registration of jaxlib's LAPACK kernels as XLA custom-call targets.
+
+After :func:`register_targets` (run once, when the client is created), a
+lowering rule can call e.g. ``lapack_dgetrf_ffi`` through
+``stablehlo.custom_call`` with ``api_version = 4`` (see :func:`custom_call`).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+
+from jaxlib import _jax
+from jaxlib import lapack as _lapack
+
+from sciax._src.backend.mlir import hlo, ir
+
+
+@functools.cache
+def register_targets() -> tuple[str, ...]:
+    """Register every CPU LAPACK FFI kernel of jaxlib; returns their names."""
+    names = []
+    for name, capsule, api_version in _lapack.registrations().get("cpu", ()):
+        _jax.register_custom_call_target(name, capsule, "cpu", api_version)
+        names.append(name)
+    _lapack._lapack.initialize()
+    return tuple(names)
+
+
+def custom_call(
+    target: str,
+    result_types: Sequence[ir.Type],
+    operands: Sequence[ir.Value],
+    *,
+    backend_config: dict[str, ir.Attribute] | None = None,
+    operand_layouts: Sequence[Sequence[int]] | None = None,
+    result_layouts: Sequence[Sequence[int]] | None = None,
+    output_operand_aliases: dict[int, int] | None = None,
+) -> list[ir.Value]:
+    """Emit a typed-FFI ``stablehlo.custom_call`` to ``target``.
+
+    Layouts are minor-to-major lists (``[0, 1]`` is column-major for a matrix);
+    ``output_operand_aliases`` maps a result index to the operand it reuses.
+    """
+    i64 = ir.IntegerType.get_signless(64)
+
+    def layouts(ls):
+        return ir.ArrayAttr.get([
+            ir.DenseIntElementsAttr.get(
+                __import__("numpy").asarray(list(l), dtype="int64"),
+                type=ir.IndexType.get())
+            for l in ls
+        ])
+
+    attrs = {
+        "call_target_name": ir.StringAttr.get(target),
+        "api_version": ir.IntegerAttr.get(ir.IntegerType.get_signless(32), 4),
+        "backend_config": ir.DictAttr.get(backend_config or {}),
+    }
+    if operand_layouts is not None:
+        attrs["operand_layouts"] = layouts(operand_layouts)
+    if result_layouts is not None:
+        attrs["result_layouts"] = layouts(result_layouts)
+    if output_operand_aliases:
+        attrs["output_operand_aliases"] = ir.ArrayAttr.get([
+            hlo.OutputOperandAlias.get(
+                output_tuple_indices=[out] if len(result_types) > 1 else [],
+                operand_index=opnd, operand_tuple_indices=[])
+            for out, opnd in output_operand_aliases.items()
+        ])
+    del i64
+    op = hlo.CustomCallOp(list(result_types), list(operands),
+                          call_target_name=attrs["call_target_name"],
+                          api_version=attrs["api_version"],
+                          backend_config=attrs["backend_config"],
+                          operand_layouts=attrs.get("operand_layouts"),
+                          result_layouts=attrs.get("result_layouts"),
+                          output_operand_aliases=attrs.get("output_operand_aliases"))
+    return list(op.results)

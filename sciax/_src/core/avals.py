@@ -1,0 +1,102 @@
+"""Abstract values: what a transformation knows about an array it cannot see."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from sciax._src.core import dtypes
+from sciax._src.util import prod
+
+
+class ShapedArray:
+    """An array of known shape and dtype, with a ``weak_type`` flag.
+
+    Weakly typed values come from Python scalars; they yield to the dtype of the
+    arrays they meet (see :mod:`sciax._src.core.dtypes`).
+    """
+
+    __slots__ = ("shape", "dtype", "weak_type", "_hash")
+    array_abstraction_level = 1
+
+    def __init__(self, shape: tuple[int, ...], dtype: Any, weak_type: bool = False):
+        self.shape = tuple(shape)
+        self.dtype = np.dtype(dtype)
+        self.weak_type = bool(weak_type)
+        self._hash = hash((self.shape, self.dtype, self.weak_type))
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        return prod(self.shape)
+
+    def update(self, shape=None, dtype=None, weak_type=None) -> ShapedArray:
+        return ShapedArray(
+            self.shape if shape is None else shape,
+            self.dtype if dtype is None else dtype,
+            self.weak_type if weak_type is None else weak_type,
+        )
+
+    def strip_weak_type(self) -> ShapedArray:
+        return self.update(weak_type=False) if self.weak_type else self
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            type(other) is ShapedArray
+            and self.shape == other.shape
+            and self.dtype == other.dtype
+            and self.weak_type == other.weak_type
+        )
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def str_short(self) -> str:
+        dims = ",".join(map(str, self.shape))
+        return f"{dtypes.short_name(self.dtype)}[{dims}]"
+
+    def __repr__(self) -> str:
+        weak = ", weak_type=True" if self.weak_type else ""
+        return f"ShapedArray({self.str_short()}{weak})"
+
+
+def raise_to_shaped(aval: ShapedArray, weak_type: bool | None = None) -> ShapedArray:
+    if weak_type is None or weak_type == aval.weak_type:
+        return aval
+    return aval.update(weak_type=weak_type)
+
+
+# Types that know their abstract value: filled in by the modules that define
+# array-like types (backend.array for Array).  Tracers answer through ``.aval``.
+pytype_aval_mappings: dict[type, Any] = {}
+
+
+def get_aval(x: Any) -> ShapedArray:
+    """The abstract value of an array-like, or TypeError naming what ``x`` is."""
+    fn = pytype_aval_mappings.get(type(x))
+    if fn is not None:
+        return fn(x)
+    from sciax._src.core.trace import Tracer
+
+    if isinstance(x, Tracer):
+        return x.aval
+    if dtypes.is_python_scalar(x):
+        return ShapedArray((), dtypes.python_scalar_dtype(x), dtypes.is_weakly_typed(x))
+    if isinstance(x, np.ndarray | np.generic):
+        return ShapedArray(np.shape(x), dtypes.canonicalize_dtype(x.dtype))
+    raise TypeError(
+        f"value of type {type(x).__name__} is not a valid sciax array type: expected "
+        "a sciax Array, a NumPy array or a Python scalar (bool, int, float, "
+        "complex)" + (f"; got {x!r}" if len(repr(x)) < 80 else ""))
+
+
+def is_arraylike(x: Any) -> bool:
+    try:
+        get_aval(x)
+    except TypeError:
+        return False
+    return True

@@ -1,0 +1,223 @@
+"""The IR: jaxprs, their pretty-printer, checker and evaluator.
+
+Grammar::
+
+    jaxpr  ::= { lambda constvars ; invars . let eqn* in ( outvars ) }
+    eqn    ::= outvars = primitive[params] atoms
+    atom   ::= Var | Literal
+
+A :class:`Var` is a typed SSA name; a :class:`Literal` is a scalar constant
+known at trace time.  A :class:`ClosedJaxpr` pairs a jaxpr with the values of
+its constvars.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from sciax._src.core import dtypes
+from sciax._src.core.avals import ShapedArray
+from sciax._src.core.trace import Primitive
+from sciax._src.util import safe_map, safe_zip
+
+
+class Var:
+    __slots__ = ("aval",)
+
+    def __init__(self, aval: ShapedArray):
+        self.aval = aval
+
+    def __repr__(self) -> str:
+        return f"Var({self.aval.str_short()})"
+
+
+class Literal:
+    __slots__ = ("val", "aval")
+
+    def __init__(self, val: Any, aval: ShapedArray):
+        self.val = val
+        self.aval = aval
+
+    def __repr__(self) -> str:
+        return f"Literal({self.val})"
+
+
+Atom = Var | Literal
+
+
+class JaxprEqn(NamedTuple):
+    primitive: Primitive
+    invars: list[Atom]
+    outvars: list[Var]
+    params: dict[str, Any]
+
+
+class Jaxpr:
+    __slots__ = ("constvars", "invars", "outvars", "eqns")
+
+    def __init__(self, constvars: Sequence[Var], invars: Sequence[Var],
+                 outvars: Sequence[Atom], eqns: Sequence[JaxprEqn]):
+        self.constvars = list(constvars)
+        self.invars = list(invars)
+        self.outvars = list(outvars)
+        self.eqns = list(eqns)
+
+    @property
+    def in_avals(self) -> list[ShapedArray]:
+        return [v.aval for v in self.invars]
+
+    @property
+    def out_avals(self) -> list[ShapedArray]:
+        return [v.aval for v in self.outvars]
+
+    def __str__(self) -> str:
+        return pp_jaxpr(self)
+
+    __repr__ = __str__
+
+
+class ClosedJaxpr:
+    __slots__ = ("jaxpr", "consts")
+
+    def __init__(self, jaxpr: Jaxpr, consts: Sequence[Any]):
+        assert len(jaxpr.constvars) == len(consts)
+        self.jaxpr = jaxpr
+        self.consts = list(consts)
+
+    @property
+    def in_avals(self) -> list[ShapedArray]:
+        return self.jaxpr.in_avals
+
+    @property
+    def out_avals(self) -> list[ShapedArray]:
+        return self.jaxpr.out_avals
+
+    @property
+    def eqns(self) -> list[JaxprEqn]:
+        return self.jaxpr.eqns
+
+    def __str__(self) -> str:
+        return pp_jaxpr(self.jaxpr)
+
+    __repr__ = __str__
+
+
+# -- evaluation ------------------------------------------------------------------
+
+def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[Any], *args: Any) -> list[Any]:
+    """Evaluate ``jaxpr`` by binding its primitives (so it is itself traceable)."""
+    env: dict[Var, Any] = {}
+
+    def read(atom: Atom) -> Any:
+        return atom.val if type(atom) is Literal else env[atom]
+
+    def write(v: Var, val: Any) -> None:
+        env[v] = val
+
+    safe_map(write, jaxpr.constvars, consts)
+    safe_map(write, jaxpr.invars, args)
+    for eqn in jaxpr.eqns:
+        outs = eqn.primitive.bind(*map(read, eqn.invars), **eqn.params)
+        if not eqn.primitive.multiple_results:
+            outs = [outs]
+        safe_map(write, eqn.outvars, outs)
+    return [read(v) for v in jaxpr.outvars]
+
+
+# -- checking --------------------------------------------------------------------
+
+class JaxprTypeError(TypeError):
+    pass
+
+
+def _same_type(a: ShapedArray, b: ShapedArray) -> bool:
+    return a.shape == b.shape and a.dtype == b.dtype
+
+
+def check_jaxpr(jaxpr: Jaxpr) -> None:
+    """Check that every variable is defined once before use and that each
+    equation's outputs have the types its primitive's abstract eval gives."""
+    defined: set[Var] = set()
+
+    def define(v: Var) -> None:
+        if v in defined:
+            raise JaxprTypeError(f"variable {v} defined twice")
+        defined.add(v)
+
+    def use(a: Atom) -> ShapedArray:
+        if type(a) is Var and a not in defined:
+            raise JaxprTypeError(f"variable {a} used before definition")
+        return a.aval
+
+    for v in [*jaxpr.constvars, *jaxpr.invars]:
+        define(v)
+    for eqn in jaxpr.eqns:
+        in_avals = [use(a) for a in eqn.invars]
+        out = eqn.primitive.abstract_eval(*in_avals, **eqn.params)
+        out = list(out) if eqn.primitive.multiple_results else [out]
+        if len(out) != len(eqn.outvars):
+            raise JaxprTypeError(f"{eqn.primitive} gives {len(out)} outputs, "
+                                 f"equation has {len(eqn.outvars)}")
+        for o, v in safe_zip(out, eqn.outvars):
+            if not _same_type(o, v.aval):
+                raise JaxprTypeError(
+                    f"{eqn.primitive} output typed {v.aval.str_short()}, rule gives "
+                    f"{o.str_short()}")
+            define(v)
+    for v in jaxpr.outvars:
+        use(v)
+
+
+# -- pretty-printing -------------------------------------------------------------
+
+def _names() -> Any:
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    for n in itertools.count(1):
+        for combo in itertools.product(letters, repeat=n):
+            yield "".join(combo)
+
+
+def _pp_param(v: Any) -> str:
+    if isinstance(v, ClosedJaxpr | Jaxpr):
+        inner = pp_jaxpr(v.jaxpr if isinstance(v, ClosedJaxpr) else v)
+        return "\n      " + inner.replace("\n", "\n      ")
+    if isinstance(v, np.dtype):
+        return dtypes.short_name(v)
+    return repr(v) if isinstance(v, str) else str(v)
+
+
+def pp_jaxpr(jaxpr: Jaxpr) -> str:
+    """A readable listing, e.g. ``{ lambda ; a:f64[3]. let b:f64[3] = sin a in (b,) }``."""
+    gen = _names()
+    names: dict[Var, str] = {}
+
+    def name(a: Atom) -> str:
+        if type(a) is Literal:
+            v = a.val
+            return str(v.item() if hasattr(v, "item") else v)
+        if a not in names:
+            names[a] = next(gen)
+        return names[a]
+
+    def binder(v: Var) -> str:
+        return f"{name(v)}:{v.aval.str_short()}"
+
+    consts = " ".join(binder(v) for v in jaxpr.constvars)
+    ins = " ".join(binder(v) for v in jaxpr.invars)
+    lines = []
+    for eqn in jaxpr.eqns:
+        outs = " ".join(binder(v) for v in eqn.outvars)
+        args = " ".join(name(a) for a in eqn.invars)
+        params = ""
+        if eqn.params:
+            params = "[" + " ".join(
+                f"{k}={_pp_param(v)}" for k, v in sorted(eqn.params.items())) + "]"
+        lines.append(f"    {outs} = {eqn.primitive.name}{params} {args}".rstrip())
+    outs = ", ".join(name(v) for v in jaxpr.outvars)
+    body = "\n".join(lines)
+    sep = "\n" if lines else ""
+    return f"{{ lambda {consts}; {ins}. let{sep}{body}\n  in ({outs},) }}"

@@ -1,0 +1,137 @@
+"""Lowering jaxprs to StableHLO modules.
+
+Lowering is an interpreter like any other: :func:`jaxpr_subcomp` walks the
+equations and calls each primitive's rule, registered beside the primitive
+with :func:`register_lowering`.  A rule has the signature
+``rule(ctx, *operands, **params) -> ir.Value | list[ir.Value]``, where
+``ctx.avals_in`` / ``ctx.avals_out`` give the abstract values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from sciax._src.backend.mlir import (aval_to_ir_type, dense_constant, func, hlo, ir,
+                                     make_context)
+from sciax._src.core.avals import ShapedArray
+from sciax._src.core.jaxpr import Jaxpr, Literal, Var
+from sciax._src.core.trace import Primitive
+from sciax._src.util import safe_map
+
+_lowerings: dict[Primitive, Callable[..., Any]] = {}
+
+
+def register_lowering(prim: Primitive, rule: Callable[..., Any]) -> None:
+    """Register ``rule(ctx, *operands, **params)`` as the lowering of ``prim``."""
+    _lowerings[prim] = rule
+
+
+def has_lowering(prim: Primitive) -> bool:
+    return prim in _lowerings
+
+
+class ModuleContext:
+    __slots__ = ("context", "module")
+
+    def __init__(self, context: ir.Context, module: ir.Module):
+        self.context = context
+        self.module = module
+
+
+class LoweringRuleContext:
+    __slots__ = ("module_ctx", "primitive", "avals_in", "avals_out")
+
+    def __init__(self, module_ctx: ModuleContext, primitive: Primitive | None,
+                 avals_in: Sequence[ShapedArray], avals_out: Sequence[ShapedArray]):
+        self.module_ctx = module_ctx
+        self.primitive = primitive
+        self.avals_in = list(avals_in)
+        self.avals_out = list(avals_out)
+
+
+def ir_constant(val: Any, aval: ShapedArray) -> ir.Value:
+    return dense_constant(np.asarray(val, dtype=aval.dtype))
+
+
+def jaxpr_subcomp(mctx: ModuleContext, jaxpr: Jaxpr, args: Sequence[ir.Value]
+                  ) -> list[ir.Value]:
+    """Emit ``jaxpr`` at the current insertion point; ``args`` feed its
+    constvars then its invars.  Returns the output values."""
+    env: dict[Var, ir.Value] = {}
+
+    def read(a: Any) -> ir.Value:
+        return ir_constant(a.val, a.aval) if type(a) is Literal else env[a]
+
+    safe_map(env.__setitem__, [*jaxpr.constvars, *jaxpr.invars], args)
+    for eqn in jaxpr.eqns:
+        rule = _lowerings.get(eqn.primitive)
+        if rule is None:
+            raise NotImplementedError(
+                f"no lowering rule for primitive {eqn.primitive.name!r}")
+        ctx = LoweringRuleContext(mctx, eqn.primitive, [a.aval for a in eqn.invars],
+                                  [v.aval for v in eqn.outvars])
+        outs = rule(ctx, *map(read, eqn.invars), **eqn.params)
+        if isinstance(outs, ir.Value):
+            outs = [outs]
+        elif not isinstance(outs, list):
+            outs = list(outs)
+        safe_map(env.__setitem__, eqn.outvars, outs)
+    return [read(v) for v in jaxpr.outvars]
+
+
+def lower_jaxpr(jaxpr: Jaxpr, name: str = "main") -> ir.Module:
+    """A module whose public ``@main`` takes ``constvars + invars`` and returns
+    ``outvars``."""
+    context = make_context()
+    with context, ir.Location.unknown():
+        module = ir.Module.create()
+        mctx = ModuleContext(context, module)
+        in_types = [aval_to_ir_type(v.aval) for v in [*jaxpr.constvars, *jaxpr.invars]]
+        out_types = [aval_to_ir_type(v.aval) for v in jaxpr.outvars]
+        with ir.InsertionPoint(module.body):
+            fn = func.FuncOp("main", ir.FunctionType.get(in_types, out_types))
+            fn.attributes["sym_visibility"] = ir.StringAttr.get("public")
+            block = fn.add_entry_block()
+            with ir.InsertionPoint(block):
+                outs = jaxpr_subcomp(mctx, jaxpr, list(block.arguments))
+                func.ReturnOp(outs)
+        safe = "".join(c if c.isalnum() or c == "_" else "_" for c in name) or "main"
+        module.operation.attributes["sym_name"] = ir.StringAttr.get(safe)
+    return module
+
+
+def lower_fun(fun: Callable[..., Any], multiple_results: bool = False
+              ) -> Callable[..., list[ir.Value]]:
+    """A lowering rule that traces ``fun`` (written with sciax.lax) and inlines it.
+
+    Composite operations use this rather than hand-written StableHLO.
+    """
+    from sciax._src.interpreters.partial_eval import trace_to_jaxpr
+
+    def rule(ctx: LoweringRuleContext, *args: ir.Value, **params: Any):
+        def flat(*xs):
+            out = fun(*xs, **params)
+            return list(out) if multiple_results else [out]
+
+        closed = trace_to_jaxpr(flat, ctx.avals_in)
+        consts = [ir_constant(np.asarray(c), v.aval)
+                  for c, v in zip(closed.consts, closed.jaxpr.constvars)]
+        return jaxpr_subcomp(ctx.module_ctx, closed.jaxpr, [*consts, *args])
+
+    return rule
+
+
+def hlo_op(op_builder: Callable[..., ir.Value]) -> Callable[..., ir.Value]:
+    """The lowering rule ``lambda ctx, *args: op_builder(*args)``."""
+    def rule(ctx: LoweringRuleContext, *args: ir.Value) -> ir.Value:
+        return op_builder(*args)
+
+    return rule
+
+
+__all__ = ["register_lowering", "jaxpr_subcomp", "lower_jaxpr", "lower_fun", "hlo_op",
+           "LoweringRuleContext", "ModuleContext", "ir", "hlo", "ir_constant",
+           "aval_to_ir_type"]

@@ -1,0 +1,360 @@
+"""``jit`` and ``make_jaxpr``: staging Python functions out to XLA.
+
+``jit(f)(*args)`` flattens the arguments, forms a cache key from their
+abstract values, the static arguments and the tree structure, and on a miss
+traces ``f`` to a jaxpr, lowers it to StableHLO and compiles it.  A hit runs
+the cached executable directly.  Under another transformation (grad, vmap,
+an enclosing jit) the traced jaxpr is bound as the :data:`jit_p` call
+primitive instead, so the transformation sees one equation.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from sciax._src import dispatch
+from sciax._src.backend.array import Array
+from sciax._src.backend.array import device_put as _device_put
+from sciax._src.backend.pytree import registry
+from sciax._src.core.avals import ShapedArray, get_aval
+from sciax._src.core.jaxpr import ClosedJaxpr, Jaxpr
+from sciax._src.core.trace import (Primitive, Tracer, UnexpectedTracerError, _state,
+                                   eval_trace)
+from sciax._src.interpreters import lowering, partial_eval as pe
+
+# --- the call primitive -----------------------------------------------------------
+# ``jit_p.bind(*args, jaxpr=closed, name=...)``: ``closed`` has no consts (they are
+# passed as leading operands), so the primitive is a pure function of its operands.
+
+jit_p = Primitive("jit", multiple_results=True)
+
+
+def _jit_abstract_eval(*avals: ShapedArray, jaxpr: ClosedJaxpr, name: str
+                       ) -> list[ShapedArray]:
+    expected = jaxpr.in_avals
+    if len(avals) != len(expected) or any(
+            a.shape != e.shape or a.dtype != e.dtype for a, e in zip(avals, expected)):
+        raise TypeError(f"jit({name}) called with {[a.str_short() for a in avals]}, "
+                        f"traced for {[e.str_short() for e in expected]}")
+    return jaxpr.out_avals
+
+
+def _jit_impl(*args: Any, jaxpr: ClosedJaxpr, name: str) -> list[Array]:
+    return dispatch.execute_closed_jaxpr(jaxpr, *args)
+
+
+def _jit_lowering(ctx: lowering.LoweringRuleContext, *args: Any, jaxpr: ClosedJaxpr,
+                  name: str) -> list[Any]:
+    return lowering.jaxpr_subcomp(ctx.module_ctx, jaxpr.jaxpr, args)
+
+
+jit_p.def_abstract_eval(_jit_abstract_eval)
+jit_p.def_impl(_jit_impl)
+lowering.register_lowering(jit_p, _jit_lowering)
+
+
+def close_over_consts(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list[Any]]:
+    """Turn constvars into leading invars; returns the new jaxpr and the consts."""
+    j = closed.jaxpr
+    return ClosedJaxpr(Jaxpr([], [*j.constvars, *j.invars], j.outvars, j.eqns), []), \
+        list(closed.consts)
+
+
+# --- jit --------------------------------------------------------------------------
+
+def _normalize_static(fun: Callable, static_argnums: int | Iterable[int] | None,
+                      static_argnames: str | Iterable[str] | None
+                      ) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    nums = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums or ())
+    names = (static_argnames,) if isinstance(static_argnames, str) else tuple(static_argnames or ())
+    try:
+        params = list(inspect.signature(fun).parameters.values())
+    except (TypeError, ValueError):
+        return nums, names
+    positional = [p for p in params
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    for n in nums:
+        if not isinstance(n, int):
+            raise TypeError(f"static_argnums must be ints, got {n!r}")
+        if 0 <= n < len(positional) and positional[n].kind is positional[n].POSITIONAL_OR_KEYWORD:
+            names += (positional[n].name,)
+    by_name = {p.name: i for i, p in enumerate(positional)}
+    nums += tuple(by_name[n] for n in names if n in by_name and by_name[n] not in nums)
+    return tuple(dict.fromkeys(nums)), tuple(dict.fromkeys(names))
+
+
+def _check_hashable(value: Any, what: str) -> None:
+    try:
+        hash(value)
+    except TypeError:
+        raise TypeError(
+            f"static argument {what} of type {type(value).__name__} is not hashable "
+            f"(value {value!r:.60}): static arguments form part of the jit cache key, "
+            "so they must be hashable, e.g. a tuple instead of a list") from None
+
+
+class _Entry:
+    __slots__ = ("exe", "const_bufs", "out_tree", "out_avals")
+
+    def __init__(self, exe, const_bufs, out_tree):
+        self.exe = exe
+        self.const_bufs = const_bufs
+        self.out_tree = out_tree
+        self.out_avals = exe.out_avals
+
+
+class Lowered:
+    """The StableHLO of a jitted function for particular argument types."""
+
+    def __init__(self, module: Any, closed: ClosedJaxpr, out_tree: Any, consts: list):
+        self._module = module
+        self.jaxpr = closed
+        self._out_tree = out_tree
+        self._consts = consts
+
+    def as_text(self) -> str:
+        """The StableHLO module as MLIR text."""
+        return str(self._module)
+
+    def compile(self) -> Compiled:
+        from sciax._src.backend.compile import Executable
+
+        return Compiled(Executable(self._module, self.jaxpr.out_avals), self._out_tree,
+                        self._consts)
+
+
+class Compiled:
+    """An executable for fixed argument types; call it with arrays of those types."""
+
+    def __init__(self, exe: Any, out_tree: Any, consts: list):
+        self._exe = exe
+        self._out_tree = out_tree
+        self._const_bufs = [dispatch.to_buffer(c)[0] for c in consts]
+
+    def as_text(self) -> str:
+        """The optimised HLO that XLA produced."""
+        return self._exe.as_text()
+
+    def __call__(self, *args: Any) -> Any:
+        leaves, _ = registry.flatten(args)
+        bufs = [*self._const_bufs, *(dispatch.to_buffer(x)[0] for x in leaves)]
+        outs = [Array(b, a) for b, a in zip(self._exe.execute(bufs), self._exe.out_avals)]
+        return self._out_tree.unflatten(outs)
+
+
+class JitWrapped:
+    """A function compiled by XLA on first call for each new argument signature."""
+
+    def __init__(self, fun: Callable, static_argnums: Any = None,
+                 static_argnames: Any = None):
+        if not callable(fun):
+            raise TypeError(f"jit expects a callable, got {fun!r}")
+        self.fun = fun
+        self._static_nums, self._static_names = _normalize_static(
+            fun, static_argnums, static_argnames)
+        self._cache: dict[Any, _Entry] = {}
+        self._trace_cache: dict[Any, tuple[ClosedJaxpr, Any]] = {}
+        functools.update_wrapper(self, fun)
+
+    def __repr__(self) -> str:
+        return f"<jitted function {getattr(self.fun, '__name__', self.fun)!r}>"
+
+    def __get__(self, obj: Any, objtype: Any = None) -> Any:
+        return self if obj is None else functools.partial(self, obj)
+
+    # -- argument handling -------------------------------------------------------
+    def _split(self, args: tuple, kwargs: dict) -> tuple[tuple, dict, tuple]:
+        if not (self._static_nums or self._static_names):
+            return args, kwargs, ()
+        n = len(args)
+        nums = {i + n if i < 0 else i for i in self._static_nums}
+        statics = []
+        dyn_args = []
+        for i, a in enumerate(args):
+            if i in nums:
+                _check_hashable(a, f"at position {i}")
+                statics.append((i, a))
+            else:
+                dyn_args.append(a)
+        dyn_kwargs = {}
+        for k, v in kwargs.items():
+            if k in self._static_names:
+                _check_hashable(v, repr(k))
+                statics.append((k, v))
+            else:
+                dyn_kwargs[k] = v
+        return tuple(dyn_args), dyn_kwargs, tuple(statics)
+
+    def _call_fun(self, dyn_args: Sequence, dyn_kwargs: dict, statics: tuple) -> Any:
+        if not statics:
+            return self.fun(*dyn_args, **dyn_kwargs)
+        pos = {k: v for k, v in statics if isinstance(k, int)}
+        kw = {k: v for k, v in statics if isinstance(k, str)}
+        it = iter(dyn_args)
+        args = [pos[i] if i in pos else next(it)
+                for i in range(len(dyn_args) + len(pos))]
+        return self.fun(*args, **dyn_kwargs, **kw)
+
+    def _trace(self, in_tree: Any, statics: tuple, avals: list[ShapedArray]
+               ) -> tuple[ClosedJaxpr, Any]:
+        key = (in_tree, statics, tuple(avals))
+        hit = self._trace_cache.get(key)
+        if hit is not None:
+            return hit
+        out_tree_box = []
+
+        def flat_fun(*leaves):
+            args, kwargs = in_tree.unflatten(leaves)
+            out = self._call_fun(args, kwargs, statics)
+            out_leaves, out_tree = registry.flatten(out)
+            for leaf in out_leaves:
+                try:
+                    get_aval(leaf)
+                except TypeError as e:
+                    raise TypeError(f"jit-compiled function {self.__name__!r} returned "
+                                    f"a non-array output: {e}") from None
+            out_tree_box.append(out_tree)
+            return out_leaves
+
+        closed = pe.trace_to_jaxpr(flat_fun, avals)
+        result = (closed, out_tree_box[0])
+        if not any(isinstance(c, Tracer) for c in closed.consts):
+            self._trace_cache[key] = result
+        return result
+
+    def _flatten_args(self, args: tuple, kwargs: dict) -> tuple:
+        dyn_args, dyn_kwargs, statics = self._split(args, kwargs)
+        leaves, in_tree = registry.flatten((dyn_args, dyn_kwargs))
+        return leaves, in_tree, statics
+
+    # -- calling -----------------------------------------------------------------
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        leaves, in_tree, statics = self._flatten_args(args, kwargs)
+        if _state.trace is eval_trace:
+            bufs, avals = [], []
+            for x in leaves:
+                if type(x) is Array:
+                    bufs.append(x._buf)
+                    avals.append(x.aval)
+                else:
+                    b, a = dispatch.to_buffer(x)
+                    bufs.append(b)
+                    avals.append(a)
+            key = (in_tree, statics, tuple(avals))
+            entry = self._cache.get(key)
+            if entry is None:
+                entry = self._compile(key, in_tree, statics, avals)
+            out_bufs = entry.exe.execute([*entry.const_bufs, *bufs])
+            return entry.out_tree.unflatten(
+                [Array(b, a) for b, a in zip(out_bufs, entry.out_avals)])
+        avals = [get_aval(x) for x in leaves]
+        closed, out_tree = self._trace(in_tree, statics, avals)
+        jaxpr, consts = close_over_consts(closed)
+        outs = jit_p.bind(*consts, *leaves, jaxpr=jaxpr, name=self.__name__)
+        return out_tree.unflatten(outs)
+
+    def _compile(self, key: Any, in_tree: Any, statics: tuple,
+                 avals: list[ShapedArray]) -> _Entry:
+        closed, out_tree = self._trace(in_tree, statics, avals)
+        exe = dispatch.compile_jaxpr(closed.jaxpr)
+        const_bufs = []
+        for c in closed.consts:
+            if isinstance(c, Tracer):
+                raise UnexpectedTracerError(c)
+            const_bufs.append(dispatch.to_buffer(c)[0])
+        entry = self._cache[key] = _Entry(exe, const_bufs, out_tree)
+        return entry
+
+    def lower(self, *args: Any, **kwargs: Any) -> Lowered:
+        """Trace and lower for these arguments; ``.as_text()`` shows the StableHLO."""
+        leaves, in_tree, statics = self._flatten_args(args, kwargs)
+        avals = [get_aval(x) for x in leaves]
+        closed, out_tree = self._trace(in_tree, statics, avals)
+        return Lowered(lowering.lower_jaxpr(closed.jaxpr, self.__name__), closed,
+                       out_tree, closed.consts)
+
+    def eval_shape(self, *args: Any, **kwargs: Any) -> Any:
+        leaves, in_tree, statics = self._flatten_args(args, kwargs)
+        closed, out_tree = self._trace(in_tree, statics, [get_aval(x) for x in leaves])
+        return out_tree.unflatten(closed.out_avals)
+
+
+def jit(fun: Callable, *, static_argnums: int | Sequence[int] | None = None,
+        static_argnames: str | Sequence[str] | None = None) -> JitWrapped:
+    """Compile ``fun`` with XLA.
+
+    The first call for each new combination of argument shapes/dtypes, static
+    argument values and pytree structure traces ``fun`` and compiles it; later
+    calls with the same signature run the compiled program directly.
+
+    Parameters
+    ----------
+    fun : callable
+        A function of arrays (or pytrees of arrays) that returns arrays.
+    static_argnums, static_argnames : int or sequence, optional
+        Arguments treated as compile-time constants. They must be hashable;
+        a new value triggers a new trace.
+
+    Returns
+    -------
+    JitWrapped
+        A callable with the signature of ``fun``; ``.lower(*args).as_text()``
+        shows the StableHLO it compiles.
+
+    Notes
+    -----
+    Inside ``fun`` values are abstract: Python ``if`` on an array value raises
+    a ``ConcretizationTypeError``; use :func:`sciax.numpy.where` or make the
+    argument static.
+
+    Examples
+    --------
+    >>> f = sciax.jit(lambda x, n: x ** n, static_argnums=1)
+    >>> f(snp.arange(3.0), 2)
+    Array([0., 1., 4.], dtype=float64)
+    """
+    return JitWrapped(fun, static_argnums, static_argnames)
+
+
+def make_jaxpr(fun: Callable, static_argnums: int | Sequence[int] = ()
+               ) -> Callable[..., ClosedJaxpr]:
+    """A function that returns the jaxpr of ``fun`` for given example arguments.
+
+    Examples
+    --------
+    >>> print(sciax.make_jaxpr(lambda x: snp.sin(x) * 2.0)(1.0))
+    { lambda ; a:f64[]. let
+        b:f64[] = sin a
+        c:f64[] = mul b 2.0
+      in (c,) }
+    """
+    wrapped = JitWrapped(fun, static_argnums, None)
+
+    @functools.wraps(fun)
+    def make(*args: Any, **kwargs: Any) -> ClosedJaxpr:
+        leaves, in_tree, statics = wrapped._flatten_args(args, kwargs)
+        closed, _ = wrapped._trace(in_tree, statics, [get_aval(x) for x in leaves])
+        return closed
+
+    return make
+
+
+def device_put(x: Any, device: Any = None) -> Any:
+    """Place every leaf of pytree ``x`` on ``device`` (the default device if None).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> sciax.device_put({"w": np.ones(2)})
+    {'w': Array([1., 1.], dtype=float64)}
+    """
+    leaves, tree = registry.flatten(x)
+    out = []
+    for leaf in leaves:
+        get_aval(leaf)
+        out.append(_device_put(leaf, device))
+    return tree.unflatten(out)
+

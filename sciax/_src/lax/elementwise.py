@@ -1,0 +1,563 @@
+"""Elementwise primitives: arithmetic, transcendental, comparison, logical,
+bitwise, type conversion and complex parts.
+
+Each primitive is one block: public wrapper, primitive, lowering.  The
+factories :func:`_unop` and :func:`_naryop` cover whole families.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from sciax._src.backend.mlir import chlo, dtype_to_ir_type, hlo, ir
+from sciax._src.core import dtypes
+from sciax._src.core.avals import ShapedArray
+from sciax._src.core.trace import Primitive
+from sciax._src.interpreters import lowering
+from sciax._src.interpreters.lowering import hlo_op, register_lowering
+from sciax._src.lax._rules import (_any, _bool, _complex, _float, _inexact, _int, _num,
+                                   _signed, coerce_scalars, complex_dtype,
+                                   naryop_dtype_rule, naryop_shape_rule, real_dtype,
+                                   same_shapes, standard_primitive)
+
+ArrayLike = Any
+
+
+def _unop(name: str, accepted: frozenset, result_dtype: Callable | None = None,
+          weak: bool = True) -> Primitive:
+    def shape_rule(x: ShapedArray, **params: Any) -> tuple[int, ...]:
+        return x.shape
+
+    weak_rule = (lambda x, **p: x.weak_type) if weak else (lambda x, **p: False)
+    return standard_primitive(shape_rule, naryop_dtype_rule(name, [accepted], result_dtype),
+                              name, weak_rule)
+
+
+def _naryop(name: str, accepted: list[frozenset], result_dtype: Callable | None = None,
+            weak: bool = True) -> Primitive:
+    weak_rule = None if weak else (lambda *a, **p: False)
+    return standard_primitive(naryop_shape_rule(name),
+                              naryop_dtype_rule(name, accepted, result_dtype),
+                              name, weak_rule)
+
+
+def _binary(prim: Primitive) -> Callable[[ArrayLike, ArrayLike], Any]:
+    def op(x: ArrayLike, y: ArrayLike) -> Any:
+        return prim.bind(*coerce_scalars(prim.name, x, y))
+    op.__name__ = prim.name
+    op.__doc__ = f"Elementwise ``{prim.name}`` (lax: equal shapes and dtypes)."
+    return op
+
+
+def _unary(prim: Primitive) -> Callable[[ArrayLike], Any]:
+    def op(x: ArrayLike) -> Any:
+        return prim.bind(x)
+    op.__name__ = prim.name
+    op.__doc__ = f"Elementwise ``{prim.name}``."
+    return op
+
+
+# --- arithmetic ------------------------------------------------------------------
+
+add_p = _naryop("add", [_num, _num])
+sub_p = _naryop("sub", [_num, _num])
+mul_p = _naryop("mul", [_num, _num])
+div_p = _naryop("div", [_num, _num])
+rem_p = _naryop("rem", [_int | _float, _int | _float])
+max_p = _naryop("max", [_any, _any])
+min_p = _naryop("min", [_any, _any])
+atan2_p = _naryop("atan2", [_float, _float])
+nextafter_p = _naryop("nextafter", [_float, _float])
+
+add, sub, mul, div, rem = map(_binary, (add_p, sub_p, mul_p, div_p, rem_p))
+max, min, atan2, nextafter = map(_binary, (max_p, min_p, atan2_p, nextafter_p))
+
+register_lowering(add_p, hlo_op(hlo.add))
+register_lowering(sub_p, hlo_op(hlo.subtract))
+register_lowering(mul_p, hlo_op(hlo.multiply))
+register_lowering(div_p, hlo_op(hlo.divide))
+register_lowering(rem_p, hlo_op(hlo.remainder))
+register_lowering(atan2_p, hlo_op(hlo.atan2))
+register_lowering(nextafter_p, hlo_op(chlo.next_after))
+
+
+def _minmax_lowering(op: Callable, direction: str):
+    def rule(ctx: lowering.LoweringRuleContext, x: ir.Value, y: ir.Value) -> ir.Value:
+        if dtypes.is_complex(ctx.avals_in[0].dtype):
+            # lexicographic order on (real, imag), as NumPy's maximum/minimum
+            rx, ry, ix, iy = hlo.real(x), hlo.real(y), hlo.imag(x), hlo.imag(y)
+            real_cmp = _compare(rx, ry, direction, ctx.avals_in[0].dtype, real=True)
+            real_eq = _compare(rx, ry, "EQ", ctx.avals_in[0].dtype, real=True)
+            imag_cmp = _compare(ix, iy, direction, ctx.avals_in[0].dtype, real=True)
+            pick_x = hlo.or_(real_cmp, hlo.and_(real_eq, imag_cmp))
+            return hlo.select(pick_x, x, y)
+        return op(x, y)
+    return rule
+
+
+register_lowering(max_p, _minmax_lowering(hlo.maximum, "GT"))
+register_lowering(min_p, _minmax_lowering(hlo.minimum, "LT"))
+
+pow_p = standard_primitive(
+    naryop_shape_rule("pow"),
+    lambda x, y: _pow_dtype_rule(x, y), "pow")
+
+
+def _pow_dtype_rule(x: ShapedArray, y: ShapedArray) -> np.dtype:
+    if x.dtype not in _inexact:
+        raise TypeError(f"pow does not accept dtype {x.dtype} for its base; expected "
+                        "a floating or complex dtype (use integer_pow for integer "
+                        "exponents of integers)")
+    if y.dtype not in _int and y.dtype != x.dtype:
+        raise TypeError(f"pow needs an exponent of the base's dtype {x.dtype} or an "
+                        f"integer dtype, got {y.dtype}")
+    return x.dtype
+
+
+def pow(x: ArrayLike, y: ArrayLike) -> Any:
+    """Elementwise ``x ** y`` for a floating/complex base (integer or same-dtype exponent)."""
+    return pow_p.bind(*coerce_scalars("pow", x, y))
+
+
+def _pow_lowering(ctx: lowering.LoweringRuleContext, x: ir.Value, y: ir.Value) -> ir.Value:
+    if ctx.avals_in[1].dtype != ctx.avals_in[0].dtype:
+        y = hlo.convert(lowering.aval_to_ir_type(ctx.avals_in[0].update(
+            shape=ctx.avals_in[1].shape)), y)
+    return hlo.power(x, y)
+
+
+register_lowering(pow_p, _pow_lowering)
+
+
+def _integer_pow_dtype(x: ShapedArray, *, y: int) -> np.dtype:
+    if x.dtype not in _num:
+        raise TypeError(f"integer_pow does not accept dtype {x.dtype}")
+    if y < 0 and x.dtype in _int:
+        raise ValueError(f"integer_pow: integers cannot be raised to a negative power {y}")
+    return x.dtype
+
+
+integer_pow_p = standard_primitive(lambda x, *, y: x.shape, _integer_pow_dtype,
+                                   "integer_pow", lambda x, *, y: x.weak_type)
+
+
+def integer_pow(x: ArrayLike, y: int) -> Any:
+    """``x ** y`` for a static Python int ``y``, by repeated squaring."""
+    if not isinstance(y, int | np.integer):
+        raise TypeError(f"integer_pow needs a Python int exponent, got {y!r}")
+    return integer_pow_p.bind(x, y=int(y))
+
+
+def _integer_pow_lowering(ctx: lowering.LoweringRuleContext, x: ir.Value, *, y: int
+                          ) -> ir.Value:
+    aval = ctx.avals_in[0]
+    if y == 0:
+        return lowering.ir_constant(np.ones(aval.shape), aval)
+    acc, base, n = None, x, abs(y)
+    while n:
+        if n & 1:
+            acc = base if acc is None else hlo.multiply(acc, base)
+        n >>= 1
+        if n:
+            base = hlo.multiply(base, base)
+    if y < 0:
+        acc = hlo.divide(lowering.ir_constant(np.ones(aval.shape), aval), acc)
+    return acc
+
+
+register_lowering(integer_pow_p, _integer_pow_lowering)
+
+neg_p = _unop("neg", _num)
+sign_p = _unop("sign", _num)
+floor_p = _unop("floor", _float)
+ceil_p = _unop("ceil", _float)
+abs_p = _unop("abs", _num, real_dtype)
+neg, sign, floor, ceil, abs = map(_unary, (neg_p, sign_p, floor_p, ceil_p, abs_p))
+register_lowering(neg_p, hlo_op(hlo.negate))
+register_lowering(floor_p, hlo_op(hlo.floor))
+register_lowering(ceil_p, hlo_op(hlo.ceil))
+register_lowering(abs_p, hlo_op(hlo.abs))
+
+
+def _sign_lowering(ctx: lowering.LoweringRuleContext, x: ir.Value) -> ir.Value:
+    if ctx.avals_in[0].dtype in _int - _signed:
+        zero = lowering.ir_constant(np.zeros(ctx.avals_in[0].shape), ctx.avals_in[0])
+        one = lowering.ir_constant(np.ones(ctx.avals_in[0].shape), ctx.avals_in[0])
+        return hlo.select(_compare(x, zero, "EQ", ctx.avals_in[0].dtype), zero, one)
+    return hlo.sign(x)
+
+
+register_lowering(sign_p, _sign_lowering)
+
+
+ROUND_AWAY_FROM_ZERO, ROUND_TO_NEAREST_EVEN = 0, 1
+round_p = _unop("round", _float)
+
+
+def round(x: ArrayLike, rounding_method: int = ROUND_AWAY_FROM_ZERO) -> Any:
+    """Round to the nearest integer; ties away from zero (default) or to even (1)."""
+    if rounding_method not in (0, 1):
+        raise ValueError(f"round: rounding_method must be 0 (away from zero) or 1 "
+                         f"(to nearest even), got {rounding_method!r}")
+    return round_p.bind(x, rounding_method=int(rounding_method))
+
+
+def _round_lowering(ctx, x, *, rounding_method):
+    if rounding_method == ROUND_TO_NEAREST_EVEN:
+        return hlo.round_nearest_even(x)
+    return hlo.round_nearest_afz(x)
+
+
+register_lowering(round_p, _round_lowering)
+
+
+def _clamp_shape(lo: ShapedArray, x: ShapedArray, hi: ShapedArray) -> tuple[int, ...]:
+    for name, b in (("min", lo), ("max", hi)):
+        if b.shape and b.shape != x.shape:
+            raise ValueError(f"clamp: {name} must be a scalar or have the operand's "
+                             f"shape {x.shape}, got {b.shape}")
+    return x.shape
+
+
+def _clamp_dtype(lo: ShapedArray, x: ShapedArray, hi: ShapedArray) -> np.dtype:
+    if not lo.dtype == x.dtype == hi.dtype:
+        raise TypeError(f"clamp needs equal dtypes, got min {lo.dtype}, operand "
+                        f"{x.dtype}, max {hi.dtype}")
+    if x.dtype in _complex:
+        raise TypeError("clamp does not accept complex operands")
+    return x.dtype
+
+
+clamp_p = standard_primitive(_clamp_shape, _clamp_dtype, "clamp",
+                             lambda lo, x, hi: x.weak_type)
+
+
+def clamp(min: ArrayLike, x: ArrayLike, max: ArrayLike) -> Any:
+    """``min <= x <= max`` elementwise; ``min``/``max`` may be scalars."""
+    lo, x, hi = _coerce_clamp(min, x, max)
+    return clamp_p.bind(lo, x, hi)
+
+
+def _coerce_clamp(lo, x, hi):
+    from sciax._src.lax._rules import scalar_array
+    from sciax._src.core.avals import get_aval
+
+    xa = get_aval(x)
+    if dtypes.is_python_scalar(lo):
+        lo = scalar_array(lo, xa.dtype)
+    if dtypes.is_python_scalar(hi):
+        hi = scalar_array(hi, xa.dtype)
+    return lo, x, hi
+
+
+register_lowering(clamp_p, hlo_op(hlo.clamp))
+
+
+# --- transcendental --------------------------------------------------------------
+
+_float_or_complex_unops = {
+    "exp": hlo.exponential, "expm1": hlo.exponential_minus_one, "log": hlo.log,
+    "log1p": hlo.log_plus_one, "sin": hlo.sine, "cos": hlo.cosine, "tan": hlo.tan,
+    "asin": chlo.asin, "acos": chlo.acos, "atan": chlo.atan, "sinh": chlo.sinh,
+    "cosh": chlo.cosh, "tanh": hlo.tanh, "asinh": chlo.asinh, "acosh": chlo.acosh,
+    "atanh": chlo.atanh, "sqrt": hlo.sqrt, "rsqrt": hlo.rsqrt,
+    "logistic": hlo.logistic,
+}
+_float_unops = {
+    "cbrt": hlo.cbrt, "erf": chlo.erf, "erfc": chlo.erfc, "erf_inv": chlo.erf_inv,
+    "lgamma": chlo.lgamma, "digamma": chlo.digamma,
+}
+
+exp_p = _unop("exp", _inexact)
+expm1_p = _unop("expm1", _inexact)
+log_p = _unop("log", _inexact)
+log1p_p = _unop("log1p", _inexact)
+sin_p = _unop("sin", _inexact)
+cos_p = _unop("cos", _inexact)
+tan_p = _unop("tan", _inexact)
+asin_p = _unop("asin", _inexact)
+acos_p = _unop("acos", _inexact)
+atan_p = _unop("atan", _inexact)
+sinh_p = _unop("sinh", _inexact)
+cosh_p = _unop("cosh", _inexact)
+tanh_p = _unop("tanh", _inexact)
+asinh_p = _unop("asinh", _inexact)
+acosh_p = _unop("acosh", _inexact)
+atanh_p = _unop("atanh", _inexact)
+sqrt_p = _unop("sqrt", _inexact)
+rsqrt_p = _unop("rsqrt", _inexact)
+logistic_p = _unop("logistic", _inexact)
+cbrt_p = _unop("cbrt", _float)
+erf_p = _unop("erf", _float)
+erfc_p = _unop("erfc", _float)
+erf_inv_p = _unop("erf_inv", _float)
+lgamma_p = _unop("lgamma", _float)
+digamma_p = _unop("digamma", _float)
+exp2_p = _unop("exp2", _inexact)
+
+(exp, expm1, log, log1p, sin, cos, tan, asin, acos, atan, sinh, cosh, tanh, asinh,
+ acosh, atanh, sqrt, rsqrt, logistic, cbrt, erf, erfc, erf_inv, lgamma, digamma,
+ exp2) = map(_unary, (
+    exp_p, expm1_p, log_p, log1p_p, sin_p, cos_p, tan_p, asin_p, acos_p, atan_p,
+    sinh_p, cosh_p, tanh_p, asinh_p, acosh_p, atanh_p, sqrt_p, rsqrt_p, logistic_p,
+    cbrt_p, erf_p, erfc_p, erf_inv_p, lgamma_p, digamma_p, exp2_p))
+
+for _name, _builder in {**_float_or_complex_unops, **_float_unops}.items():
+    register_lowering(globals()[f"{_name}_p"], hlo_op(_builder))
+
+
+def _exp2_lowering(ctx: lowering.LoweringRuleContext, x: ir.Value) -> ir.Value:
+    aval = ctx.avals_in[0]
+    ln2 = lowering.ir_constant(np.full(aval.shape, math.log(2.0)), aval)
+    return hlo.exponential(hlo.multiply(x, ln2))
+
+
+register_lowering(exp2_p, _exp2_lowering)
+
+is_finite_p = _unop("is_finite", _float, lambda dt: dtypes.bool_, weak=False)
+is_finite = _unary(is_finite_p)
+register_lowering(is_finite_p, hlo_op(hlo.is_finite))
+
+
+# --- comparisons -----------------------------------------------------------------
+
+def _compare_type(dtype: np.dtype) -> str:
+    if dtype in _float or dtype in _complex:
+        return "FLOAT"
+    if dtype in _signed:
+        return "SIGNED"
+    return "UNSIGNED"
+
+
+def _compare(x: ir.Value, y: ir.Value, direction: str, dtype: np.dtype,
+             real: bool = False) -> ir.Value:
+    ctype = "FLOAT" if real else _compare_type(np.dtype(dtype))
+    return hlo.compare(x, y, hlo.ComparisonDirectionAttr.get(direction),
+                       compare_type=hlo.ComparisonTypeAttr.get(ctype))
+
+
+def _cmp_lowering(direction: str):
+    def rule(ctx: lowering.LoweringRuleContext, x: ir.Value, y: ir.Value) -> ir.Value:
+        return _compare(x, y, direction, ctx.avals_in[0].dtype)
+    return rule
+
+
+def _bool_result(dt: np.dtype) -> np.dtype:
+    return dtypes.bool_
+
+
+eq_p = _naryop("eq", [_any, _any], _bool_result, weak=False)
+ne_p = _naryop("ne", [_any, _any], _bool_result, weak=False)
+lt_p = _naryop("lt", [_any - _complex, _any - _complex], _bool_result, weak=False)
+le_p = _naryop("le", [_any - _complex, _any - _complex], _bool_result, weak=False)
+gt_p = _naryop("gt", [_any - _complex, _any - _complex], _bool_result, weak=False)
+ge_p = _naryop("ge", [_any - _complex, _any - _complex], _bool_result, weak=False)
+eq, ne, lt, le, gt, ge = map(_binary, (eq_p, ne_p, lt_p, le_p, gt_p, ge_p))
+for _p, _d in ((eq_p, "EQ"), (ne_p, "NE"), (lt_p, "LT"), (le_p, "LE"), (gt_p, "GT"),
+               (ge_p, "GE")):
+    register_lowering(_p, _cmp_lowering(_d))
+
+
+# --- select ----------------------------------------------------------------------
+
+def _select_n_shape(which: ShapedArray, *cases: ShapedArray) -> tuple[int, ...]:
+    if not cases:
+        raise ValueError("select_n needs at least one case")
+    shape = same_shapes("select_n", *cases)
+    if which.shape and which.shape != shape:
+        raise ValueError(f"select_n: the predicate must be a scalar or have the cases' "
+                         f"shape {shape}, got {which.shape}")
+    return shape
+
+
+def _select_n_dtype(which: ShapedArray, *cases: ShapedArray) -> np.dtype:
+    if which.dtype != dtypes.bool_ and which.dtype != dtypes.int32:
+        raise TypeError(f"select_n: the predicate must be bool or int32, got {which.dtype}")
+    if which.dtype == dtypes.bool_ and len(cases) > 2:
+        raise ValueError("select_n: a bool predicate selects between at most 2 cases")
+    dts = {c.dtype for c in cases}
+    if len(dts) > 1:
+        raise TypeError(f"select_n: cases must have equal dtypes, got "
+                        f"{[str(c.dtype) for c in cases]}")
+    return cases[0].dtype
+
+
+select_n_p = standard_primitive(_select_n_shape, _select_n_dtype, "select_n",
+                                lambda w, *cs: all(c.weak_type for c in cs))
+
+
+def select_n(which: ArrayLike, *cases: ArrayLike) -> Any:
+    """``cases[which]`` elementwise; ``which`` is bool (2 cases) or int32."""
+    return select_n_p.bind(which, *coerce_scalars("select_n", *cases))
+
+
+def select(pred: ArrayLike, on_true: ArrayLike, on_false: ArrayLike) -> Any:
+    """``on_true`` where ``pred`` holds, else ``on_false`` (equal shapes and dtypes)."""
+    return select_n(pred, on_false, on_true)
+
+
+def _select_n_lowering(ctx: lowering.LoweringRuleContext, which: ir.Value,
+                       *cases: ir.Value) -> ir.Value:
+    which_aval, case_aval = ctx.avals_in[0], ctx.avals_in[1]
+    if which_aval.shape != case_aval.shape:
+        which = hlo.broadcast_in_dim(
+            lowering.aval_to_ir_type(which_aval.update(shape=case_aval.shape)), which,
+            ir.DenseI64ArrayAttr.get([]))
+    if len(cases) == 1:
+        return cases[0]
+    if which_aval.dtype == dtypes.bool_:
+        return hlo.select(which, cases[1], cases[0])
+    out = cases[-1]
+    shape_aval = which_aval.update(shape=case_aval.shape)
+    for i in range(len(cases) - 2, -1, -1):
+        idx = lowering.ir_constant(np.full(case_aval.shape, i), shape_aval)
+        out = hlo.select(_compare(which, idx, "LE", dtypes.int32), cases[i], out) \
+            if i == 0 else hlo.select(_compare(which, idx, "EQ", dtypes.int32), cases[i], out)
+    return out
+
+
+register_lowering(select_n_p, _select_n_lowering)
+
+
+# --- logical, bitwise, shifts ----------------------------------------------------
+
+and_p = _naryop("and", [_int | _bool, _int | _bool])
+or_p = _naryop("or", [_int | _bool, _int | _bool])
+xor_p = _naryop("xor", [_int | _bool, _int | _bool])
+not_p = _unop("not", _int | _bool)
+bitwise_and, bitwise_or, bitwise_xor = map(_binary, (and_p, or_p, xor_p))
+bitwise_not = _unary(not_p)
+register_lowering(and_p, hlo_op(hlo.and_))
+register_lowering(or_p, hlo_op(hlo.or_))
+register_lowering(xor_p, hlo_op(hlo.xor))
+register_lowering(not_p, hlo_op(hlo.not_))
+
+shift_left_p = _naryop("shift_left", [_int, _int])
+shift_right_arithmetic_p = _naryop("shift_right_arithmetic", [_int, _int])
+shift_right_logical_p = _naryop("shift_right_logical", [_int, _int])
+shift_left, shift_right_arithmetic, shift_right_logical = map(
+    _binary, (shift_left_p, shift_right_arithmetic_p, shift_right_logical_p))
+register_lowering(shift_left_p, hlo_op(hlo.shift_left))
+register_lowering(shift_right_arithmetic_p, hlo_op(hlo.shift_right_arithmetic))
+register_lowering(shift_right_logical_p, hlo_op(hlo.shift_right_logical))
+
+population_count_p = _unop("population_count", _int)
+population_count = _unary(population_count_p)
+register_lowering(population_count_p, hlo_op(hlo.popcnt))
+clz_p = _unop("clz", _int)
+clz = _unary(clz_p)
+register_lowering(clz_p, hlo_op(hlo.count_leading_zeros))
+
+
+# --- type conversion -------------------------------------------------------------
+
+def _convert_dtype_rule(x: ShapedArray, *, new_dtype: np.dtype, weak_type: bool
+                        ) -> np.dtype:
+    if x.dtype not in _any:
+        raise TypeError(f"convert_element_type: unsupported operand dtype {x.dtype}")
+    return new_dtype
+
+
+convert_element_type_p = standard_primitive(
+    lambda x, **p: x.shape, _convert_dtype_rule, "convert_element_type",
+    lambda x, *, new_dtype, weak_type: weak_type)
+
+
+def convert_element_type(x: ArrayLike, new_dtype: Any, weak_type: bool = False) -> Any:
+    """Cast ``x`` to ``new_dtype`` (complex to real keeps the real part).
+
+    A no-op when ``x`` already has that dtype and weak type.
+    """
+    from sciax._src.core.avals import get_aval
+    from sciax._src.lax._rules import scalar_array
+
+    dt = dtypes.canonicalize_dtype(new_dtype)
+    if dtypes.is_python_scalar(x):
+        return scalar_array(x, dt, weak_type)
+    aval = get_aval(x)
+    if aval.dtype == dt and aval.weak_type == weak_type:
+        return x
+    return convert_element_type_p.bind(x, new_dtype=dt, weak_type=bool(weak_type))
+
+
+def _convert_lowering(ctx: lowering.LoweringRuleContext, x: ir.Value, *,
+                      new_dtype: np.dtype, weak_type: bool) -> ir.Value:
+    aval_in, aval_out = ctx.avals_in[0], ctx.avals_out[0]
+    if aval_in.dtype == new_dtype:
+        return x
+    if aval_in.dtype in _complex and new_dtype not in _complex:
+        x = hlo.real(x)
+        aval_in = aval_in.update(dtype=real_dtype(aval_in.dtype))
+    if new_dtype == dtypes.bool_:
+        zero = lowering.ir_constant(np.zeros(aval_in.shape), aval_in)
+        return _compare(x, zero, "NE", aval_in.dtype)
+    return hlo.convert(lowering.aval_to_ir_type(aval_out), x)
+
+
+register_lowering(convert_element_type_p, _convert_lowering)
+
+
+def _bitcast_shape(x: ShapedArray, *, new_dtype: np.dtype) -> tuple[int, ...]:
+    old, new = x.dtype.itemsize, np.dtype(new_dtype).itemsize
+    if old == new:
+        return x.shape
+    if old > new:
+        return (*x.shape, old // new)
+    if not x.shape or x.shape[-1] * old != new:
+        raise ValueError(f"bitcast_convert_type from {x.dtype} to {new_dtype} needs a "
+                         f"last dimension of {new // old}, got shape {x.shape}")
+    return x.shape[:-1]
+
+
+def _bitcast_dtype(x: ShapedArray, *, new_dtype: np.dtype) -> np.dtype:
+    if (x.dtype == dtypes.bool_) != (np.dtype(new_dtype) == dtypes.bool_):
+        raise TypeError("bitcast_convert_type cannot convert to or from bool")
+    if x.dtype in _complex or np.dtype(new_dtype) in _complex:
+        raise TypeError("bitcast_convert_type does not support complex dtypes")
+    return np.dtype(new_dtype)
+
+
+bitcast_convert_type_p = standard_primitive(_bitcast_shape, _bitcast_dtype,
+                                            "bitcast_convert_type",
+                                            lambda x, **p: False)
+
+
+def bitcast_convert_type(x: ArrayLike, new_dtype: Any) -> Any:
+    """Reinterpret the bits of ``x`` as ``new_dtype`` (sizes may differ: a
+    trailing axis is added or removed)."""
+    return bitcast_convert_type_p.bind(x, new_dtype=dtypes.canonicalize_dtype(new_dtype))
+
+
+def _bitcast_lowering(ctx, x, *, new_dtype):
+    return hlo.bitcast_convert(lowering.aval_to_ir_type(ctx.avals_out[0]), x)
+
+
+register_lowering(bitcast_convert_type_p, _bitcast_lowering)
+
+
+# --- complex parts -----------------------------------------------------------------
+
+real_p = _unop("real", _complex, real_dtype)
+imag_p = _unop("imag", _complex, real_dtype)
+conj_p = _unop("conj", _complex)
+real, imag, conj = map(_unary, (real_p, imag_p, conj_p))
+register_lowering(real_p, hlo_op(hlo.real))
+register_lowering(imag_p, hlo_op(hlo.imag))
+register_lowering(conj_p, hlo_op(chlo.conj))
+
+complex_p = _naryop("complex", [_float - {dtypes.bfloat16, dtypes.float16}] * 2,
+                    complex_dtype)
+
+
+def complex(x: ArrayLike, y: ArrayLike) -> Any:
+    """``x + 1j * y`` from float32/float64 parts."""
+    return complex_p.bind(*coerce_scalars("complex", x, y))
+
+
+register_lowering(complex_p, hlo_op(hlo.complex))
+
+del _name, _builder, _p, _d

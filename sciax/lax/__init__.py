@@ -1,0 +1,10 @@
+"""sciax.lax: primitives that map about 1:1 onto StableHLO operations.
+
+lax is strict: elementwise operations need equal shapes and dtypes (Python
+scalars excepted); :mod:`sciax.numpy` adds broadcasting and promotion.
+"""
+
+from sciax._src.lax.elementwise import *  # noqa: F401,F403
+from sciax._src.lax.elementwise import (abs as abs, max as max, min as min,
+                                        pow as pow, round as round, complex as complex)
+from sciax._src.lax.shape_ops import *  # noqa: F401,F403

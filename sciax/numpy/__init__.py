@@ -1,0 +1,1 @@
+"""sciax.numpy: the NumPy API over sciax.lax."""
