@@ -10,6 +10,8 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 
+import numpy as np
+
 from jaxlib import _jax
 from jaxlib import lapack as _lapack
 
@@ -42,14 +44,11 @@ def custom_call(
     Layouts are minor-to-major lists (``[0, 1]`` is column-major for a matrix);
     ``output_operand_aliases`` maps a result index to the operand it reuses.
     """
-    i64 = ir.IntegerType.get_signless(64)
-
     def layouts(ls):
         return ir.ArrayAttr.get([
-            ir.DenseIntElementsAttr.get(
-                __import__("numpy").asarray(list(l), dtype="int64"),
-                type=ir.IndexType.get())
-            for l in ls
+            ir.DenseIntElementsAttr.get(np.asarray(list(layout), dtype=np.int64),
+                                        type=ir.IndexType.get())
+            for layout in ls
         ])
 
     attrs = {
@@ -68,7 +67,6 @@ def custom_call(
                 operand_index=opnd, operand_tuple_indices=[])
             for out, opnd in output_operand_aliases.items()
         ])
-    del i64
     op = hlo.CustomCallOp(list(result_types), list(operands),
                           call_target_name=attrs["call_target_name"],
                           api_version=attrs["api_version"],
