@@ -5,6 +5,5 @@ scalars excepted); :mod:`sciax.numpy` adds broadcasting and promotion.
 """
 
 from sciax._src.lax.elementwise import *  # noqa: F401,F403
-from sciax._src.lax.elementwise import (abs as abs, max as max, min as min,
-                                        pow as pow, round as round, complex as complex)
 from sciax._src.lax.shape_ops import *  # noqa: F401,F403
+from sciax._src.lax.reductions import *  # noqa: F401,F403

@@ -561,3 +561,15 @@ def complex(x: ArrayLike, y: ArrayLike) -> Any:
 register_lowering(complex_p, hlo_op(hlo.complex))
 
 del _name, _builder, _p, _d
+
+__all__ = [
+    "add", "sub", "mul", "div", "rem", "pow", "integer_pow", "neg", "sign", "floor",
+    "ceil", "round", "abs", "max", "min", "clamp", "nextafter", "exp", "exp2", "expm1",
+    "log", "log1p", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh",
+    "tanh", "asinh", "acosh", "atanh", "sqrt", "rsqrt", "cbrt", "logistic", "erf",
+    "erfc", "erf_inv", "lgamma", "digamma", "is_finite", "eq", "ne", "lt", "le", "gt",
+    "ge", "select_n", "select", "bitwise_and", "bitwise_or", "bitwise_xor",
+    "bitwise_not", "shift_left", "shift_right_arithmetic", "shift_right_logical",
+    "population_count", "clz", "convert_element_type", "bitcast_convert_type", "real",
+    "imag", "conj", "complex", "ROUND_AWAY_FROM_ZERO", "ROUND_TO_NEAREST_EVEN",
+]
