@@ -1,5 +1,10 @@
-"""Shape primitives: broadcast_in_dim, reshape, transpose, squeeze,
-expand_dims, rev, pad, concatenate, iota."""
+"""Shape primitives: broadcast_in_dim, reshape, transpose, squeeze, rev, pad,
+concatenate, slice, dynamic_slice, dynamic_update_slice and iota, plus the
+wrappers built on them (expand_dims, broadcast, full, full_like, ...).
+
+Slicing lives here too: ``slice`` shadows the builtin inside this module, which
+never needs the builtin.
+"""
 
 from __future__ import annotations
 
@@ -92,3 +97,687 @@ def _reshape_shape_rule(x: ShapedArray, *, new_sizes: tuple[int, ...]) -> tuple[
 reshape_p = standard_primitive(_reshape_shape_rule, lambda x, **p: x.dtype, "reshape")
 register_lowering(reshape_p, lambda ctx, x, *, new_sizes: hlo.reshape(
     lowering.aval_to_ir_type(ctx.avals_out[0]), x))
+
+
+# --- shared helpers ------------------------------------------------------------------
+
+def _same_dtype(x: ShapedArray, *rest: ShapedArray, **params: Any) -> np.dtype:
+    return x.dtype
+
+
+def _operand_weak(x: ShapedArray, *rest: ShapedArray, **params: Any) -> bool:
+    # index operands never make a result strongly typed
+    return x.weak_type
+
+
+def _ints(values: Any, what: str) -> tuple[int, ...]:
+    try:
+        return tuple(operator.index(v) for v in values)
+    except TypeError:
+        raise TypeError(f"{what} must be a sequence of integers, got {values!r}") from None
+
+
+def _axes(dims: Any, ndim: int, op: str, what: str = "dimensions") -> tuple[int, ...]:
+    """Normalize possibly-negative axes of an ``ndim``-d array; check range and
+    uniqueness."""
+    if isinstance(dims, int | np.integer):
+        dims = (dims,)
+    dims = _ints(dims, f"{op}: {what}")
+    out = []
+    for d in dims:
+        if not -ndim <= d < ndim:
+            raise ValueError(f"{op}: {what} {dims} out of range for an array of rank "
+                             f"{ndim}")
+        out.append(d % ndim if ndim else d)
+    if len(set(out)) != len(out):
+        raise ValueError(f"{op}: {what} {dims} contain repeated axes")
+    return tuple(out)
+
+
+def _aval(x: Any) -> ShapedArray:
+    from sciax._src.core.avals import get_aval
+
+    return get_aval(x)
+
+
+def _as_array(x: Any, dtype: np.dtype, weak_type: bool = False) -> Any:
+    """``x`` as an array operand of ``dtype`` (Python scalars converted)."""
+    from sciax._src.lax.elementwise import convert_element_type
+
+    return convert_element_type(x, dtype, weak_type)
+
+
+# --- transpose -----------------------------------------------------------------------
+
+def transpose(operand: ArrayLike, permutation: Sequence[int]) -> Any:
+    """Permute the axes of ``operand``: output axis ``i`` is input axis
+    ``permutation[i]``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sciax import lax
+    >>> lax.transpose(np.arange(6).reshape(2, 3), (1, 0)).shape
+    (3, 2)
+    """
+    permutation = _ints(permutation, "transpose: permutation")
+    if permutation == tuple(range(len(permutation))) and \
+            len(permutation) == _aval(operand).ndim:
+        return operand
+    return transpose_p.bind(operand, permutation=permutation)
+
+
+def _transpose_shape_rule(x: ShapedArray, *, permutation: tuple[int, ...]
+                          ) -> tuple[int, ...]:
+    if sorted(permutation) != list(range(x.ndim)):
+        raise ValueError(f"transpose: permutation {permutation} is not a permutation of "
+                         f"the axes of an operand of shape {x.shape}")
+    return tuple(x.shape[p] for p in permutation)
+
+
+def _transpose_lowering(ctx, x, *, permutation):
+    return hlo.transpose(x, ir.DenseI64ArrayAttr.get(list(permutation)))
+
+
+transpose_p = standard_primitive(_transpose_shape_rule, _same_dtype, "transpose")
+register_lowering(transpose_p, _transpose_lowering)
+
+
+# --- squeeze / expand_dims ------------------------------------------------------------
+
+def squeeze(array: ArrayLike, dimensions: Sequence[int]) -> Any:
+    """Remove the size-1 axes ``dimensions`` (negative axes count from the end).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sciax import lax
+    >>> lax.squeeze(np.zeros((1, 3, 1)), (0, -1)).shape
+    (3,)
+    """
+    ndim = _aval(array).ndim
+    dims = tuple(sorted(_axes(dimensions, ndim, "squeeze")))
+    if not dims:
+        return array
+    return squeeze_p.bind(array, dimensions=dims)
+
+
+def _squeeze_shape_rule(x: ShapedArray, *, dimensions: tuple[int, ...]
+                        ) -> tuple[int, ...]:
+    bad = [d for d in dimensions if not 0 <= d < x.ndim or x.shape[d] != 1]
+    if bad:
+        raise ValueError(f"squeeze: cannot squeeze axes {tuple(bad)} of an array of "
+                         f"shape {x.shape}; only axes of size 1 can be squeezed")
+    return tuple(n for i, n in enumerate(x.shape) if i not in dimensions)
+
+
+squeeze_p = standard_primitive(_squeeze_shape_rule, _same_dtype, "squeeze")
+register_lowering(squeeze_p, lambda ctx, x, *, dimensions: hlo.reshape(
+    lowering.aval_to_ir_type(ctx.avals_out[0]), x))
+
+
+def expand_dims(array: ArrayLike, dimensions: Sequence[int]) -> Any:
+    """Insert size-1 axes so that they sit at ``dimensions`` of the result.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sciax import lax
+    >>> lax.expand_dims(np.zeros(3), (0, -1)).shape
+    (1, 3, 1)
+    """
+    shape = _aval(array).shape
+    if isinstance(dimensions, int | np.integer):
+        dimensions = (dimensions,)
+    dimensions = _ints(dimensions, "expand_dims: dimensions")
+    dims = _axes(dimensions, len(shape) + len(dimensions), "expand_dims")
+    out = list(shape)
+    for d in sorted(dims):
+        out.insert(d, 1)
+    return reshape(array, out)
+
+
+# --- rev -----------------------------------------------------------------------------
+
+def rev(operand: ArrayLike, dimensions: Sequence[int]) -> Any:
+    """Reverse ``operand`` along the axes ``dimensions``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sciax import lax
+    >>> lax.rev(np.arange(3), (0,))
+    Array([2, 1, 0], dtype=int64)
+    """
+    dims = _ints(dimensions, "rev: dimensions")
+    if not dims:
+        return operand
+    return rev_p.bind(operand, dimensions=dims)
+
+
+def _rev_shape_rule(x: ShapedArray, *, dimensions: tuple[int, ...]) -> tuple[int, ...]:
+    if len(set(dimensions)) != len(dimensions) or \
+            any(not 0 <= d < x.ndim for d in dimensions):
+        raise ValueError(f"rev: dimensions {dimensions} must be distinct axes of an "
+                         f"operand of shape {x.shape}")
+    return x.shape
+
+
+rev_p = standard_primitive(_rev_shape_rule, _same_dtype, "rev")
+register_lowering(rev_p, lambda ctx, x, *, dimensions: hlo.reverse(
+    x, ir.DenseI64ArrayAttr.get(list(dimensions))))
+
+
+# --- pad -----------------------------------------------------------------------------
+
+def pad(operand: ArrayLike, padding_value: ArrayLike,
+        padding_config: Sequence[tuple[int, int, int]]) -> Any:
+    """Pad each axis with ``(low, high, interior)`` copies of ``padding_value``.
+
+    ``interior`` values go between neighbouring elements; negative ``low`` or
+    ``high`` remove elements from that edge.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sciax import lax
+    >>> lax.pad(np.array([1, 2, 3]), 0, [(1, -1, 1)])
+    Array([0, 1, 0, 2, 0], dtype=int64)
+    """
+    try:
+        config = tuple(_ints(c, "pad: padding_config entries") for c in padding_config)
+    except TypeError:
+        raise TypeError(f"pad: padding_config must be a sequence of (low, high, "
+                        f"interior) triples, got {padding_config!r}") from None
+    if any(len(c) != 3 for c in config):
+        raise ValueError(f"pad: padding_config must hold (low, high, interior) "
+                         f"triples, got {config}")
+    if dtypes.is_python_scalar(padding_value):
+        aval = _aval(operand)
+        padding_value = _as_array(padding_value, aval.dtype, aval.weak_type)
+    return pad_p.bind(operand, padding_value, padding_config=config)
+
+
+def _pad_shape_rule(x: ShapedArray, value: ShapedArray, *,
+                    padding_config: tuple[tuple[int, int, int], ...]) -> tuple[int, ...]:
+    if value.shape != ():
+        raise ValueError(f"pad: padding_value must be a scalar, got shape {value.shape}")
+    if len(padding_config) != x.ndim:
+        raise ValueError(f"pad: padding_config has {len(padding_config)} entries for "
+                         f"an operand of shape {x.shape}; need one per axis")
+    out = []
+    for n, (lo, hi, interior) in zip(x.shape, padding_config):
+        if interior < 0:
+            raise ValueError(f"pad: interior padding must be >= 0, got "
+                             f"{padding_config}")
+        size = lo + hi + n + max(n - 1, 0) * interior
+        if size < 0:
+            raise ValueError(f"pad: padding_config {padding_config} gives a negative "
+                             f"dimension for an operand of shape {x.shape}")
+        out.append(size)
+    return tuple(out)
+
+
+def _pad_dtype_rule(x: ShapedArray, value: ShapedArray, **params: Any) -> np.dtype:
+    if x.dtype != value.dtype:
+        raise TypeError(f"pad: padding_value dtype {value.dtype} must equal the "
+                        f"operand dtype {x.dtype}")
+    return x.dtype
+
+
+def _pad_lowering(ctx, x, value, *, padding_config):
+    lo, hi, interior = zip(*padding_config) if padding_config else ((), (), ())
+    return hlo.pad(x, value, ir.DenseI64ArrayAttr.get(list(lo)),
+                   ir.DenseI64ArrayAttr.get(list(hi)),
+                   ir.DenseI64ArrayAttr.get(list(interior)))
+
+
+pad_p = standard_primitive(_pad_shape_rule, _pad_dtype_rule, "pad")
+register_lowering(pad_p, _pad_lowering)
+
+
+# --- concatenate ---------------------------------------------------------------------
+
+def concatenate(operands: Sequence[ArrayLike], dimension: int) -> Any:
+    """Join arrays of equal dtype along the existing axis ``dimension``; the
+    other axes must match.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sciax import lax
+    >>> lax.concatenate([np.zeros((2, 1)), np.ones((2, 2))], 1).shape
+    (2, 3)
+    """
+    operands = list(operands)
+    if not operands:
+        raise ValueError("concatenate: needs at least one operand")
+    if len(operands) == 1:
+        return operands[0]
+    return concatenate_p.bind(*operands, dimension=operator.index(dimension))
+
+
+def _concatenate_shape_rule(*xs: ShapedArray, dimension: int) -> tuple[int, ...]:
+    shapes = [x.shape for x in xs]
+    ndim = xs[0].ndim
+    if not 0 <= dimension < ndim:
+        raise ValueError(f"concatenate: dimension {dimension} out of range for "
+                         f"operands of shapes {shapes}")
+    if any(x.ndim != ndim or x.shape[:dimension] != xs[0].shape[:dimension]
+           or x.shape[dimension + 1:] != xs[0].shape[dimension + 1:] for x in xs):
+        raise ValueError(f"concatenate: operand shapes {shapes} must agree except "
+                         f"along dimension {dimension}")
+    total = sum(x.shape[dimension] for x in xs)
+    return (*xs[0].shape[:dimension], total, *xs[0].shape[dimension + 1:])
+
+
+def _concatenate_dtype_rule(*xs: ShapedArray, dimension: int) -> np.dtype:
+    if len({x.dtype for x in xs}) > 1:
+        raise TypeError(f"concatenate: operands must have equal dtypes, got "
+                        f"{', '.join(str(x.dtype) for x in xs)}")
+    return xs[0].dtype
+
+
+concatenate_p = standard_primitive(_concatenate_shape_rule, _concatenate_dtype_rule,
+                                   "concatenate")
+register_lowering(concatenate_p, lambda ctx, *xs, dimension: hlo.concatenate(
+    list(xs), dimension))
+
+
+# --- slice ---------------------------------------------------------------------------
+
+def slice(operand: ArrayLike, start_indices: Sequence[int],
+          limit_indices: Sequence[int], strides: Sequence[int] | None = None) -> Any:
+    """``operand[start:limit:stride]`` on every axis, with static bounds.
+
+    Bounds must satisfy ``0 <= start <= limit <= shape``; strides are >= 1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sciax import lax
+    >>> lax.slice(np.arange(10), (1,), (8,), (3,))
+    Array([1, 4, 7], dtype=int64)
+    """
+    start = _ints(start_indices, "slice: start_indices")
+    limit = _ints(limit_indices, "slice: limit_indices")
+    strides = None if strides is None else _ints(strides, "slice: strides")
+    if strides is not None and all(s == 1 for s in strides):
+        strides = None
+    return slice_p.bind(operand, start_indices=start, limit_indices=limit,
+                        strides=strides)
+
+
+def _slice_shape_rule(x: ShapedArray, *, start_indices: tuple[int, ...],
+                      limit_indices: tuple[int, ...],
+                      strides: tuple[int, ...] | None) -> tuple[int, ...]:
+    strides = strides if strides is not None else (1,) * x.ndim
+    if not len(start_indices) == len(limit_indices) == len(strides) == x.ndim:
+        raise ValueError(
+            f"slice: start_indices {start_indices}, limit_indices {limit_indices} and "
+            f"strides {strides} need one entry per axis of the operand shape {x.shape}")
+    for lo, hi, n in zip(start_indices, limit_indices, x.shape):
+        if not 0 <= lo <= hi <= n:
+            raise ValueError(
+                f"slice: indices out of range: start_indices {start_indices}, "
+                f"limit_indices {limit_indices} for an operand of shape {x.shape} "
+                "(need 0 <= start <= limit <= shape)")
+    if any(s < 1 for s in strides):
+        raise ValueError(f"slice: strides {strides} must be positive")
+    return tuple(-(-(hi - lo) // s) for lo, hi, s in
+                 zip(start_indices, limit_indices, strides))
+
+
+def _slice_lowering(ctx, x, *, start_indices, limit_indices, strides):
+    strides = strides if strides is not None else (1,) * len(start_indices)
+    return hlo.slice(x, ir.DenseI64ArrayAttr.get(list(start_indices)),
+                     ir.DenseI64ArrayAttr.get(list(limit_indices)),
+                     ir.DenseI64ArrayAttr.get(list(strides)))
+
+
+slice_p = standard_primitive(_slice_shape_rule, _same_dtype, "slice")
+register_lowering(slice_p, _slice_lowering)
+
+
+def slice_in_dim(operand: ArrayLike, start_index: int | None, limit_index: int | None,
+                 stride: int = 1, axis: int = 0) -> Any:
+    """:func:`slice` along one axis; ``None`` and negative bounds as in Python.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sciax import lax
+    >>> lax.slice_in_dim(np.arange(6).reshape(2, 3), 1, None, axis=1).shape
+    (2, 2)
+    """
+    shape = _aval(operand).shape
+    axis = _axes(axis, len(shape), "slice_in_dim", "axis")[0]
+    n = shape[axis]
+    lo = 0 if start_index is None else operator.index(start_index)
+    hi = n if limit_index is None else operator.index(limit_index)
+    lo, hi = (lo + n if lo < 0 else lo), (hi + n if hi < 0 else hi)
+    start, limit, strides = [0] * len(shape), list(shape), [1] * len(shape)
+    start[axis], limit[axis], strides[axis] = lo, hi, stride
+    return slice(operand, start, limit, strides)
+
+
+def index_in_dim(operand: ArrayLike, index: int, axis: int = 0,
+                 keepdims: bool = True) -> Any:
+    """The static ``index`` along ``axis`` (negative counts from the end)."""
+    shape = _aval(operand).shape
+    axis = _axes(axis, len(shape), "index_in_dim", "axis")[0]
+    index = operator.index(index)
+    if not -shape[axis] <= index < shape[axis]:
+        raise ValueError(f"index_in_dim: index {index} out of range for axis {axis} "
+                         f"of size {shape[axis]}")
+    index %= shape[axis]
+    out = slice_in_dim(operand, index, index + 1, 1, axis)
+    return out if keepdims else squeeze(out, (axis,))
+
+
+# --- dynamic_slice / dynamic_update_slice ---------------------------------------------
+
+def _start_index_operands(op: str, start_indices: Any, shape: tuple[int, ...],
+                          allow_negative_indices: bool) -> list[Any]:
+    """Scalar integer index operands of one dtype, negative ones wrapped."""
+    from sciax._src.lax import elementwise as ew
+
+    if not isinstance(start_indices, list | tuple):
+        aval = _aval(start_indices)
+        if aval.ndim != 1:
+            raise ValueError(f"{op}: start_indices must be a sequence of scalars or a "
+                             f"1-d array, got shape {aval.shape}")
+        start_indices = [reshape(slice(start_indices, (i,), (i + 1,)), ())
+                         for i in range(aval.shape[0])]
+    if len(start_indices) != len(shape):
+        raise ValueError(f"{op}: got {len(start_indices)} start indices for an operand "
+                         f"of shape {shape}; need one per axis")
+    arrays = [i for i in start_indices if not isinstance(i, int | np.integer)]
+    avals = [_aval(i) for i in arrays]
+    for a in avals:
+        if a.shape != () or not dtypes.is_integer(a.dtype):
+            raise TypeError(f"{op}: start indices must be integer scalars, got "
+                            f"{a.str_short()}")
+    kinds = {a.dtype for a in avals}
+    if not kinds:
+        dt = np.dtype(np.int32)
+    elif len(kinds) == 1:
+        dt = kinds.pop()
+    else:  # mixed index dtypes: one wide enough for all
+        dt = dtypes.canonicalize_dtype(np.int64)
+    out = []
+    for i, n in zip(start_indices, shape):
+        if isinstance(i, int | np.integer):
+            i = int(i)
+            out.append(_as_array(i + n if i < 0 and allow_negative_indices else i, dt))
+            continue
+        i = _as_array(i, dt)
+        if allow_negative_indices and not dtypes.issubdtype(dt, np.unsignedinteger):
+            i = ew.select(ew.lt(i, 0), ew.add(i, n), i)
+        out.append(i)
+    return out
+
+
+def _check_index_operands(op: str, x: ShapedArray, idx: Sequence[ShapedArray]) -> None:
+    if len(idx) != x.ndim:
+        raise ValueError(f"{op}: got {len(idx)} start indices for an operand of shape "
+                         f"{x.shape}; need one per axis")
+    if any(i.shape != () or not dtypes.is_integer(i.dtype) for i in idx) or \
+            len({i.dtype for i in idx}) > 1:
+        raise TypeError(f"{op}: start indices must be integer scalars of one dtype, "
+                        f"got {', '.join(i.str_short() for i in idx)}")
+
+
+def dynamic_slice(operand: ArrayLike, start_indices: Any, slice_sizes: Sequence[int],
+                  *, allow_negative_indices: bool = True) -> Any:
+    """A slice of static size ``slice_sizes`` at traced ``start_indices``.
+
+    As in XLA, each start index is clamped to ``[0, shape - size]`` so the
+    slice stays in bounds; with ``allow_negative_indices`` (the default, as in
+    JAX) a negative index first counts from the end.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sciax import lax
+    >>> lax.dynamic_slice(np.arange(5), (3,), (3,))
+    Array([2, 3, 4], dtype=int64)
+    """
+    shape = _aval(operand).shape
+    sizes = _ints(slice_sizes, "dynamic_slice: slice_sizes")
+    idx = _start_index_operands("dynamic_slice", start_indices, shape,
+                                allow_negative_indices)
+    return dynamic_slice_p.bind(operand, *idx, slice_sizes=sizes)
+
+
+def _dynamic_slice_shape_rule(x: ShapedArray, *idx: ShapedArray,
+                              slice_sizes: tuple[int, ...]) -> tuple[int, ...]:
+    _check_index_operands("dynamic_slice", x, idx)
+    if len(slice_sizes) != x.ndim or \
+            any(not 0 <= s <= n for s, n in zip(slice_sizes, x.shape)):
+        raise ValueError(f"dynamic_slice: slice_sizes {slice_sizes} must have one "
+                         f"entry per axis, each between 0 and the operand shape "
+                         f"{x.shape}")
+    return slice_sizes
+
+
+def _dynamic_slice_lowering(ctx, x, *idx, slice_sizes):
+    return hlo.dynamic_slice(x, list(idx), ir.DenseI64ArrayAttr.get(list(slice_sizes)))
+
+
+dynamic_slice_p = standard_primitive(_dynamic_slice_shape_rule, _same_dtype,
+                                     "dynamic_slice", _operand_weak)
+register_lowering(dynamic_slice_p, _dynamic_slice_lowering)
+
+
+def dynamic_slice_in_dim(operand: ArrayLike, start_index: Any, slice_size: int,
+                         axis: int = 0) -> Any:
+    """:func:`dynamic_slice` along one axis (the other axes are kept whole)."""
+    shape = _aval(operand).shape
+    axis = _axes(axis, len(shape), "dynamic_slice_in_dim", "axis")[0]
+    starts: list[Any] = [0] * len(shape)
+    starts[axis] = start_index
+    sizes = list(shape)
+    sizes[axis] = slice_size
+    return dynamic_slice(operand, starts, sizes)
+
+
+def dynamic_index_in_dim(operand: ArrayLike, index: Any, axis: int = 0,
+                         keepdims: bool = True) -> Any:
+    """The traced ``index`` along ``axis`` (clamped into range)."""
+    out = dynamic_slice_in_dim(operand, index, 1, axis)
+    if keepdims:
+        return out
+    return squeeze(out, (_axes(axis, _aval(operand).ndim, "dynamic_index_in_dim",
+                               "axis")[0],))
+
+
+def dynamic_update_slice(operand: ArrayLike, update: ArrayLike, start_indices: Any,
+                         *, allow_negative_indices: bool = True) -> Any:
+    """``operand`` with the block ``update`` written at traced ``start_indices``.
+
+    Start indices are clamped so that the whole update fits, as in XLA.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sciax import lax
+    >>> lax.dynamic_update_slice(np.zeros(4, np.int32), np.ones(2, np.int32), (3,))
+    Array([0, 0, 1, 1], dtype=int32)
+    """
+    shape = _aval(operand).shape
+    idx = _start_index_operands("dynamic_update_slice", start_indices, shape,
+                                allow_negative_indices)
+    return dynamic_update_slice_p.bind(operand, update, *idx)
+
+
+def _dynamic_update_slice_shape_rule(x: ShapedArray, update: ShapedArray,
+                                     *idx: ShapedArray) -> tuple[int, ...]:
+    _check_index_operands("dynamic_update_slice", x, idx)
+    if update.ndim != x.ndim or any(u > n for u, n in zip(update.shape, x.shape)):
+        raise ValueError(f"dynamic_update_slice: update shape {update.shape} must have "
+                         f"the operand's rank and fit inside its shape {x.shape}")
+    return x.shape
+
+
+def _dynamic_update_slice_dtype_rule(x: ShapedArray, update: ShapedArray,
+                                     *idx: ShapedArray) -> np.dtype:
+    if x.dtype != update.dtype:
+        raise TypeError(f"dynamic_update_slice: update dtype {update.dtype} must equal "
+                        f"the operand dtype {x.dtype}")
+    return x.dtype
+
+
+dynamic_update_slice_p = standard_primitive(
+    _dynamic_update_slice_shape_rule, _dynamic_update_slice_dtype_rule,
+    "dynamic_update_slice", _operand_weak)
+register_lowering(dynamic_update_slice_p, lambda ctx, x, update, *idx:
+                  hlo.dynamic_update_slice(x, update, list(idx)))
+
+
+def dynamic_update_slice_in_dim(operand: ArrayLike, update: ArrayLike,
+                                start_index: Any, axis: int) -> Any:
+    """:func:`dynamic_update_slice` at ``start_index`` along ``axis`` (0 elsewhere)."""
+    ndim = _aval(operand).ndim
+    axis = _axes(axis, ndim, "dynamic_update_slice_in_dim", "axis")[0]
+    starts: list[Any] = [0] * ndim
+    starts[axis] = start_index
+    return dynamic_update_slice(operand, update, starts)
+
+
+# --- iota ----------------------------------------------------------------------------
+
+def iota(dtype: Any, size: int) -> Any:
+    """``[0, 1, ..., size - 1]`` of ``dtype``.
+
+    Examples
+    --------
+    >>> from sciax import lax
+    >>> lax.iota("int32", 4)
+    Array([0, 1, 2, 3], dtype=int32)
+    """
+    return broadcasted_iota(dtype, (size,), 0)
+
+
+def broadcasted_iota(dtype: Any, shape: Sequence[int], dimension: int) -> Any:
+    """An array of ``shape`` whose value is the index along ``dimension``.
+
+    Examples
+    --------
+    >>> from sciax import lax
+    >>> lax.broadcasted_iota("int32", (2, 3), 1)
+    Array([[0, 1, 2],
+           [0, 1, 2]], dtype=int32)
+    """
+    shape = _as_shape(shape, "broadcasted_iota")
+    dimension = operator.index(dimension)
+    return iota_p.bind(dtype=dtypes.canonicalize_dtype(dtype), shape=shape,
+                       dimension=dimension)
+
+
+def _iota_shape_rule(*, dtype: np.dtype, shape: tuple[int, ...], dimension: int
+                     ) -> tuple[int, ...]:
+    if not 0 <= dimension < len(shape):
+        raise ValueError(f"iota: dimension {dimension} out of range for shape {shape}")
+    return shape
+
+
+def _iota_dtype_rule(*, dtype: np.dtype, shape: tuple[int, ...], dimension: int
+                     ) -> np.dtype:
+    if dtype == dtypes.bool_:
+        raise TypeError("iota does not accept dtype bool; expected a numeric dtype")
+    return dtype
+
+
+def _iota_lowering(ctx, *, dtype, shape, dimension):
+    return hlo.iota(lowering.aval_to_ir_type(ctx.avals_out[0]),
+                    ir.IntegerAttr.get(ir.IntegerType.get_signless(64), dimension))
+
+
+iota_p = standard_primitive(_iota_shape_rule, _iota_dtype_rule, "iota")
+register_lowering(iota_p, _iota_lowering)
+
+
+# --- broadcast / full (wrappers) -----------------------------------------------------
+
+def broadcast(operand: ArrayLike, sizes: Sequence[int]) -> Any:
+    """Add leading axes of ``sizes``: the result has shape ``(*sizes, *operand.shape)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sciax import lax
+    >>> lax.broadcast(np.ones(3), (2,)).shape
+    (2, 3)
+    """
+    sizes = _as_shape(sizes, "broadcast")
+    if dtypes.is_python_scalar(operand):
+        operand = _as_array(operand, dtypes.python_scalar_dtype(operand), True)
+    ndim = _aval(operand).ndim
+    if not sizes:
+        return operand
+    return broadcast_in_dim(operand, (*sizes, *_aval(operand).shape),
+                            tuple(range(len(sizes), len(sizes) + ndim)))
+
+
+def full(shape: Sequence[int], fill_value: ArrayLike, dtype: Any = None) -> Any:
+    """An array of ``shape`` filled with the scalar ``fill_value``.
+
+    Without ``dtype`` the result takes the dtype of ``fill_value`` (weakly
+    typed for a Python scalar).
+
+    Examples
+    --------
+    >>> from sciax import lax
+    >>> lax.full((2,), 7, "int32")
+    Array([7, 7], dtype=int32)
+    """
+    shape = _as_shape(shape, "full")
+    aval = _aval(fill_value)
+    if aval.shape != ():
+        raise ValueError(f"full: fill_value must be a scalar, got shape {aval.shape}")
+    weak = dtype is None and aval.weak_type
+    dt = aval.dtype if dtype is None else dtypes.canonicalize_dtype(dtype)
+    return broadcast(_as_array(fill_value, dt, weak), shape)
+
+
+def full_like(x: ArrayLike, fill_value: ArrayLike, dtype: Any = None,
+              shape: Sequence[int] | None = None) -> Any:
+    """:func:`full` with the shape and dtype (and weak type) of ``x`` by default.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sciax import lax
+    >>> lax.full_like(np.zeros((2, 2), np.float32), 1.5).dtype
+    dtype('float32')
+    """
+    aval = _aval(x)
+    weak = dtype is None and aval.weak_type
+    dt = aval.dtype if dtype is None else dtypes.canonicalize_dtype(dtype)
+    shape = aval.shape if shape is None else _as_shape(shape, "full_like")
+    if _aval(fill_value).shape != ():
+        raise ValueError(f"full_like: fill_value must be a scalar, got shape "
+                         f"{_aval(fill_value).shape}")
+    return broadcast(_as_array(fill_value, dt, weak), shape)
+
+
+def zeros_like_array(x: ArrayLike) -> Any:
+    """Zeros with the shape and dtype of ``x``."""
+    return full_like(x, 0)
+
+
+def ones_like_array(x: ArrayLike) -> Any:
+    """Ones with the shape and dtype of ``x``."""
+    return full_like(x, 1)
+
+
+__all__ = [
+    "broadcast_in_dim", "reshape", "transpose", "squeeze", "expand_dims", "rev", "pad",
+    "concatenate", "slice", "slice_in_dim", "index_in_dim", "dynamic_slice",
+    "dynamic_slice_in_dim", "dynamic_index_in_dim", "dynamic_update_slice",
+    "dynamic_update_slice_in_dim", "iota", "broadcasted_iota", "broadcast", "full",
+    "full_like", "zeros_like_array", "ones_like_array",
+    "broadcast_in_dim_p", "reshape_p", "transpose_p", "squeeze_p", "rev_p", "pad_p",
+    "concatenate_p", "slice_p", "dynamic_slice_p", "dynamic_update_slice_p", "iota_p",
+]
