@@ -7,3 +7,5 @@ scalars excepted); :mod:`sciax.numpy` adds broadcasting and promotion.
 from sciax._src.lax.elementwise import *  # noqa: F401,F403
 from sciax._src.lax.shape_ops import *  # noqa: F401,F403
 from sciax._src.lax.reductions import *  # noqa: F401,F403
+from sciax._src.lax.dot import *  # noqa: F401,F403
+from sciax._src.lax.sort import *  # noqa: F401,F403
