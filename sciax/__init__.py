@@ -7,6 +7,14 @@ from sciax._src.backend.client import devices as devices
 from sciax._src.jit import device_put as device_put
 from sciax._src.jit import jit as jit
 from sciax._src.jit import make_jaxpr as make_jaxpr
+from sciax._src.api import grad as grad
+from sciax._src.api import value_and_grad as value_and_grad
+from sciax._src.api import jvp as jvp
+from sciax._src.api import vjp as vjp
+from sciax._src.api import linearize as linearize
+from sciax._src.api import jacfwd as jacfwd
+from sciax._src.api import jacrev as jacrev
+from sciax._src.api import hessian as hessian
 from sciax import tree as tree
 from sciax import lax as lax
 from sciax import numpy as numpy

@@ -23,7 +23,7 @@ from sciax._src.core.avals import ShapedArray, get_aval
 from sciax._src.core.jaxpr import ClosedJaxpr, Jaxpr
 from sciax._src.core.trace import (Primitive, Tracer, UnexpectedTracerError, _state,
                                    eval_trace)
-from sciax._src.interpreters import lowering, partial_eval as pe
+from sciax._src.interpreters import ad, lowering, partial_eval as pe
 
 # --- the call primitive -----------------------------------------------------------
 # ``jit_p.bind(*args, jaxpr=closed, name=...)``: ``closed`` has no consts (they are
@@ -54,6 +54,8 @@ def _jit_lowering(ctx: lowering.LoweringRuleContext, *args: Any, jaxpr: ClosedJa
 jit_p.def_abstract_eval(_jit_abstract_eval)
 jit_p.def_impl(_jit_impl)
 lowering.register_lowering(jit_p, _jit_lowering)
+# Under differentiation the body is inlined into the enclosing trace.
+ad.call_jaxprs[jit_p] = lambda *, jaxpr, name: jaxpr
 
 
 def close_over_consts(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list[Any]]:

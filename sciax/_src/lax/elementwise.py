@@ -48,7 +48,7 @@ def _naryop(name: str, accepted: list[frozenset], result_dtype: Callable | None 
 def _binary(prim: Primitive) -> Callable[[ArrayLike, ArrayLike], Any]:
     def op(x: ArrayLike, y: ArrayLike) -> Any:
         return prim.bind(*coerce_scalars(prim.name, x, y))
-    op.__name__ = prim.name
+    op.__name__ = op.__qualname__ = prim.name
     op.__doc__ = f"Elementwise ``{prim.name}`` (lax: equal shapes and dtypes)."
     return op
 
@@ -56,7 +56,7 @@ def _binary(prim: Primitive) -> Callable[[ArrayLike, ArrayLike], Any]:
 def _unary(prim: Primitive) -> Callable[[ArrayLike], Any]:
     def op(x: ArrayLike) -> Any:
         return prim.bind(x)
-    op.__name__ = prim.name
+    op.__name__ = op.__qualname__ = prim.name
     op.__doc__ = f"Elementwise ``{prim.name}``."
     return op
 
@@ -318,6 +318,16 @@ def _exp2_lowering(ctx: lowering.LoweringRuleContext, x: ir.Value) -> ir.Value:
 
 register_lowering(exp2_p, _exp2_lowering)
 
+polygamma_p = _naryop("polygamma", [_float, _float])
+
+
+def polygamma(m: ArrayLike, x: ArrayLike) -> Any:
+    """The polygamma function of integer order ``m`` (given as a float array)."""
+    return polygamma_p.bind(*coerce_scalars("polygamma", m, x))
+
+
+register_lowering(polygamma_p, hlo_op(chlo.polygamma))
+
 is_finite_p = _unop("is_finite", _float, lambda dt: dtypes.bool_, weak=False)
 is_finite = _unary(is_finite_p)
 register_lowering(is_finite_p, hlo_op(hlo.is_finite))
@@ -560,16 +570,212 @@ def complex(x: ArrayLike, y: ArrayLike) -> Any:
 
 register_lowering(complex_p, hlo_op(hlo.complex))
 
-del _name, _builder, _p, _d
 
 __all__ = [
     "add", "sub", "mul", "div", "rem", "pow", "integer_pow", "neg", "sign", "floor",
     "ceil", "round", "abs", "max", "min", "clamp", "nextafter", "exp", "exp2", "expm1",
     "log", "log1p", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh",
     "tanh", "asinh", "acosh", "atanh", "sqrt", "rsqrt", "cbrt", "logistic", "erf",
-    "erfc", "erf_inv", "lgamma", "digamma", "is_finite", "eq", "ne", "lt", "le", "gt",
+    "erfc", "erf_inv", "lgamma", "digamma", "polygamma", "is_finite", "eq", "ne", "lt", "le", "gt",
     "ge", "select_n", "select", "bitwise_and", "bitwise_or", "bitwise_xor",
     "bitwise_not", "shift_left", "shift_right_arithmetic", "shift_right_logical",
     "population_count", "clz", "convert_element_type", "bitcast_convert_type", "real",
     "imag", "conj", "complex", "ROUND_AWAY_FROM_ZERO", "ROUND_TO_NEAREST_EVEN",
 ]
+
+
+# --- differentiation rules ------------------------------------------------------------
+# Kept together at the end of the module (rather than in each block) because the
+# rules are written with the public wrappers defined above.
+
+from sciax._src.interpreters import ad  # noqa: E402
+
+
+def _full_like(x: Any, value: Any) -> Any:
+    from sciax._src.core.avals import get_aval
+    from sciax._src.lax._rules import scalar_array
+    from sciax._src.lax.shape_ops import broadcast_in_dim
+
+    aval = get_aval(x)
+    s = scalar_array(value, aval.dtype)
+    return broadcast_in_dim(s, aval.shape, ()) if aval.shape else s
+
+
+def _bcast_like(v: Any, x: Any) -> Any:
+    from sciax._src.core.avals import get_aval
+    from sciax._src.lax.shape_ops import broadcast_in_dim
+
+    va, xa = get_aval(v), get_aval(x)
+    return v if va.shape == xa.shape else broadcast_in_dim(v, xa.shape, ())
+
+
+def _trunc(z: Any) -> Any:
+    return select(lt(z, _full_like(z, 0)), ceil(z), floor(z))
+
+
+def _balanced_eq(x: Any, z: Any, y: Any) -> Any:
+    # Where x and y tie, each gets half of the tangent (as JAX and autograd do).
+    return select(eq(x, z), select(eq(y, z), _full_like(x, 0.5), _full_like(x, 1)),
+                  _full_like(x, 0))
+
+
+ad.defjvp(add_p, lambda g, x, y: g, lambda g, x, y: g)
+ad.primitive_transposes[add_p] = lambda ct, x, y: [ct, ct]
+ad.defjvp(sub_p, lambda g, x, y: g, lambda g, x, y: neg(g))
+ad.primitive_transposes[sub_p] = lambda ct, x, y: [ct, neg(ct)]
+ad.defbilinear(mul_p, lambda ct, x, y: mul(ct, y), lambda ct, x, y: mul(x, ct))
+ad.defjvp2(div_p, lambda g, ans, x, y: div(g, y),
+           lambda g, ans, x, y: neg(mul(g, div(ans, y))))
+ad.primitive_transposes[div_p] = lambda ct, x, y: [div(ct, y), None]
+ad.deflinear(neg_p, lambda ct, x: [neg(ct)])
+ad.defjvp(rem_p, lambda g, x, y: g, lambda g, x, y: mul(neg(g), _trunc(div(x, y))))
+ad.defjvp2(max_p, lambda g, ans, x, y: mul(g, _balanced_eq(x, ans, y)),
+           lambda g, ans, x, y: mul(g, _balanced_eq(y, ans, x)))
+ad.defjvp2(min_p, lambda g, ans, x, y: mul(g, _balanced_eq(x, ans, y)),
+           lambda g, ans, x, y: mul(g, _balanced_eq(y, ans, x)))
+
+
+def _pow_jvp_x(g, ans, x, y):
+    yx = convert_element_type(y, get_dtype(x)) if get_dtype(y) != get_dtype(x) else y
+    return mul(g, mul(yx, pow(x, sub(y, _full_like(y, 1)))))
+
+
+def _pow_jvp_y(g, ans, x, y):
+    zero = _full_like(x, 0)
+    safe_log = select(eq(x, zero), zero, log(select(eq(x, zero), _full_like(x, 1), x)))
+    return mul(g, mul(safe_log, ans))
+
+
+def get_dtype(x: Any) -> np.dtype:
+    from sciax._src.core.avals import get_aval
+
+    return get_aval(x).dtype
+
+
+ad.defjvp2(pow_p, _pow_jvp_x, _pow_jvp_y)
+
+
+def _integer_pow_jvp(g, x, *, y):
+    if y == 0:
+        return ad.Zero(ad.get_aval(g))
+    return mul(g, mul(_full_like(x, y), integer_pow(x, y - 1)))
+
+
+ad.defjvp(integer_pow_p, _integer_pow_jvp)
+
+for _prim in (sign_p, floor_p, ceil_p, round_p, is_finite_p, eq_p, ne_p, lt_p, le_p,
+              gt_p, ge_p, and_p, or_p, xor_p, not_p, shift_left_p,
+              shift_right_arithmetic_p, shift_right_logical_p, population_count_p,
+              clz_p, nextafter_p, bitcast_convert_type_p):
+    ad.defjvp_zero(_prim)
+
+
+def _abs_jvp(g, ans, x):
+    if dtypes.is_complex(get_dtype(x)):
+        zero = _full_like(ans, 0)
+        safe = select(eq(ans, zero), _full_like(ans, 1), ans)
+        return select(eq(ans, zero), zero, div(real(mul(conj(x), g)), safe))
+    return mul(g, sign(x))
+
+
+ad.defjvp2(abs_p, _abs_jvp)
+ad.defjvp2(exp_p, lambda g, ans, x: mul(g, ans))
+ad.defjvp2(exp2_p, lambda g, ans, x: mul(g, mul(ans, _full_like(ans, math.log(2.0)))))
+ad.defjvp2(expm1_p, lambda g, ans, x: mul(g, add(ans, _full_like(ans, 1))))
+ad.defjvp(log_p, lambda g, x: div(g, x))
+ad.defjvp(log1p_p, lambda g, x: div(g, add(x, _full_like(x, 1))))
+ad.defjvp(sin_p, lambda g, x: mul(g, cos(x)))
+ad.defjvp(cos_p, lambda g, x: neg(mul(g, sin(x))))
+ad.defjvp2(tan_p, lambda g, ans, x: mul(g, add(_full_like(x, 1), mul(ans, ans))))
+ad.defjvp(asin_p, lambda g, x: mul(g, rsqrt(sub(_full_like(x, 1), mul(x, x)))))
+ad.defjvp(acos_p, lambda g, x: neg(mul(g, rsqrt(sub(_full_like(x, 1), mul(x, x))))))
+ad.defjvp(atan_p, lambda g, x: div(g, add(_full_like(x, 1), mul(x, x))))
+ad.defjvp(sinh_p, lambda g, x: mul(g, cosh(x)))
+ad.defjvp(cosh_p, lambda g, x: mul(g, sinh(x)))
+ad.defjvp2(tanh_p, lambda g, ans, x: mul(g, sub(_full_like(x, 1), mul(ans, ans))))
+ad.defjvp(asinh_p, lambda g, x: mul(g, rsqrt(add(mul(x, x), _full_like(x, 1)))))
+ad.defjvp(acosh_p, lambda g, x: mul(g, rsqrt(mul(sub(x, _full_like(x, 1)),
+                                                  add(x, _full_like(x, 1))))))
+ad.defjvp(atanh_p, lambda g, x: div(g, sub(_full_like(x, 1), mul(x, x))))
+ad.defjvp2(sqrt_p, lambda g, ans, x: div(g, mul(_full_like(x, 2), ans)))
+ad.defjvp2(rsqrt_p, lambda g, ans, x: mul(g, mul(_full_like(x, -0.5), div(ans, x))))
+ad.defjvp2(cbrt_p, lambda g, ans, x: mul(g, mul(_full_like(x, 1 / 3),
+                                                 integer_pow(ans, -2))))
+ad.defjvp2(logistic_p, lambda g, ans, x: mul(g, mul(ans, sub(_full_like(x, 1), ans))))
+ad.defjvp(erf_p, lambda g, x: mul(g, mul(_full_like(x, 2 / math.sqrt(math.pi)),
+                                         exp(neg(mul(x, x))))))
+ad.defjvp(erfc_p, lambda g, x: mul(g, mul(_full_like(x, -2 / math.sqrt(math.pi)),
+                                          exp(neg(mul(x, x))))))
+ad.defjvp2(erf_inv_p, lambda g, ans, x: mul(g, mul(_full_like(x, math.sqrt(math.pi) / 2),
+                                                   exp(mul(ans, ans)))))
+ad.defjvp(lgamma_p, lambda g, x: mul(g, digamma(x)))
+ad.defjvp(digamma_p, lambda g, x: mul(g, polygamma(_full_like(x, 1), x)))
+ad.defjvp(polygamma_p, None,
+          lambda g, m, x: mul(g, polygamma(add(m, _full_like(m, 1)), x)))
+ad.defjvp(atan2_p,
+          lambda g, x, y: mul(g, div(y, add(mul(x, x), mul(y, y)))),
+          lambda g, x, y: mul(g, div(neg(x), add(mul(x, x), mul(y, y)))))
+
+
+def _clamp_jvp(primals, tangents):
+    lo, x, hi = primals
+    out = clamp_p.bind(lo, x, hi)
+    acc: Any = ad.Zero(ad.get_aval(out))
+    zero = _full_like(x, 0)
+    t_lo, t_x, t_hi = tangents
+    if type(t_lo) is not ad.Zero:
+        acc = ad.add_tangents(acc, select(gt(_bcast_like(lo, x), x),
+                                          _bcast_like(t_lo, x), zero))
+    if type(t_x) is not ad.Zero:
+        inside = bitwise_and(ge(x, _bcast_like(lo, x)), le(x, _bcast_like(hi, x)))
+        acc = ad.add_tangents(acc, select(inside, t_x, zero))
+    if type(t_hi) is not ad.Zero:
+        acc = ad.add_tangents(acc, select(lt(_bcast_like(hi, x), x),
+                                          _bcast_like(t_hi, x), zero))
+    return out, acc
+
+
+ad.primitive_jvps[clamp_p] = _clamp_jvp
+
+
+def _select_n_jvp(primals, tangents):
+    which, *cases = primals
+    out = select_n_p.bind(which, *cases)
+    if all(type(t) is ad.Zero for t in tangents[1:]):
+        return out, ad.Zero(ad.get_aval(out))
+    return out, select_n_p.bind(which, *map(ad.instantiate_zeros, tangents[1:]))
+
+
+def _select_n_transpose(ct, which, *cases):
+    zero = ad.zeros_like_aval(ad.get_aval(ct))
+    return [None] + [
+        select_n_p.bind(which, *[ct if j == i else zero for j in range(len(cases))])
+        if ad.is_undefined_primal(c) else None
+        for i, c in enumerate(cases)]
+
+
+ad.primitive_jvps[select_n_p] = _select_n_jvp
+ad.primitive_transposes[select_n_p] = _select_n_transpose
+
+
+def _convert_jvp(primals, tangents, *, new_dtype, weak_type):
+    (x,), (t,) = primals, tangents
+    out = convert_element_type_p.bind(x, new_dtype=new_dtype, weak_type=weak_type)
+    if not (dtypes.is_inexact(get_dtype(x)) and dtypes.is_inexact(new_dtype)):
+        return out, ad.Zero(ad.get_aval(out))
+    return out, convert_element_type_p.bind(t, new_dtype=new_dtype, weak_type=weak_type)
+
+
+def _convert_transpose(ct, x, *, new_dtype, weak_type):
+    aval = x.aval
+    return [convert_element_type_p.bind(ct, new_dtype=aval.dtype,
+                                        weak_type=aval.weak_type)]
+
+
+ad.primitive_jvps[convert_element_type_p] = _convert_jvp
+ad.primitive_transposes[convert_element_type_p] = _convert_transpose
+
+ad.deflinear(real_p, lambda ct, x: [complex(ct, _full_like(ct, 0))])
+ad.deflinear(imag_p, lambda ct, x: [complex(_full_like(ct, 0), neg(ct))])
+ad.deflinear(conj_p, lambda ct, x: [conj(ct)])
+ad.deflinear(complex_p, lambda ct, x, y: [real(ct), neg(imag(ct))])

@@ -1,0 +1,431 @@
+"""Differentiation API: jvp, linearize, vjp, grad, value_and_grad, jacfwd,
+jacrev, hessian.
+
+These handle argnums, pytrees and the checks that give users clear errors;
+the machinery is in :mod:`sciax._src.interpreters.ad`.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from sciax._src.backend.pytree import registry
+from sciax._src.core import dtypes
+from sciax._src.core.avals import get_aval
+from sciax._src.interpreters import ad
+from sciax._src.util import safe_zip
+
+
+def _flat_fun(fun: Callable, in_tree: Any, out_store: list) -> Callable:
+    def flat(*leaves: Any) -> list[Any]:
+        out = fun(*in_tree.unflatten(leaves))
+        out_leaves, out_tree = registry.flatten(out)
+        out_store.append(out_tree)
+        return out_leaves
+    return flat
+
+
+def _split_aux(fun: Callable, has_aux: bool, aux_store: list) -> Callable:
+    if not has_aux:
+        return fun
+
+    def f(*args: Any) -> Any:
+        out = fun(*args)
+        if not (isinstance(out, tuple) and len(out) == 2):
+            raise TypeError("a function differentiated with has_aux=True must return a "
+                            f"pair (output, aux); got {type(out).__name__}")
+        aux_store.append(out[1])
+        return out[0]
+    return f
+
+
+def _check_tangent(p: Any, t: Any, i: int) -> None:
+    pa, ta = get_aval(p), get_aval(t)
+    if pa.shape != ta.shape:
+        raise ValueError(f"jvp: primal {i} has shape {pa.shape} but its tangent has "
+                         f"shape {ta.shape}")
+    if dtypes.is_inexact(pa.dtype) and pa.dtype != ta.dtype and not ta.weak_type:
+        raise TypeError(f"jvp: primal {i} has dtype {pa.dtype} but its tangent has "
+                        f"dtype {ta.dtype}")
+
+
+def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any],
+        has_aux: bool = False) -> tuple[Any, ...]:
+    """Forward-mode derivative: ``(fun(*primals), J @ tangents)``.
+
+    Examples
+    --------
+    >>> y, dy = sciax.jvp(snp.sin, (0.5,), (1.0,))
+    >>> print(f"{float(y):.6f} {float(dy):.6f}")
+    0.479426 0.877583
+    """
+    if not isinstance(primals, tuple | list) or not isinstance(tangents, tuple | list):
+        raise TypeError("jvp expects primals and tangents as tuples (or lists), got "
+                        f"{type(primals).__name__} and {type(tangents).__name__}")
+    p_leaves, p_tree = registry.flatten(tuple(primals))
+    t_leaves, t_tree = registry.flatten(tuple(tangents))
+    if p_tree != t_tree:
+        raise TypeError(f"jvp: primal and tangent trees differ: {p_tree} vs {t_tree}")
+    for i, (p, t) in enumerate(safe_zip(p_leaves, t_leaves)):
+        _check_tangent(p, t, i)
+    out_tree: list = []
+    aux: list = []
+    flat = _flat_fun(_split_aux(fun, has_aux, aux), p_tree, out_tree)
+    out_p, out_t = ad.jvp_flat(lambda *xs: flat(*xs), p_leaves, t_leaves)
+    out_t = [ad.instantiate_zeros(t) for t in out_t]
+    res = (out_tree[0].unflatten(out_p), out_tree[0].unflatten(out_t))
+    return (*res, aux[0]) if has_aux else res
+
+
+def linearize(fun: Callable, *primals: Any) -> tuple[Any, Callable]:
+    """``(fun(*primals), f_jvp)`` where ``f_jvp(*tangents)`` applies the Jacobian.
+
+    Examples
+    --------
+    >>> y, f_jvp = sciax.linearize(snp.exp, 0.0)
+    >>> float(f_jvp(2.0))
+    2.0
+    """
+    p_leaves, p_tree = registry.flatten(primals)
+    out_tree: list = []
+    out, lin, _ = ad.linearize_flat(_flat_fun(fun, p_tree, out_tree), p_leaves)
+
+    def f_jvp(*tangents: Any) -> Any:
+        t_leaves, t_tree = registry.flatten(tangents)
+        if t_tree != p_tree:
+            raise TypeError(f"linearized function expects tangents of structure {p_tree},"
+                            f" got {t_tree}")
+        from sciax._src.core.jaxpr import eval_jaxpr
+
+        return out_tree[0].unflatten(eval_jaxpr(lin.jaxpr, lin.consts, *t_leaves))
+
+    return out_tree[0].unflatten(out), f_jvp
+
+
+def vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple[Any, ...]:
+    """Reverse-mode derivative: ``(fun(*primals), vjp_fn)`` with
+    ``vjp_fn(ct) = ct @ J`` returning one cotangent per primal.
+
+    Examples
+    --------
+    >>> y, f_vjp = sciax.vjp(lambda x, y: x * y, 2.0, 3.0)
+    >>> [float(c) for c in f_vjp(1.0)]
+    [3.0, 2.0]
+    """
+    p_leaves, p_tree = registry.flatten(primals)
+    out_tree: list = []
+    aux: list = []
+    flat = _flat_fun(_split_aux(fun, has_aux, aux), p_tree, out_tree)
+    out, lin, _ = ad.linearize_flat(flat, p_leaves)
+    tree = out_tree[0]
+    out_avals = [get_aval(o) for o in out]
+
+    def vjp_fn(ct: Any) -> tuple[Any, ...]:
+        ct_leaves, ct_tree = registry.flatten(ct)
+        if ct_tree != tree:
+            raise TypeError(f"vjp function expects a cotangent of structure {tree}, "
+                            f"got {ct_tree}")
+        for c, a in safe_zip(ct_leaves, out_avals):
+            ca = get_aval(c)
+            if ca.shape != a.shape:
+                raise ValueError(f"vjp: cotangent of shape {ca.shape} given for an "
+                                 f"output of shape {a.shape}")
+        cts = ad.backward_pass(lin.jaxpr, lin.consts, ct_leaves)
+        cts = [ad.instantiate_zeros(c) for c in cts]
+        return p_tree.unflatten(cts)
+
+    res = (tree.unflatten(out), vjp_fn)
+    return (*res, aux[0]) if has_aux else res
+
+
+def _argnums_tuple(argnums: int | Sequence[int], nargs: int, fname: str) -> tuple[int, ...]:
+    nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+    for n in nums:
+        if not isinstance(n, int):
+            raise TypeError(f"{fname}: argnums must be ints, got {n!r}")
+        if not -nargs <= n < nargs:
+            raise TypeError(f"{fname}: argnums {argnums} out of range for a call with "
+                            f"{nargs} positional argument(s)")
+    return tuple(n % nargs for n in nums)
+
+
+def _check_input_dtypes(fname: str, leaves: list[Any], holomorphic: bool,
+                        allow_int: bool) -> None:
+    for x in leaves:
+        dt = get_aval(x).dtype
+        if holomorphic and not dtypes.is_complex(dt):
+            raise TypeError(f"{fname} with holomorphic=True requires complex inputs, "
+                            f"got dtype {dt}")
+        if not allow_int and not dtypes.is_inexact(dt):
+            raise TypeError(
+                f"{fname} requires real- or complex-valued (floating) inputs, got an "
+                f"input of dtype {dt}. For integer or bool inputs use vjp, or set "
+                "allow_int=True.")
+
+
+def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0,
+                   has_aux: bool = False, holomorphic: bool = False,
+                   allow_int: bool = False) -> Callable:
+    """A function returning ``(fun(*args), grad)``; see :func:`grad`.
+
+    Examples
+    --------
+    >>> v, g = sciax.value_and_grad(lambda x: x ** 2)(3.0)
+    >>> float(v), float(g)
+    (9.0, 6.0)
+    """
+    @functools.wraps(fun)
+    def value_and_grad_f(*args: Any, **kwargs: Any) -> Any:
+        nums = _argnums_tuple(argnums, len(args), "grad")
+        dyn = [args[i] for i in nums]
+        _check_input_dtypes("grad", registry.flatten(dyn)[0], holomorphic, allow_int)
+
+        def f_dyn(*dyn_args: Any) -> Any:
+            full = list(args)
+            for i, a in zip(nums, dyn_args):
+                full[i] = a
+            return fun(*full, **kwargs)
+
+        res = vjp(f_dyn, *dyn, has_aux=has_aux)
+        ans, vjp_fn = res[0], res[1]
+        leaves = registry.flatten(ans)[0]
+        aval = get_aval(ans) if len(leaves) == 1 and leaves[0] is ans else None
+        if aval is None:
+            raise TypeError("grad requires the function to return a single scalar "
+                            f"array, got {type(ans).__name__}; use jacrev or vjp")
+        if aval.shape != ():
+            raise TypeError(
+                f"grad requires a scalar output, but the function returned shape "
+                f"{aval.shape}; use jacrev (or vjp) for non-scalar outputs")
+        if not holomorphic and not dtypes.is_float(aval.dtype):
+            raise TypeError(f"grad requires a real-valued scalar output, got dtype "
+                            f"{aval.dtype}; use holomorphic=True or vjp")
+        from sciax._src.lax._rules import scalar_array
+
+        g = vjp_fn(scalar_array(1, aval.dtype))
+        g = g[0] if isinstance(argnums, int) else tuple(g)
+        return ((ans, res[2]), g) if has_aux else (ans, g)
+
+    return value_and_grad_f
+
+
+def grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
+         holomorphic: bool = False, allow_int: bool = False) -> Callable:
+    """The gradient of a scalar function, by reverse mode.
+
+    Parameters
+    ----------
+    fun : callable
+        Returns a scalar (real unless ``holomorphic``).
+    argnums : int or tuple of ints
+        Which positional arguments to differentiate with respect to.
+    has_aux : bool
+        ``fun`` returns ``(output, aux)``; the gradient function then returns
+        ``(grad, aux)``.
+    holomorphic : bool
+        ``fun`` is complex-differentiable with complex inputs and output.
+
+    Examples
+    --------
+    >>> print(f"{float(sciax.grad(snp.tanh)(2.0)):.9f}")
+    0.070650825
+    >>> float(sciax.grad(sciax.grad(lambda x: x ** 3))(2.0))
+    12.0
+    """
+    vg = value_and_grad(fun, argnums, has_aux, holomorphic, allow_int)
+
+    @functools.wraps(fun)
+    def grad_f(*args: Any, **kwargs: Any) -> Any:
+        (ans_or_pair, g) = vg(*args, **kwargs)
+        return (g, ans_or_pair[1]) if has_aux else g
+
+    return grad_f
+
+
+def _std_basis(leaves: list[Any]) -> list[list[Any]]:
+    """One-hot tangents: for each scalar position of the flattened inputs, a
+    list of leaves with a one there and zeros elsewhere."""
+    from sciax._src.lax._rules import scalar_array
+    from sciax._src.backend.array import device_put
+
+    avals = [get_aval(x) for x in leaves]
+    basis = []
+    for k, a in enumerate(avals):
+        for idx in np.ndindex(*a.shape):
+            vec = []
+            for j, b in enumerate(avals):
+                z = np.zeros(b.shape, b.dtype)
+                if j == k:
+                    z[idx] = 1
+                vec.append(device_put(z) if b.shape else scalar_array(z, b.dtype))
+            basis.append(vec)
+    return basis
+
+
+def _stack_jacobian(cols: list[Any], in_avals: list, out_avals: list, in_tree: Any,
+                    out_tree: Any, fwd: bool) -> Any:
+    """Assemble per-basis results into out_tree of in_tree of arrays with shape
+    ``out.shape + in.shape``."""
+    from sciax._src.lax.shape_ops import reshape
+
+    sizes = [int(np.prod(a.shape)) for a in (in_avals if fwd else out_avals)]
+    blocks = []
+    if fwd:
+        # cols[k][o]: tangent of output o for basis vector k over inputs
+        for o, oa in enumerate(out_avals):
+            row = []
+            start = 0
+            for ia, n in zip(in_avals, sizes):
+                parts = [cols[k][o] for k in range(start, start + n)]
+                start += n
+                st = stack(parts, axis=-1) if parts else None
+                row.append(reshape(st, (*oa.shape, *ia.shape)) if st is not None
+                           else _zeros((*oa.shape, *ia.shape), oa.dtype))
+            blocks.append(in_tree.unflatten(row))
+    else:
+        # cols[k][i]: cotangent of input i for basis vector k over outputs
+        start = 0
+        for oa, n in zip(out_avals, sizes):
+            row = []
+            for i, ia in enumerate(in_avals):
+                parts = [cols[k][i] for k in range(start, start + n)]
+                st = stack(parts, axis=0) if parts else None
+                row.append(reshape(st, (*oa.shape, *ia.shape)) if st is not None
+                           else _zeros((*oa.shape, *ia.shape), ia.dtype))
+            start += n
+            blocks.append(in_tree.unflatten(row))
+    return out_tree.unflatten(blocks)
+
+
+def stack(parts: list[Any], axis: int) -> Any:
+    from sciax._src.lax.shape_ops import concatenate, reshape
+
+    shape = get_aval(parts[0]).shape
+    axis = axis % (len(shape) + 1)
+    new = (*shape[:axis], 1, *shape[axis:])
+    return concatenate([reshape(p, new) for p in parts], axis)
+
+
+def _zeros(shape: tuple, dtype: Any) -> Any:
+    return ad.zeros_like_aval(get_aval(np.zeros(shape, dtype)))
+
+
+def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
+           holomorphic: bool = False) -> Callable:
+    """The Jacobian of ``fun`` by forward mode (one JVP per input element).
+
+    The result has shape ``out.shape + in.shape`` for each output/input leaf.
+
+    Examples
+    --------
+    >>> J = sciax.jacfwd(lambda x: x * x)(snp.arange(3.0))
+    >>> np.asarray(J)
+    array([[0., 0., 0.],
+           [0., 2., 0.],
+           [0., 0., 4.]])
+    """
+    @functools.wraps(fun)
+    def jac_f(*args: Any, **kwargs: Any) -> Any:
+        nums = _argnums_tuple(argnums, len(args), "jacfwd")
+        dyn = tuple(args[i] for i in nums)
+        in_leaves, in_tree = registry.flatten(dyn if not isinstance(argnums, int)
+                                             else dyn[0])
+        _check_input_dtypes("jacfwd", in_leaves, holomorphic, False)
+        aux: list = []
+
+        def f_flat(*leaves: Any) -> list[Any]:
+            vals = in_tree.unflatten(leaves)
+            vals = (vals,) if isinstance(argnums, int) else vals
+            full = list(args)
+            for i, a in zip(nums, vals):
+                full[i] = a
+            out = fun(*full, **kwargs)
+            if has_aux:
+                out, a = out
+                aux.append(a)
+            o_leaves, o_tree = registry.flatten(out)
+            out_tree_box.append(o_tree)
+            return o_leaves
+
+        out_tree_box: list = []
+        cols = []
+        outs = None
+        for basis in _std_basis(in_leaves):
+            outs, t = ad.jvp_flat(f_flat, in_leaves, basis)
+            cols.append([ad.instantiate_zeros(x) for x in t])
+        if outs is None:
+            outs = f_flat(*in_leaves)
+        out_avals = [get_aval(o) for o in outs]
+        jac = _stack_jacobian(cols, [get_aval(x) for x in in_leaves], out_avals,
+                              in_tree, out_tree_box[-1], fwd=True)
+        return (jac, aux[-1]) if has_aux else jac
+
+    return jac_f
+
+
+def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
+           holomorphic: bool = False, allow_int: bool = False) -> Callable:
+    """The Jacobian of ``fun`` by reverse mode (one VJP per output element).
+
+    Examples
+    --------
+    >>> J = sciax.jacrev(lambda x: snp.sum(x ** 2))(snp.arange(3.0))
+    >>> np.asarray(J)
+    array([0., 2., 4.])
+    """
+    @functools.wraps(fun)
+    def jac_f(*args: Any, **kwargs: Any) -> Any:
+        nums = _argnums_tuple(argnums, len(args), "jacrev")
+        dyn = tuple(args[i] for i in nums)
+        single = isinstance(argnums, int)
+        in_leaves, in_tree = registry.flatten(dyn[0] if single else dyn)
+        _check_input_dtypes("jacrev", in_leaves, holomorphic, allow_int)
+        aux: list = []
+        out_tree_box: list = []
+
+        def f_flat(*leaves: Any) -> list[Any]:
+            vals = in_tree.unflatten(leaves)
+            vals = (vals,) if single else vals
+            full = list(args)
+            for i, a in zip(nums, vals):
+                full[i] = a
+            out = fun(*full, **kwargs)
+            if has_aux:
+                out, a = out
+                aux.append(a)
+            o_leaves, o_tree = registry.flatten(out)
+            out_tree_box.append(o_tree)
+            return o_leaves
+
+        outs, lin, _ = ad.linearize_flat(f_flat, in_leaves)
+        cols = []
+        for basis in _std_basis(outs):
+            cts = ad.backward_pass(lin.jaxpr, lin.consts, basis)
+            cols.append([ad.instantiate_zeros(c) for c in cts])
+        jac = _stack_jacobian(cols, [get_aval(x) for x in in_leaves],
+                              [get_aval(o) for o in outs], in_tree, out_tree_box[-1],
+                              fwd=False)
+        return (jac, aux[-1]) if has_aux else jac
+
+    return jac_f
+
+
+def hessian(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
+            holomorphic: bool = False) -> Callable:
+    """The Hessian of a scalar function, as ``jacfwd(jacrev(fun))``.
+
+    Examples
+    --------
+    >>> H = sciax.hessian(lambda x: snp.sum(x ** 3))(snp.arange(3.0))
+    >>> np.asarray(H)
+    array([[ 0.,  0.,  0.],
+           [ 0.,  6.,  0.],
+           [ 0.,  0., 12.]])
+    """
+    return jacfwd(jacrev(fun, argnums, has_aux=has_aux, holomorphic=holomorphic),
+                  argnums, has_aux=has_aux, holomorphic=holomorphic)
+
