@@ -9,3 +9,4 @@ from sciax._src.lax.shape_ops import *  # noqa: F401,F403
 from sciax._src.lax.reductions import *  # noqa: F401,F403
 from sciax._src.lax.dot import *  # noqa: F401,F403
 from sciax._src.lax.sort import *  # noqa: F401,F403
+from sciax._src.lax.indexing import *  # noqa: F401,F403
