@@ -15,6 +15,7 @@ from sciax._src.api import linearize as linearize
 from sciax._src.api import jacfwd as jacfwd
 from sciax._src.api import jacrev as jacrev
 from sciax._src.api import hessian as hessian
+from sciax._src.api import vmap as vmap
 from sciax import tree as tree
 from sciax import lax as lax
 from sciax import numpy as numpy

@@ -429,3 +429,116 @@ def hessian(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fal
     return jacfwd(jacrev(fun, argnums, has_aux=has_aux, holomorphic=holomorphic),
                   argnums, has_aux=has_aux, holomorphic=holomorphic)
 
+
+
+# --- vmap ----------------------------------------------------------------------------
+
+def _broadcast_prefix(prefix: Any, tree: Any, what: str) -> list[Any]:
+    """One entry of ``prefix`` (a tree prefix of ``tree`` whose leaves are ints or
+    None) per leaf of ``tree``."""
+    if prefix is None or isinstance(prefix, int):
+        return [prefix] * len(registry.flatten(tree)[0])
+    p_level = registry.flatten_one_level(prefix)
+    t_level = registry.flatten_one_level(tree)
+    if p_level is None or t_level is None or type(prefix) is not type(tree) or \
+            len(list(p_level[0])) != len(list(t_level[0])) or \
+            (isinstance(prefix, dict) and sorted(prefix) != sorted(tree)):
+        raise ValueError(
+            f"{what} specification must be a tree prefix of the corresponding value: "
+            f"got {prefix!r} for a value with structure {registry.flatten(tree)[1]}")
+    out = []
+    for p, t in zip(p_level[0], t_level[0]):
+        out.extend(_broadcast_prefix(p, t, what))
+    return out
+
+
+def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0,
+         axis_size: int | None = None, axis_name: Any = None) -> Callable:
+    """Vectorise ``fun`` over a batch axis of its arguments.
+
+    Parameters
+    ----------
+    fun : callable
+        A function written for one example.
+    in_axes : int, None, or a tuple/pytree prefix of the arguments
+        The axis to map over in each argument (None: not mapped, broadcast).
+        A tuple gives one entry per positional argument; entries may
+        themselves be pytree prefixes.  Keyword arguments are mapped over
+        axis 0.
+    out_axes : int, None, or a pytree prefix of the output
+        Where the batch axis goes in each output.
+    axis_size : int, optional
+        The batch size, needed when no argument is mapped.
+    axis_name : hashable, optional
+        A name for collectives (``lax.psum`` ...) inside ``fun``.
+
+    Examples
+    --------
+    >>> f = sciax.vmap(lambda x, y: snp.dot(x, y), in_axes=(0, None))
+    >>> f(snp.ones((4, 3)), snp.arange(3.0)).shape
+    (4,)
+    """
+    if isinstance(in_axes, list):
+        in_axes = tuple(in_axes)
+    if not (in_axes is None or isinstance(in_axes, int | tuple | dict)) and \
+            registry.flatten_one_level(in_axes) is None:
+        raise TypeError(f"vmap in_axes must be an int, None or a tuple, got {in_axes!r}")
+
+    @functools.wraps(fun)
+    def vmapped(*args: Any, **kwargs: Any) -> Any:
+        if isinstance(in_axes, tuple) and len(in_axes) != len(args):
+            raise ValueError(
+                f"vmap in_axes has {len(in_axes)} entries but the function was called "
+                f"with {len(args)} positional arguments; in_axes must be an int, None "
+                "or a tuple with one entry per positional argument")
+        axes = in_axes if isinstance(in_axes, tuple) else (in_axes,) * len(args)
+        flat_axes = []
+        for i, (ax, a) in enumerate(zip(axes, args)):
+            flat_axes.extend(_broadcast_prefix(ax, a, f"vmap in_axes[{i}]"))
+        leaves, in_tree = registry.flatten((args, kwargs))
+        kw_leaves = len(leaves) - len(flat_axes)
+        flat_axes.extend([0] * kw_leaves)
+        dims, sizes = [], []
+        for k, (x, ax) in enumerate(zip(leaves, flat_axes)):
+            if ax is None:
+                dims.append(None)
+                continue
+            shape = get_aval(x).shape
+            if not -len(shape) <= ax < len(shape):
+                raise ValueError(
+                    f"vmap in_axes {ax} is out of range for argument leaf {k} of "
+                    f"shape {shape} (rank {len(shape)})")
+            ax %= len(shape)
+            dims.append(ax)
+            sizes.append((k, shape[ax]))
+        size_set = {s for _, s in sizes}
+        if axis_size is not None:
+            size_set.add(axis_size)
+        if len(size_set) > 1:
+            detail = ", ".join(f"leaf {k}: {s}" for k, s in sizes)
+            raise ValueError(
+                "vmap got inconsistent sizes for the mapped axes of its arguments: "
+                f"{detail}" + (f"; axis_size={axis_size}" if axis_size is not None else ""))
+        if not size_set:
+            raise ValueError("vmap needs at least one mapped argument (an in_axes entry "
+                             "that is not None) or an explicit axis_size")
+        size = size_set.pop()
+        out_tree_box: list = []
+
+        def flat(*xs: Any) -> list[Any]:
+            a, kw = in_tree.unflatten(xs)
+            out = fun(*a, **kw)
+            o_leaves, o_tree = registry.flatten(out)
+            out_tree_box.append(o_tree)
+            return o_leaves
+
+        def out_dims(n: int) -> list[Any]:
+            dummy = out_tree_box[0].unflatten([0] * n)
+            return _broadcast_prefix(out_axes, dummy, "vmap out_axes")
+
+        from sciax._src.interpreters import batching
+
+        outs = batching.vmap_flat(flat, leaves, dims, out_dims, size, axis_name)
+        return out_tree_box[0].unflatten(outs)
+
+    return vmapped

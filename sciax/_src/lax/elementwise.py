@@ -779,3 +779,61 @@ ad.deflinear(real_p, lambda ct, x: [complex(ct, _full_like(ct, 0))])
 ad.deflinear(imag_p, lambda ct, x: [complex(_full_like(ct, 0), neg(ct))])
 ad.deflinear(conj_p, lambda ct, x: [conj(ct)])
 ad.deflinear(complex_p, lambda ct, x, y: [real(ct), neg(imag(ct))])
+
+
+# --- batching rules ---------------------------------------------------------------------
+
+from sciax._src.interpreters import batching  # noqa: E402
+
+for _prim in (neg_p, sign_p, floor_p, ceil_p, round_p, abs_p, exp_p, exp2_p, expm1_p,
+              log_p, log1p_p, sin_p, cos_p, tan_p, asin_p, acos_p, atan_p, sinh_p,
+              cosh_p, tanh_p, asinh_p, acosh_p, atanh_p, sqrt_p, rsqrt_p, cbrt_p,
+              logistic_p, erf_p, erfc_p, erf_inv_p, lgamma_p, digamma_p, is_finite_p,
+              not_p, population_count_p, clz_p, integer_pow_p, convert_element_type_p,
+              bitcast_convert_type_p, real_p, imag_p, conj_p):
+    batching.defvectorized(_prim)
+
+for _prim in (add_p, sub_p, mul_p, div_p, rem_p, pow_p, max_p, min_p, atan2_p,
+              nextafter_p, polygamma_p, eq_p, ne_p, lt_p, le_p, gt_p, ge_p, and_p, or_p,
+              xor_p, shift_left_p, shift_right_arithmetic_p, shift_right_logical_p,
+              complex_p):
+    batching.defbroadcasting(_prim)
+
+
+def _full_rank_batch(vals, dims, ref: int):
+    """Broadcast scalar-allowed operands (clamp bounds, select predicate) to the
+    shape of operand ``ref`` so that the broadcasting rule applies."""
+    ref_shape = batching.get_aval(vals[ref]).shape
+    ref_dim = dims[ref]
+    ref_unbatched = list(ref_shape)
+    if ref_dim is not batching.not_mapped:
+        del ref_unbatched[ref_dim]
+    out_vals, out_dims = [], []
+    for v, d in zip(vals, dims):
+        shape = batching.get_aval(v).shape
+        rank = len(shape) - (d is not batching.not_mapped)
+        if rank == 0 and ref_unbatched:
+            from sciax._src.lax.shape_ops import broadcast_in_dim
+
+            if d is batching.not_mapped:
+                v = broadcast_in_dim(v, tuple(ref_unbatched), ())
+            else:
+                v = broadcast_in_dim(v, (shape[0], *ref_unbatched), (0,))
+                d = 0
+        out_vals.append(v)
+        out_dims.append(d)
+    return out_vals, out_dims
+
+
+def _clamp_batch(vals, dims):
+    vals, dims = _full_rank_batch(vals, dims, 1)
+    return batching.broadcasting_rule(clamp_p)(vals, dims)
+
+
+def _select_n_batch(vals, dims):
+    vals, dims = _full_rank_batch(vals, dims, 1)
+    return batching.broadcasting_rule(select_n_p)(vals, dims)
+
+
+batching.primitive_batchers[clamp_p] = _clamp_batch
+batching.primitive_batchers[select_n_p] = _select_n_batch
