@@ -1,0 +1,155 @@
+"""NumPy operators, methods and properties of :class:`~sciax.Array` and of
+:class:`~sciax._src.core.trace.Tracer`.
+
+Both classes get the very same functions, so a value behaves identically
+eagerly and under a transformation.  Every operator is a sciax.numpy function:
+broadcasting and promotion live in :mod:`sciax._src.numpy.util` only.
+Importing :mod:`sciax.numpy` calls :func:`register` once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from sciax._src.backend.array import Array
+from sciax._src.core.avals import get_aval
+from sciax._src.core.trace import Tracer
+from sciax._src.numpy import (indexing, products, reductions, shape, ufuncs, util)
+
+
+def _binary(fn: Callable[[Any, Any], Any], reflected: bool = False
+            ) -> Callable[[Any, Any], Any]:
+    # Returning NotImplemented for foreign types lets Python try the other
+    # operand's reflected method, and raise its usual TypeError otherwise.
+    if reflected:
+        def op(self: Any, other: Any) -> Any:
+            if not util.is_arraylike(other):
+                return NotImplemented
+            return fn(other, self)
+    else:
+        def op(self: Any, other: Any) -> Any:
+            if not util.is_arraylike(other):
+                return NotImplemented
+            return fn(self, other)
+    return op
+
+
+def _divmod(self: Any, other: Any) -> Any:
+    return ufuncs.divmod(self, other)
+
+
+def _reshape(self: Any, *args: Any, order: str = "C", **kwargs: Any) -> Any:
+    """``x.reshape(2, 3)`` or ``x.reshape((2, 3))``."""
+    if "shape" in kwargs:
+        newshape = kwargs.pop("shape")
+    elif len(args) == 1 and not isinstance(args[0], int):
+        newshape = args[0]
+    else:
+        newshape = args
+    if kwargs:
+        raise TypeError(f"reshape got unexpected keyword arguments {sorted(kwargs)}")
+    return shape.reshape(self, newshape, order=order)
+
+
+def _transpose(self: Any, *axes: Any) -> Any:
+    """``x.transpose()``, ``x.transpose(1, 0)`` or ``x.transpose((1, 0))``."""
+    if not axes or (len(axes) == 1 and axes[0] is None):
+        return shape.transpose(self)
+    if len(axes) == 1 and not isinstance(axes[0], int):
+        axes = tuple(axes[0])
+    return shape.transpose(self, axes)
+
+
+def _astype(self: Any, dtype: Any, copy: bool = True) -> Any:
+    """The array converted to ``dtype``."""
+    from sciax._src.core import dtypes
+    import numpy as np
+
+    return util.cast(self, dtypes.canonicalize_dtype(np.dtype(dtype)))
+
+
+def _flatten(self: Any, order: str = "C") -> Any:
+    return shape.ravel(self, order)
+
+
+def _round(self: Any, decimals: int = 0) -> Any:
+    return ufuncs.round(self, decimals)
+
+
+def _dunder_round(self: Any, ndigits: int | None = None) -> Any:
+    out = ufuncs.round(self, 0 if ndigits is None else ndigits)
+    if ndigits is None and get_aval(self).shape == ():
+        return int(out)
+    return out
+
+
+def _mT(self: Any) -> Any:
+    return shape.matrix_transpose(self)
+
+
+def _at(self: Any) -> Any:
+    raise NotImplementedError(
+        "x.at[idx] functional updates are not available yet; use sciax.lax."
+        "dynamic_update_slice or sciax.lax.scatter")
+
+
+_operators: dict[str, Callable[..., Any]] = {
+    "__add__": _binary(ufuncs.add), "__radd__": _binary(ufuncs.add, True),
+    "__sub__": _binary(ufuncs.subtract), "__rsub__": _binary(ufuncs.subtract, True),
+    "__mul__": _binary(ufuncs.multiply), "__rmul__": _binary(ufuncs.multiply, True),
+    "__truediv__": _binary(ufuncs.divide),
+    "__rtruediv__": _binary(ufuncs.divide, True),
+    "__floordiv__": _binary(ufuncs.floor_divide),
+    "__rfloordiv__": _binary(ufuncs.floor_divide, True),
+    "__mod__": _binary(ufuncs.remainder), "__rmod__": _binary(ufuncs.remainder, True),
+    "__divmod__": _binary(ufuncs.divmod), "__rdivmod__": _binary(ufuncs.divmod, True),
+    "__pow__": _binary(ufuncs.power), "__rpow__": _binary(ufuncs.power, True),
+    "__matmul__": _binary(products.matmul),
+    "__rmatmul__": _binary(products.matmul, True),
+    "__and__": _binary(ufuncs.bitwise_and), "__rand__": _binary(ufuncs.bitwise_and, True),
+    "__or__": _binary(ufuncs.bitwise_or), "__ror__": _binary(ufuncs.bitwise_or, True),
+    "__xor__": _binary(ufuncs.bitwise_xor), "__rxor__": _binary(ufuncs.bitwise_xor, True),
+    "__lshift__": _binary(ufuncs.left_shift),
+    "__rlshift__": _binary(ufuncs.left_shift, True),
+    "__rshift__": _binary(ufuncs.right_shift),
+    "__rrshift__": _binary(ufuncs.right_shift, True),
+    "__eq__": _binary(ufuncs.equal), "__ne__": _binary(ufuncs.not_equal),
+    "__lt__": _binary(ufuncs.less), "__le__": _binary(ufuncs.less_equal),
+    "__gt__": _binary(ufuncs.greater), "__ge__": _binary(ufuncs.greater_equal),
+    "__neg__": ufuncs.negative, "__pos__": ufuncs.positive, "__abs__": ufuncs.absolute,
+    "__invert__": ufuncs.bitwise_not, "__round__": _dunder_round,
+    "__getitem__": indexing.getitem,
+}
+
+_methods: dict[str, Callable[..., Any]] = {
+    "sum": reductions.sum, "prod": reductions.prod, "mean": reductions.mean,
+    "max": reductions.max, "min": reductions.min, "all": reductions.all,
+    "any": reductions.any, "argmax": reductions.argmax, "argmin": reductions.argmin,
+    "cumsum": reductions.cumsum, "cumprod": reductions.cumprod,
+    "reshape": _reshape, "transpose": _transpose, "ravel": shape.ravel,
+    "flatten": _flatten, "squeeze": shape.squeeze, "swapaxes": shape.swapaxes,
+    "astype": _astype, "conj": ufuncs.conjugate, "conjugate": ufuncs.conjugate,
+    "clip": ufuncs.clip, "dot": products.dot, "round": _round,
+}
+
+_properties: dict[str, Callable[[Any], Any]] = {
+    "T": _transpose, "mT": _mT, "real": ufuncs.real, "imag": ufuncs.imag, "at": _at,
+}
+
+
+def register(cls: type) -> None:
+    """Attach the operators, methods and properties to ``cls``."""
+    for name, fn in _operators.items():
+        setattr(cls, name, fn)
+    for name, fn in _methods.items():
+        setattr(cls, name, fn)
+    for name, fn in _properties.items():
+        setattr(cls, name, property(fn))
+    # defining __eq__ would otherwise reset __hash__; arrays stay unhashable
+    cls.__hash__ = None  # type: ignore[assignment]
+
+
+for _cls in (Array, Tracer):
+    register(_cls)
+del _cls

@@ -1,0 +1,300 @@
+"""Reductions with NumPy's ``axis``/``keepdims``/``dtype`` conventions: sum,
+prod, mean, max/min, all/any, argmax/argmin, cumsum/cumprod."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from sciax import lax
+from sciax._src.core import dtypes
+from sciax._src.core.avals import get_aval
+from sciax._src.numpy import util
+
+ArrayLike = Any
+
+
+def _operand(name: str, a: Any) -> Any:
+    util.check_arraylike(name, a)
+    return util.as_operand(name, a)
+
+
+def _keepdims(out: Any, shape: tuple[int, ...], axes: tuple[int, ...]) -> Any:
+    new_shape = tuple(1 if i in axes else d for i, d in enumerate(shape))
+    return lax.reshape(out, new_shape)
+
+
+def _upcast_int_dtype(dt: np.dtype) -> np.dtype:
+    """NumPy's accumulator for sum/prod: small ints widen to the default int
+    (unsigned ints to the unsigned int of that width), bool to the default int."""
+    if dt == dtypes.bool_:
+        return dtypes.default_int()
+    if dtypes.issubdtype(dt, np.signedinteger) and dt.itemsize < \
+            dtypes.default_int().itemsize:
+        return dtypes.default_int()
+    if dtypes.issubdtype(dt, np.unsignedinteger) and dt.itemsize < \
+            dtypes.default_int().itemsize:
+        return dtypes.canonicalize_dtype(np.dtype(f"uint{8 * dtypes.default_int().itemsize}"))
+    return dt
+
+
+def _reduce(name: str, a: Any, axis: Any, keepdims: bool, reducer: Callable,
+            dtype: Any = None, initial: Any = None, identity: bool = True,
+            upcast: bool = False) -> Any:
+    a = _operand(name, a)
+    av = get_aval(a)
+    axes = util.canonicalize_axes(axis, av.ndim)
+    if dtype is not None:
+        dt = dtypes.canonicalize_dtype(np.dtype(dtype))
+    else:
+        dt = _upcast_int_dtype(av.dtype) if upcast else av.dtype
+    a = util.cast(a, dt, av.weak_type and dtype is None and dt == av.dtype)
+    if not identity and initial is None and any(av.shape[i] == 0 for i in axes):
+        raise ValueError(f"zero-size array to reduction operation {name} which has no "
+                         f"identity (shape {av.shape}, axis {axis})")
+    out = reducer(a, axes)
+    if initial is not None:
+        out = _combine_initial(name, out, initial)
+    return _keepdims(out, av.shape, axes) if keepdims else out
+
+
+def _combine_initial(name: str, out: Any, initial: Any) -> Any:
+    from sciax._src.numpy import ufuncs
+
+    op = {"sum": ufuncs.add, "prod": ufuncs.multiply, "max": ufuncs.maximum,
+          "min": ufuncs.minimum}[name]
+    res = op(out, initial)
+    return util.cast(res, get_aval(out).dtype)
+
+
+def _sum_reducer(a: Any, axes: tuple[int, ...]) -> Any:
+    if get_aval(a).dtype == dtypes.bool_:
+        return lax.reduce_or(a, axes)
+    return lax.reduce_sum(a, axes)
+
+
+def _prod_reducer(a: Any, axes: tuple[int, ...]) -> Any:
+    if get_aval(a).dtype == dtypes.bool_:
+        return lax.reduce_and(a, axes)
+    return lax.reduce_prod(a, axes)
+
+
+def sum(a: ArrayLike, axis: Any = None, dtype: Any = None, out: None = None,
+        keepdims: bool = False, initial: ArrayLike = None, where: None = None) -> Any:
+    """Sum of array elements over ``axis`` (None: all axes; an int or a tuple).
+
+    Integers narrower than the default integer are summed in it (bools too),
+    as in NumPy.
+
+    Examples
+    --------
+    >>> x = snp.arange(6).reshape(2, 3)
+    >>> snp.sum(x)
+    Array(15, dtype=int64)
+    >>> snp.sum(x, axis=0, keepdims=True)
+    Array([[3, 5, 7]], dtype=int64)
+    """
+    _no_out("sum", out, where)
+    return _reduce("sum", a, axis, keepdims, _sum_reducer, dtype, initial,
+                   upcast=True)
+
+
+def prod(a: ArrayLike, axis: Any = None, dtype: Any = None, out: None = None,
+         keepdims: bool = False, initial: ArrayLike = None, where: None = None) -> Any:
+    """Product of array elements over ``axis`` (integer dtypes widen as in :func:`sum`).
+
+    Examples
+    --------
+    >>> snp.prod(snp.arange(1, 5))
+    Array(24, dtype=int64)
+    """
+    _no_out("prod", out, where)
+    return _reduce("prod", a, axis, keepdims, _prod_reducer, dtype, initial,
+                   upcast=True)
+
+
+def _max_reducer(a: Any, axes: tuple[int, ...]) -> Any:
+    return lax.reduce_max(a, axes)
+
+
+def _min_reducer(a: Any, axes: tuple[int, ...]) -> Any:
+    return lax.reduce_min(a, axes)
+
+
+def max(a: ArrayLike, axis: Any = None, out: None = None, keepdims: bool = False,
+        initial: ArrayLike = None, where: None = None) -> Any:
+    """Maximum over ``axis``; NaN propagates.  Empty reductions need ``initial``.
+
+    Examples
+    --------
+    >>> snp.max(snp.array([[1, 5], [7, 2]]), axis=1)
+    Array([5, 7], dtype=int64)
+    """
+    _no_out("max", out, where)
+    return _reduce("max", a, axis, keepdims, _max_reducer, None, initial,
+                   identity=False)
+
+
+def min(a: ArrayLike, axis: Any = None, out: None = None, keepdims: bool = False,
+        initial: ArrayLike = None, where: None = None) -> Any:
+    """Minimum over ``axis``; NaN propagates.  Empty reductions need ``initial``.
+
+    Examples
+    --------
+    >>> snp.min(snp.array([3.0, -1.0, 2.0]))
+    Array(-1., dtype=float64)
+    """
+    _no_out("min", out, where)
+    return _reduce("min", a, axis, keepdims, _min_reducer, None, initial,
+                   identity=False)
+
+
+amax, amin = max, min
+
+
+def _bool_operand(a: Any) -> Any:
+    av = get_aval(a)
+    return a if av.dtype == dtypes.bool_ else lax.ne(a, lax.full_like(a, 0))
+
+
+def all(a: ArrayLike, axis: Any = None, out: None = None, keepdims: bool = False,
+        *, where: None = None) -> Any:
+    """True where every element over ``axis`` is nonzero.
+
+    Examples
+    --------
+    >>> snp.all(snp.array([[1, 0], [2, 3]]), axis=1)
+    Array([False,  True], dtype=bool)
+    """
+    _no_out("all", out, where)
+    a = _bool_operand(_operand("all", a))
+    return _reduce("all", a, axis, keepdims, lax.reduce_and)
+
+
+def any(a: ArrayLike, axis: Any = None, out: None = None, keepdims: bool = False,
+        *, where: None = None) -> Any:
+    """True where some element over ``axis`` is nonzero.
+
+    Examples
+    --------
+    >>> snp.any(snp.array([[1, 0], [0, 0]]), axis=1)
+    Array([ True, False], dtype=bool)
+    """
+    _no_out("any", out, where)
+    a = _bool_operand(_operand("any", a))
+    return _reduce("any", a, axis, keepdims, lax.reduce_or)
+
+
+def mean(a: ArrayLike, axis: Any = None, dtype: Any = None, out: None = None,
+         keepdims: bool = False, *, where: None = None) -> Any:
+    """Arithmetic mean over ``axis``; integers average in the default float dtype.
+
+    An empty reduction gives NaN (NumPy also warns).
+
+    Examples
+    --------
+    >>> snp.mean(snp.arange(4))
+    Array(1.5, dtype=float64)
+    >>> snp.mean(snp.ones((2, 3), dtype=snp.float32), axis=1)
+    Array([1., 1.], dtype=float32)
+    """
+    _no_out("mean", out, where)
+    a = _operand("mean", a)
+    av = get_aval(a)
+    axes = util.canonicalize_axes(axis, av.ndim)
+    if dtype is None:
+        dt = util.to_inexact_dtype(av.dtype)
+    else:
+        dt = dtypes.canonicalize_dtype(np.dtype(dtype))
+    count = 1
+    for i in axes:
+        count *= av.shape[i]
+    total = sum(util.cast(a, dt), axis=axes, dtype=dt, keepdims=keepdims)
+    return lax.div(total, lax.full_like(total, count))
+
+
+def _arg_reduce(name: str, a: Any, axis: Any, keepdims: bool,
+                op: Callable[..., Any]) -> Any:
+    a = _operand(name, a)
+    av = get_aval(a)
+    if axis is None:
+        if av.size == 0:
+            raise ValueError(f"attempt to get {name} of an empty sequence")
+        flat = lax.reshape(a, (av.size,))
+        out = op(flat, 0, dtypes.default_int())
+        return lax.reshape(out, (1,) * av.ndim) if keepdims else out
+    ax = util.canonicalize_axis(axis, av.ndim)
+    if av.shape[ax] == 0:
+        raise ValueError(f"attempt to get {name} of an empty sequence (axis {ax} of "
+                         f"shape {av.shape} has size 0)")
+    out = op(a, ax, dtypes.default_int())
+    return _keepdims(out, av.shape, (ax,)) if keepdims else out
+
+
+def argmax(a: ArrayLike, axis: int | None = None, out: None = None, *,
+           keepdims: bool = False) -> Any:
+    """Index of the (first) maximum along ``axis`` (None: of the flattened array).
+
+    Examples
+    --------
+    >>> snp.argmax(snp.array([[1, 5], [7, 2]]), axis=1)
+    Array([1, 0], dtype=int64)
+    """
+    _no_out("argmax", out, None)
+    return _arg_reduce("argmax", a, axis, keepdims, lax.argmax)
+
+
+def argmin(a: ArrayLike, axis: int | None = None, out: None = None, *,
+           keepdims: bool = False) -> Any:
+    """Index of the (first) minimum along ``axis`` (None: of the flattened array)."""
+    _no_out("argmin", out, None)
+    return _arg_reduce("argmin", a, axis, keepdims, lax.argmin)
+
+
+def _cumulative(name: str, a: Any, axis: Any, dtype: Any, op: Callable[..., Any]
+                ) -> Any:
+    a = _operand(name, a)
+    av = get_aval(a)
+    if axis is None:
+        a = lax.reshape(a, (av.size,))
+        axis = 0
+    ax = util.canonicalize_axis(axis, util.ndim(a))
+    if dtype is not None:
+        dt = dtypes.canonicalize_dtype(np.dtype(dtype))
+    else:
+        dt = _upcast_int_dtype(av.dtype)
+    a = util.cast(a, dt)
+    if dt == dtypes.bool_:
+        a = util.cast(a, dtypes.default_int())
+        return util.cast(op(a, axis=ax), dt)
+    return op(a, axis=ax)
+
+
+def cumsum(a: ArrayLike, axis: int | None = None, dtype: Any = None,
+           out: None = None) -> Any:
+    """Cumulative sum along ``axis`` (None: of the flattened array).
+
+    Examples
+    --------
+    >>> snp.cumsum(snp.array([1, 2, 3]))
+    Array([1, 3, 6], dtype=int64)
+    """
+    _no_out("cumsum", out, None)
+    return _cumulative("cumsum", a, axis, dtype, lax.cumsum)
+
+
+def cumprod(a: ArrayLike, axis: int | None = None, dtype: Any = None,
+            out: None = None) -> Any:
+    """Cumulative product along ``axis`` (None: of the flattened array)."""
+    _no_out("cumprod", out, None)
+    return _cumulative("cumprod", a, axis, dtype, lax.cumprod)
+
+
+def _no_out(name: str, out: Any, where: Any) -> None:
+    if out is not None:
+        raise NotImplementedError(f"{name}: the out argument is not supported (sciax "
+                                  "arrays are immutable); use the return value")
+    if where is not None:
+        raise NotImplementedError(f"{name}: the where argument is not supported yet")
