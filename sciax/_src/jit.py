@@ -159,7 +159,7 @@ class JitWrapped:
             fun, static_argnums, static_argnames)
         self._cache: dict[Any, _Entry] = {}
         self._trace_cache: dict[Any, tuple[ClosedJaxpr, Any]] = {}
-        functools.update_wrapper(self, fun)
+        functools.update_wrapper(self, fun, updated=())
 
     def __repr__(self) -> str:
         return f"<jitted function {getattr(self.fun, '__name__', self.fun)!r}>"

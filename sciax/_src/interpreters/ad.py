@@ -31,6 +31,15 @@ primitive_transposes: dict[Primitive, Callable[..., Any]] = {}
 call_jaxprs: dict[Primitive, Callable[..., ClosedJaxpr]] = {}
 
 
+def inline_call(trace: Trace, primitive: Primitive, args: Sequence[Any],
+                params: dict) -> Any:
+    """Evaluate a call-like primitive's body under ``trace`` (no dedicated rule)."""
+    closed = call_jaxprs[primitive](**params)
+    with set_current_trace(trace):
+        outs = eval_jaxpr(closed.jaxpr, closed.consts, *args)
+    return outs if primitive.multiple_results else outs[0]
+
+
 class Zero:
     """A symbolic zero tangent/cotangent of abstract value ``aval``."""
 
@@ -195,13 +204,10 @@ class JVPTrace(Trace):
         if all(type(t) is Zero for t in tangents):
             with set_current_trace(self.parent):
                 return primitive.bind(*primals, **params)
-        if primitive in call_jaxprs:
-            closed = call_jaxprs[primitive](**params)
-            with set_current_trace(self):
-                outs = eval_jaxpr(closed.jaxpr, closed.consts, *args)
-            return outs if primitive.multiple_results else outs[0]
         rule = primitive_jvps.get(primitive)
         if rule is None:
+            if primitive in call_jaxprs:
+                return inline_call(self, primitive, args, params)
             raise NotImplementedError(
                 f"Differentiation rule for '{primitive.name}' not implemented")
         with set_current_trace(self.parent):
@@ -249,10 +255,7 @@ class PartialEvalTrace(Trace):
             with set_current_trace(self.parent):
                 return primitive.bind(*args, **params)
         if primitive in call_jaxprs:
-            closed = call_jaxprs[primitive](**params)
-            with set_current_trace(self):
-                outs = eval_jaxpr(closed.jaxpr, closed.consts, *args)
-            return outs if primitive.multiple_results else outs[0]
+            return inline_call(self, primitive, args, params)
         return self.staged.process_primitive(primitive, args, params)
 
 

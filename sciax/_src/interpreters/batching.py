@@ -13,9 +13,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from sciax._src.core.avals import ShapedArray, get_aval
-from sciax._src.core.jaxpr import eval_jaxpr
 from sciax._src.core.trace import Primitive, Trace, Tracer, current_trace, set_current_trace
-from sciax._src.interpreters.ad import call_jaxprs
+from sciax._src.interpreters.ad import call_jaxprs, inline_call
 from sciax._src.util import safe_zip
 
 
@@ -64,13 +63,10 @@ class BatchTrace(Trace):
         if all(d is not_mapped for d in dims) and primitive not in axis_primitives:
             with set_current_trace(self.parent):
                 return primitive.bind(*vals, **params)
-        if primitive in call_jaxprs:
-            closed = call_jaxprs[primitive](**params)
-            with set_current_trace(self):
-                outs = eval_jaxpr(closed.jaxpr, closed.consts, *args)
-            return outs if primitive.multiple_results else outs[0]
         rule = primitive_batchers.get(primitive)
         if rule is None:
+            if primitive in call_jaxprs:
+                return inline_call(self, primitive, args, params)
             raise NotImplementedError(
                 f"Batching rule for '{primitive.name}' not implemented")
         with set_current_trace(self.parent):

@@ -227,7 +227,8 @@ def gather(operand: ArrayLike, start_indices: ArrayLike,
     return gather_p.bind(
         operand, start_indices, dimension_numbers=dnums,
         slice_sizes=tuple(int(s) for s in slice_sizes),
-        unique_indices=bool(unique_indices), indices_are_sorted=bool(indices_are_sorted),
+        unique_indices=bool(unique_indices),
+        indices_are_sorted=bool(indices_are_sorted),
         mode=parsed, fill_value=fill_value)
 
 
@@ -264,8 +265,8 @@ def _gather_shape_rule(x: ShapedArray, idx: ShapedArray, *,
             f"{dn.operand_batching_dims} must account for every axis of the operand "
             f"shape {x.shape}")
     if len(dn.start_index_map) != idx.shape[-1]:
-        raise ValueError(f"gather: start_index_map {dn.start_index_map} needs one entry "
-                         f"per index component; indices have shape {idx.shape}")
+        raise ValueError(f"gather: start_index_map {dn.start_index_map} needs one "
+                         f"entry per index component; indices have shape {idx.shape}")
     _sorted_axes("gather", "start_index_map", dn.start_index_map, x.ndim, sorted_=False)
     if set(dn.start_index_map) & set(dn.operand_batching_dims):
         raise ValueError(f"gather: start_index_map {dn.start_index_map} must not "
@@ -340,7 +341,8 @@ def _gather_lowering(ctx, operand, indices, *, dimension_numbers, slice_sizes,
         index_vector_dim=ctx.avals_in[1].ndim - 1)
     # XLA's gather clamps windows into bounds, which is CLIP (and a valid
     # answer for PROMISE_IN_BOUNDS)
-    return hlo.gather(operand, indices, attr, ir.DenseI64ArrayAttr.get(list(slice_sizes)),
+    return hlo.gather(operand, indices, attr,
+                      ir.DenseI64ArrayAttr.get(list(slice_sizes)),
                       indices_are_sorted=ir.BoolAttr.get(indices_are_sorted))
 
 
@@ -351,10 +353,16 @@ register_lowering(gather_p, _gather_lowering)
 
 # --- scatter family ------------------------------------------------------------------
 
-def _scatter_shape_rule(x: ShapedArray, idx: ShapedArray, upd: ShapedArray, *,
-                        dimension_numbers: ScatterDimensionNumbers,
-                        **params: Any) -> tuple[int, ...]:
-    dn, op = dimension_numbers, "scatter"
+def _scatter_shape_rule(op: str):
+    def rule(x: ShapedArray, idx: ShapedArray, upd: ShapedArray, *,
+             dimension_numbers: ScatterDimensionNumbers, **params: Any
+             ) -> tuple[int, ...]:
+        return _scatter_shape(op, x, idx, upd, dimension_numbers)
+    return rule
+
+
+def _scatter_shape(op: str, x: ShapedArray, idx: ShapedArray, upd: ShapedArray,
+                   dn: ScatterDimensionNumbers) -> tuple[int, ...]:
     _check_indices(op, idx)
     _sorted_axes(op, "update_window_dims", dn.update_window_dims, upd.ndim)
     _sorted_axes(op, "inserted_window_dims", dn.inserted_window_dims, x.ndim)
@@ -442,7 +450,8 @@ def _scatter_lowering(combine: Callable[[Any, Any], Any] | None):
         if x.size == 0 or upd.size == 0:  # nothing is written
             return operand
         if mode is GatherScatterMode.CLIP:
-            sub = lowering.LoweringRuleContext(ctx.module_ctx, None, ctx.avals_in, [idx])
+            sub = lowering.LoweringRuleContext(ctx.module_ctx, None, ctx.avals_in,
+                                               [idx])
             indices, = lowering.lower_fun(_clamp_scatter_indices)(
                 sub, operand, indices, updates, dimension_numbers=dimension_numbers)
         dn = dimension_numbers
@@ -478,7 +487,8 @@ def _scatter_lowering(combine: Callable[[Any, Any], Any] | None):
 
 def _scatter_primitive(name: str, accepted: frozenset,
                        combine: Callable[[Any, Any], Any] | None):
-    prim = standard_primitive(_scatter_shape_rule, _scatter_dtype_rule(name, accepted),
+    prim = standard_primitive(_scatter_shape_rule(name),
+                              _scatter_dtype_rule(name, accepted),
                               name, _operand_weak)
     register_lowering(prim, _scatter_lowering(combine))
     return prim

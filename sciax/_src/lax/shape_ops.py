@@ -28,7 +28,8 @@ def _as_shape(shape: Any, what: str) -> tuple[int, ...]:
     try:
         out = tuple(operator.index(d) for d in shape)
     except TypeError:
-        raise TypeError(f"{what}: shape must be a sequence of integers, got {shape!r}") from None
+        raise TypeError(f"{what}: shape must be a sequence of integers, "
+                        f"got {shape!r}") from None
     if any(d < 0 for d in out):
         raise ValueError(f"{what}: shape {out} has a negative dimension")
     return out
@@ -46,11 +47,12 @@ def broadcast_in_dim(operand: ArrayLike, shape: Sequence[int],
 
 
 def _broadcast_in_dim_shape_rule(x: ShapedArray, *, shape: tuple[int, ...],
-                                 broadcast_dimensions: tuple[int, ...]) -> tuple[int, ...]:
+                                 broadcast_dimensions: tuple[int, ...]
+                                 ) -> tuple[int, ...]:
     if len(broadcast_dimensions) != x.ndim:
         raise ValueError(
-            f"broadcast_in_dim: broadcast_dimensions {broadcast_dimensions} must have one "
-            f"entry per operand axis (operand shape {x.shape})")
+            f"broadcast_in_dim: broadcast_dimensions {broadcast_dimensions} must have "
+            f"one entry per operand axis (operand shape {x.shape})")
     if any(not 0 <= d < len(shape) for d in broadcast_dimensions) or \
             list(broadcast_dimensions) != sorted(set(broadcast_dimensions)):
         raise ValueError(
@@ -87,7 +89,8 @@ def reshape(operand: ArrayLike, new_sizes: Sequence[int]) -> Any:
     return reshape_p.bind(operand, new_sizes=new_sizes)
 
 
-def _reshape_shape_rule(x: ShapedArray, *, new_sizes: tuple[int, ...]) -> tuple[int, ...]:
+def _reshape_shape_rule(x: ShapedArray, *, new_sizes: tuple[int, ...]
+                        ) -> tuple[int, ...]:
     if int(np.prod(new_sizes)) != x.size:
         raise ValueError(f"reshape: cannot reshape an array of shape {x.shape} "
                          f"({x.size} elements) into shape {new_sizes}")
@@ -114,7 +117,8 @@ def _ints(values: Any, what: str) -> tuple[int, ...]:
     try:
         return tuple(operator.index(v) for v in values)
     except TypeError:
-        raise TypeError(f"{what} must be a sequence of integers, got {values!r}") from None
+        raise TypeError(f"{what} must be a sequence of integers, "
+                        f"got {values!r}") from None
 
 
 def _axes(dims: Any, ndim: int, op: str, what: str = "dimensions") -> tuple[int, ...]:
@@ -170,8 +174,8 @@ def transpose(operand: ArrayLike, permutation: Sequence[int]) -> Any:
 def _transpose_shape_rule(x: ShapedArray, *, permutation: tuple[int, ...]
                           ) -> tuple[int, ...]:
     if sorted(permutation) != list(range(x.ndim)):
-        raise ValueError(f"transpose: permutation {permutation} is not a permutation of "
-                         f"the axes of an operand of shape {x.shape}")
+        raise ValueError(f"transpose: permutation {permutation} is not a permutation "
+                         f"of the axes of an operand of shape {x.shape}")
     return tuple(x.shape[p] for p in permutation)
 
 
@@ -299,9 +303,11 @@ def pad(operand: ArrayLike, padding_value: ArrayLike,
 
 
 def _pad_shape_rule(x: ShapedArray, value: ShapedArray, *,
-                    padding_config: tuple[tuple[int, int, int], ...]) -> tuple[int, ...]:
+                    padding_config: tuple[tuple[int, int, int], ...]
+                    ) -> tuple[int, ...]:
     if value.shape != ():
-        raise ValueError(f"pad: padding_value must be a scalar, got shape {value.shape}")
+        raise ValueError(f"pad: padding_value must be a scalar, got shape "
+                         f"{value.shape}")
     if len(padding_config) != x.ndim:
         raise ValueError(f"pad: padding_config has {len(padding_config)} entries for "
                          f"an operand of shape {x.shape}; need one per axis")

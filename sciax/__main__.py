@@ -1,0 +1,191 @@
+"""A tour of sciax: ``python -m sciax`` prints what each capability computes.
+
+Each section runs one capability and prints its result next to what NumPy
+computes, so the tour doubles as a quick end-to-end check of an installation.
+It grows as capabilities land; it should finish in well under a minute.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+import textwrap
+import time
+
+import numpy as np
+
+import sciax
+import sciax.numpy as snp
+from sciax import lax
+
+
+def _section(title: str) -> None:
+    print(f"\n== {title} " + "=" * max(0, 70 - len(title)))
+
+
+def _show(label: str, value: object) -> None:
+    text = str(value)
+    if "\n" in text:
+        print(f"{label}:")
+        print(textwrap.indent(text, "    "))
+    else:
+        print(f"{label}: {text}")
+
+
+def devices_and_arrays() -> None:
+    _section("devices and arrays")
+    _show("sciax.devices()", sciax.devices())
+    _show("sciax.config", sciax.config)
+    x = sciax.device_put(np.linspace(0.0, 1.0, 5))
+    _show("x = sciax.device_put(np.linspace(0, 1, 5))", repr(x))
+    _show("x.shape, x.dtype, x.device", (x.shape, x.dtype, x.device))
+    _show("np.asarray(x) (a read-only host copy)", repr(np.asarray(x)))
+    _show("sciax.device_put(2.0) (Python scalars are weakly typed)",
+          repr(sciax.device_put(2.0)))
+
+
+def eager_lax() -> None:
+    _section("eager sciax.lax operations (each is a cached one-op XLA program)")
+    x = sciax.device_put(np.array([0.0, 0.5, 1.0]))
+    y = lax.add(lax.mul(lax.sin(x), lax.sin(x)), lax.mul(lax.cos(x), lax.cos(x)))
+    _show("sin(x)**2 + cos(x)**2", repr(y))
+    _show("lax.exp(x) vs np.exp", f"{np.asarray(lax.exp(x))} vs {np.exp(np.asarray(x))}")
+    m = sciax.device_put(np.arange(6.0).reshape(2, 3))
+    _show("lax.reshape(arange(6), (3, 2))", repr(lax.reshape(m, (3, 2))))
+    _show("lax.transpose(m, (1, 0))", repr(lax.transpose(m, (1, 0))))
+    _show("lax.erf(x)", repr(lax.erf(x)))
+    i = sciax.device_put(np.array([5, 12], np.int32))
+    _show("lax.shift_left(int32 [5, 12], 2)", repr(lax.shift_left(i, 2)))
+
+
+def numpy_layer() -> None:
+    _section("sciax.numpy (broadcasting and promotion over lax)")
+    names = [n for n in ("arange", "linspace", "sin", "sum", "matmul") if hasattr(snp, n)]
+    if len(names) < 5:
+        print("coming: sciax.numpy is being written; this section will show it")
+        return
+    a = snp.arange(6.0).reshape(2, 3)
+    _show("a = snp.arange(6.0).reshape(2, 3)", repr(a))
+    _show("snp.sin(a).sum(axis=1)", repr(snp.sum(snp.sin(a), axis=1)))
+    _show("a @ a.T", repr(snp.matmul(a, snp.transpose(a))))
+    _show("a + snp.linspace(0, 1, 3) (broadcast)", repr(a + snp.linspace(0.0, 1.0, 3)))
+
+
+def staging() -> None:
+    _section("make_jaxpr: the program a function traces to")
+
+    def f(x, y):
+        return lax.mul(lax.sin(x), lax.add(y, 2.0))
+
+    x = sciax.device_put(np.ones(3))
+    _show("make_jaxpr(lambda x, y: sin(x) * (y + 2.0))(x, x)", sciax.make_jaxpr(f)(x, x))
+
+
+def jit_section() -> None:
+    _section("jit: trace once per signature, compile with XLA")
+    traces = []
+
+    def power(x, n):
+        traces.append(n)  # runs only while tracing
+        acc = x
+        for _ in range(n - 1):
+            acc = lax.mul(acc, x)
+        return acc
+
+    fast = sciax.jit(power, static_argnums=1)
+    x = sciax.device_put(np.array([1.0, 2.0, 3.0]))
+    _show("jit(power, static_argnums=1)(x, 3)", repr(fast(x, 3)))
+    fast(x, 3)
+    fast(sciax.device_put(np.array([4.0, 5.0, 6.0])), 3)  # same signature: no trace
+    fast(x, 2)
+    _show("4 calls (n = 3, 3, 3, 2) traced for n in", traces)
+    small = sciax.jit(lambda v: lax.add(lax.mul(v, v), 1.0))
+    _show("StableHLO of jit(lambda v: v*v + 1)(float32[2])",
+          small.lower(sciax.device_put(np.zeros(2, np.float32))).as_text().strip())
+    big = sciax.device_put(np.random.default_rng(0).standard_normal(100_000))
+    g = sciax.jit(lambda v: lax.div(lax.sin(v), lax.add(lax.mul(v, v), 1.0)))
+    g(big).block_until_ready()
+    t0 = time.perf_counter()
+    for _ in range(10):
+        out = g(big)
+    out.block_until_ready()
+    ms = (time.perf_counter() - t0) / 10 * 1e3
+    ref = np.sin(np.asarray(big)) / (np.asarray(big) ** 2 + 1)
+    err = float(np.max(np.abs(np.asarray(out) - ref)))
+    _show("sin(v)/(v*v+1) on 100k points", f"{ms:.3f} ms per call, max |err| vs NumPy {err:.1e}")
+
+
+@sciax.tree.register_dataclass
+@dataclasses.dataclass
+class Line:
+    slope: object
+    intercept: object
+    name: str = dataclasses.field(default="line", metadata={"static": True})
+
+
+def pytrees() -> None:
+    _section("pytrees: nested containers and dataclasses through jit")
+    params = {"w": sciax.device_put(np.array([1.0, -1.0])), "b": (0.5, None)}
+    leaves, treedef = sciax.tree.flatten(params)
+    _show("sciax.tree.flatten({'w': w, 'b': (0.5, None)})", (leaves, treedef))
+    _show("sciax.tree.map(lambda v: v * 2, ...)",
+          sciax.tree.map(lambda v: lax.mul(v, 2.0), params))
+
+    @sciax.jit
+    def predict(line: Line, x):
+        return Line(lax.add(lax.mul(line.slope, x), line.intercept),
+                    line.slope, line.name + "'")
+
+    line = Line(sciax.device_put(2.0), sciax.device_put(1.0))
+    _show("jit(predict)(Line(2, 1), 3.0)", predict(line, 3.0))
+
+
+def float32_mode() -> None:
+    _section("config: float64 by default, 32-bit on request")
+    f = sciax.jit(lambda v: lax.mul(v, 2.0))
+    _show("jit(v * 2.0)(np.ones(2))", repr(f(np.ones(2))))
+    with sciax.config.override(enable_x64=False):
+        _show("with config.override(enable_x64=False)", repr(sciax.device_put(np.ones(2))))
+        _show("  make_jaxpr(v * 2.0)(1.0)", sciax.make_jaxpr(lambda v: lax.mul(v, 2.0))(1.0))
+    half = sciax.device_put(np.ones(2, np.float16))
+    _show("float16 array * 2.0 stays float16 (weak scalar)", repr(lax.mul(half, 2.0)))
+    print("(also: SCIAX_ENABLE_X64=0 python -m sciax)")
+
+
+def derivatives() -> None:
+    _section("derivatives: grad, jvp, jacfwd")
+
+    def f(x):
+        return lax.mul(lax.sin(x), x)
+
+    exact = np.cos(1.0) * 1.0 + np.sin(1.0)
+    _show("grad(x sin x)(1.0)", f"{float(sciax.grad(f)(1.0)):.12f} (exact {exact:.12f})")
+    _show("jit(grad(f))(1.0)", f"{float(sciax.jit(sciax.grad(f))(1.0)):.12f}")
+    _show("grad(grad(f))(1.0)", f"{float(sciax.grad(sciax.grad(f))(1.0)):.12f} "
+          f"(exact {2 * np.cos(1.0) - np.sin(1.0):.12f})")
+    x = sciax.device_put(np.array([0.0, 1.0]))
+    primal, tangent = sciax.jvp(lax.sin, (x,), (sciax.device_put(np.ones(2)),))
+    _show("jvp(lax.sin, ([0, 1],), ([1, 1],))", (primal, tangent))
+    _show("jacfwd(lax.sin)([0, 1])", repr(sciax.jacfwd(lax.sin)(x)))
+    _show("make_jaxpr(grad(f))(1.0)", sciax.make_jaxpr(sciax.grad(f))(1.0))
+
+
+COMING = ["vmap", "lax control flow (cond, while_loop, scan)", "the full sciax.numpy",
+          "linalg", "optimize", "integrate"]
+
+
+def main() -> int:
+    start = time.perf_counter()
+    print(f"sciax {sciax.__version__} tour (Python {sys.version.split()[0]}, "
+          f"NumPy {np.__version__})")
+    for step in (devices_and_arrays, eager_lax, numpy_layer, staging, jit_section,
+                 pytrees, float32_mode, derivatives):
+        step()
+    _section("coming next")
+    print(", ".join(COMING))
+    print(f"\ntour finished in {time.perf_counter() - start:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

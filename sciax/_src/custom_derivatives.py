@@ -1,0 +1,329 @@
+"""``custom_jvp`` and ``custom_vjp``: user-defined derivative rules.
+
+A decorated function is bound as a call primitive whose body (the traced
+function) is what runs, compiles and batches, and whose parameters carry the
+rule.  Under a JVP trace the rule replaces the body:
+
+* ``custom_jvp_call_p``: the JVP rule computes primal and tangent outputs.
+* ``custom_vjp_call_p``: ``fwd`` runs on the primals and the tangent output
+  is ``custom_lin_p`` applied to the input tangents, a linear primitive whose
+  transpose calls ``bwd(residuals, cotangents)``.  Reverse mode transposes it;
+  forward mode (evaluating it) is an error, as in JAX.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from sciax._src import dispatch
+from sciax._src.backend.pytree import registry
+from sciax._src.core.avals import get_aval
+from sciax._src.core.jaxpr import ClosedJaxpr
+from sciax._src.core.trace import Primitive
+from sciax._src.interpreters import ad, batching, lowering, partial_eval as pe
+from sciax._src.util import safe_zip
+
+
+def _resolve_kwargs(fun: Callable, args: tuple, kwargs: dict) -> tuple:
+    if not kwargs:
+        return args
+    try:
+        bound = inspect.signature(fun).bind(*args, **kwargs)
+    except TypeError as e:
+        raise TypeError(f"{getattr(fun, '__name__', fun)}: {e}") from None
+    bound.apply_defaults()
+    if bound.kwargs:
+        raise TypeError("functions with custom derivatives take keyword arguments only "
+                        f"if they can be passed positionally; got {sorted(bound.kwargs)}")
+    return tuple(bound.args)
+
+
+def _split_nondiff(args: tuple, nondiff_argnums: tuple[int, ...]) -> tuple[tuple, tuple]:
+    nd = tuple(args[i] for i in nondiff_argnums)
+    diff = tuple(a for i, a in enumerate(args) if i not in nondiff_argnums)
+    return nd, diff
+
+
+def _merge_nondiff(nd: tuple, diff: Sequence[Any], nondiff_argnums: tuple[int, ...]
+                   ) -> list[Any]:
+    out, it_nd, it_d = [], iter(nd), iter(diff)
+    for i in range(len(nd) + len(diff)):
+        out.append(next(it_nd) if i in nondiff_argnums else next(it_d))
+    return out
+
+
+def _trace_flat(fun: Callable, leaves: list[Any], in_tree: Any
+                ) -> tuple[ClosedJaxpr, list[Any], Any]:
+    out_tree_box: list = []
+
+    def flat(*xs: Any) -> list[Any]:
+        out = fun(*in_tree.unflatten(xs))
+        o_leaves, o_tree = registry.flatten(out)
+        out_tree_box.append(o_tree)
+        return o_leaves
+
+    closed = pe.trace_to_jaxpr(flat, [get_aval(x) for x in leaves])
+    from sciax._src.jit import close_over_consts
+
+    jaxpr, consts = close_over_consts(closed)
+    return jaxpr, consts, out_tree_box[0]
+
+
+def _call_abstract_eval(*avals: Any, call_jaxpr: ClosedJaxpr, **params: Any) -> list:
+    return call_jaxpr.out_avals
+
+
+def _call_impl(*args: Any, call_jaxpr: ClosedJaxpr, **params: Any) -> list:
+    return dispatch.execute_closed_jaxpr(call_jaxpr, *args)
+
+
+def _call_lowering(ctx: Any, *args: Any, call_jaxpr: ClosedJaxpr, **params: Any) -> list:
+    return lowering.jaxpr_subcomp(ctx.module_ctx, call_jaxpr.jaxpr, args)
+
+
+def _define_call(name: str) -> Primitive:
+    prim = Primitive(name, multiple_results=True)
+    prim.def_abstract_eval(_call_abstract_eval)
+    prim.def_impl(_call_impl)
+    lowering.register_lowering(prim, _call_lowering)
+    # Traces without a dedicated rule (partial evaluation, batching) inline the body.
+    ad.call_jaxprs[prim] = lambda *, call_jaxpr, **params: call_jaxpr
+    return prim
+
+
+# --- custom_jvp ------------------------------------------------------------------------
+
+custom_jvp_call_p = _define_call("custom_jvp_call")
+
+
+def _custom_jvp_call_jvp(primals, tangents, *, call_jaxpr, jvp, num_consts):
+    tangents = [ad.instantiate_zeros(t) for t in tangents]
+    outs, t_outs = jvp(primals[num_consts:], tangents[num_consts:])
+    return outs, t_outs
+
+
+ad.primitive_jvps[custom_jvp_call_p] = _custom_jvp_call_jvp
+
+
+class custom_jvp:
+    """A function with a custom forward-mode derivative rule.
+
+    Reverse mode follows from it by transposition, so defining the JVP is
+    enough for ``grad``.
+
+    Examples
+    --------
+    >>> @sciax.custom_jvp
+    ... def log1pexp(x):
+    ...     return snp.log1p(snp.exp(x))
+    >>> @log1pexp.defjvp
+    ... def _(primals, tangents):
+    ...     (x,), (t,) = primals, tangents
+    ...     return log1pexp(x), t * sciax.lax.logistic(x)
+    >>> float(sciax.grad(log1pexp)(1000.0))
+    1.0
+    """
+
+    def __init__(self, fun: Callable, nondiff_argnums: Sequence[int] = ()):
+        self.fun = fun
+        self.nondiff_argnums = tuple(nondiff_argnums)
+        self.jvp: Callable | None = None
+        functools.update_wrapper(self, fun, updated=())
+
+    def defjvp(self, jvp: Callable) -> Callable:
+        """Set the rule ``jvp(primals, tangents) -> (primal_out, tangent_out)``
+        (non-differentiable arguments come first, before ``primals``)."""
+        self.jvp = jvp
+        return jvp
+
+    def defjvps(self, *tangent_fns: Callable | None) -> None:
+        """Set the rule from one function per argument:
+        ``fn(tangent, primal_out, *primals)`` gives that argument's contribution."""
+        def jvp(primals, tangents):
+            out = self.fun(*primals)
+            acc = None
+            for fn, t in zip(tangent_fns, tangents):
+                if fn is None:
+                    continue
+                contrib = fn(t, out, *primals)
+                acc = contrib if acc is None else acc + contrib
+            if acc is None:
+                acc = registry.flatten(out)[1].unflatten(
+                    [ad.zeros_like_aval(get_aval(o)) for o in registry.flatten(out)[0]])
+            return out, acc
+        self.defjvp(jvp)
+
+    def __get__(self, obj: Any, objtype: Any = None) -> Any:
+        return self if obj is None else functools.partial(self, obj)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self.jvp is None:
+            raise AttributeError(f"no JVP rule defined for custom_jvp function "
+                                 f"{self.__name__}; use .defjvp")
+        args = _resolve_kwargs(self.fun, args, kwargs)
+        nd, diff = _split_nondiff(args, self.nondiff_argnums)
+        leaves, in_tree = registry.flatten(diff)
+        fun = lambda *d: self.fun(*_merge_nondiff(nd, d, self.nondiff_argnums))  # noqa: E731
+        jaxpr, consts, out_tree = _trace_flat(fun, leaves, in_tree)
+        user_jvp = self.jvp
+        name = self.__name__
+
+        def flat_jvp(primals: list, tangents: list) -> tuple[list, list]:
+            p_tree = in_tree.unflatten(primals)
+            t_tree = in_tree.unflatten(tangents)
+            out, t_out = user_jvp(*nd, p_tree, t_tree) if nd else user_jvp(p_tree, t_tree)
+            o_leaves, o_tree = registry.flatten(out)
+            t_leaves, t_tree_out = registry.flatten(t_out)
+            if o_tree != out_tree or t_tree_out != out_tree:
+                raise TypeError(
+                    f"custom_jvp rule of {name} must return (primal_out, tangent_out) "
+                    f"with the structure of the function's output {out_tree}; got "
+                    f"{o_tree} and {t_tree_out}")
+            for o, t in safe_zip(o_leaves, t_leaves):
+                if get_aval(o).shape != get_aval(t).shape:
+                    raise ValueError(
+                        f"custom_jvp rule of {name}: tangent output of shape "
+                        f"{get_aval(t).shape} for a primal output of shape "
+                        f"{get_aval(o).shape}")
+            return o_leaves, t_leaves
+
+        outs = custom_jvp_call_p.bind(*consts, *leaves, call_jaxpr=jaxpr, jvp=flat_jvp,
+                                      num_consts=len(consts))
+        return out_tree.unflatten(outs)
+
+
+# --- custom_vjp ------------------------------------------------------------------------
+
+custom_vjp_call_p = _define_call("custom_vjp_call")
+custom_lin_p = Primitive("custom_lin", multiple_results=True)
+
+
+def _custom_lin_abstract_eval(*avals, num_res, bwd, out_avals):
+    return list(out_avals)
+
+
+def _custom_lin_impl(*args, **params):
+    raise TypeError("can't apply forward-mode autodiff (jvp, jacfwd, hessian) to a "
+                    "custom_vjp function; use custom_jvp, or reverse mode only")
+
+
+def _custom_lin_transpose(cts, *args, num_res, bwd, out_avals):
+    res = args[:num_res]
+    cts = [ad.instantiate_zeros(c) for c in cts]
+    cts_in = bwd(list(res), cts)
+    return [None] * num_res + [None if c is None else c for c in cts_in]
+
+
+custom_lin_p.def_abstract_eval(_custom_lin_abstract_eval)
+custom_lin_p.def_impl(_custom_lin_impl)
+ad.primitive_transposes[custom_lin_p] = _custom_lin_transpose
+
+
+def _custom_vjp_call_jvp(primals, tangents, *, call_jaxpr, fwd, bwd, num_consts,
+                         out_tree):
+    outs, res = fwd(primals[num_consts:])
+    out_avals = [get_aval(o) for o in outs]
+    t_outs = custom_lin_p.bind(*res, *[ad.instantiate_zeros(t)
+                                       for t in tangents[num_consts:]],
+                               num_res=len(res), bwd=bwd, out_avals=tuple(out_avals))
+    return outs, t_outs
+
+
+ad.primitive_jvps[custom_vjp_call_p] = _custom_vjp_call_jvp
+
+
+class custom_vjp:
+    """A function with a custom reverse-mode derivative rule.
+
+    ``f.defvjp(fwd, bwd)``: ``fwd(*args) -> (out, residuals)`` and
+    ``bwd(residuals, out_cotangent) -> tuple`` with one cotangent per
+    (differentiable) argument, ``None`` for a zero one.
+
+    Examples
+    --------
+    >>> @sciax.custom_vjp
+    ... def clip_gradient(x):
+    ...     return x
+    >>> def fwd(x):
+    ...     return x, None
+    >>> def bwd(_, g):
+    ...     return (snp.clip(g, -1.0, 1.0),)
+    >>> clip_gradient.defvjp(fwd, bwd)
+    >>> float(sciax.grad(lambda x: 3.0 * clip_gradient(x))(2.0))
+    1.0
+    """
+
+    def __init__(self, fun: Callable, nondiff_argnums: Sequence[int] = ()):
+        self.fun = fun
+        self.nondiff_argnums = tuple(nondiff_argnums)
+        self.fwd: Callable | None = None
+        self.bwd: Callable | None = None
+        functools.update_wrapper(self, fun, updated=())
+
+    def defvjp(self, fwd: Callable, bwd: Callable) -> None:
+        self.fwd = fwd
+        self.bwd = bwd
+
+    def __get__(self, obj: Any, objtype: Any = None) -> Any:
+        return self if obj is None else functools.partial(self, obj)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self.fwd is None or self.bwd is None:
+            raise AttributeError(f"no VJP rule defined for custom_vjp function "
+                                 f"{self.__name__}; use .defvjp(fwd, bwd)")
+        args = _resolve_kwargs(self.fun, args, kwargs)
+        nd, diff = _split_nondiff(args, self.nondiff_argnums)
+        leaves, in_tree = registry.flatten(diff)
+        fun = lambda *d: self.fun(*_merge_nondiff(nd, d, self.nondiff_argnums))  # noqa: E731
+        jaxpr, consts, out_tree = _trace_flat(fun, leaves, in_tree)
+        user_fwd, user_bwd, name = self.fwd, self.bwd, self.__name__
+        nondiff_argnums = self.nondiff_argnums
+        res_tree_box: list = []
+
+        def flat_fwd(primals: list) -> tuple[list, list]:
+            full = _merge_nondiff(nd, in_tree.unflatten(primals), nondiff_argnums)
+            pair = user_fwd(*full)
+            if not (isinstance(pair, tuple) and len(pair) == 2):
+                raise TypeError(f"custom_vjp fwd of {name} must return (output, "
+                                f"residuals), got {type(pair).__name__}")
+            out, res = pair
+            o_leaves, o_tree = registry.flatten(out)
+            if o_tree != out_tree:
+                raise TypeError(f"custom_vjp fwd of {name} returned an output of "
+                                f"structure {o_tree}, expected {out_tree}")
+            r_leaves, r_tree = registry.flatten(res)
+            res_tree_box.append(r_tree)
+            return o_leaves, r_leaves
+
+        def flat_bwd(res: list, cts: list) -> list:
+            res_tree = res_tree_box[-1]
+            ct = out_tree.unflatten(cts)
+            r = res_tree.unflatten(res)
+            cts_in = user_bwd(*nd, r, ct) if nd else user_bwd(r, ct)
+            if not isinstance(cts_in, tuple) or len(cts_in) != len(diff):
+                raise TypeError(
+                    f"custom_vjp bwd of {name} must return a tuple with one cotangent "
+                    f"per differentiable argument ({len(diff)}), got {cts_in!r:.80}")
+            out = []
+            for arg, c in zip(diff, cts_in):
+                a_leaves, a_tree = registry.flatten(arg)
+                if c is None:
+                    out.extend(None for _ in a_leaves)
+                    continue
+                c_leaves, c_tree = registry.flatten(c)
+                if c_tree != a_tree:
+                    raise TypeError(f"custom_vjp bwd of {name}: cotangent structure "
+                                    f"{c_tree} does not match the argument's {a_tree}")
+                out.extend(c_leaves)
+            return out
+
+        outs = custom_vjp_call_p.bind(*consts, *leaves, call_jaxpr=jaxpr, fwd=flat_fwd,
+                                      bwd=flat_bwd, num_consts=len(consts),
+                                      out_tree=out_tree)
+        return out_tree.unflatten(outs)
+
+
+del batching
