@@ -21,7 +21,7 @@ from typing import Any
 from sciax._src import dispatch
 from sciax._src.backend.pytree import registry
 from sciax._src.core.avals import get_aval
-from sciax._src.core.jaxpr import ClosedJaxpr
+from sciax._src.core.jaxpr import ClosedJaxpr, close_over_consts
 from sciax._src.core.trace import Primitive
 from sciax._src.interpreters import ad, batching, lowering, partial_eval as pe
 from sciax._src.util import safe_zip
@@ -66,8 +66,6 @@ def _trace_flat(fun: Callable, leaves: list[Any], in_tree: Any
         return o_leaves
 
     closed = pe.trace_to_jaxpr(flat, [get_aval(x) for x in leaves])
-    from sciax._src.jit import close_over_consts
-
     jaxpr, consts = close_over_consts(closed)
     return jaxpr, consts, out_tree_box[0]
 

@@ -20,7 +20,7 @@ from sciax._src.backend.array import Array
 from sciax._src.backend.array import device_put as _device_put
 from sciax._src.backend.pytree import registry
 from sciax._src.core.avals import ShapedArray, get_aval
-from sciax._src.core.jaxpr import ClosedJaxpr, Jaxpr
+from sciax._src.core.jaxpr import ClosedJaxpr, close_over_consts
 from sciax._src.core.trace import (Primitive, Tracer, UnexpectedTracerError, _state,
                                    eval_trace)
 from sciax._src.interpreters import ad, lowering, partial_eval as pe
@@ -56,13 +56,6 @@ jit_p.def_impl(_jit_impl)
 lowering.register_lowering(jit_p, _jit_lowering)
 # Under differentiation the body is inlined into the enclosing trace.
 ad.call_jaxprs[jit_p] = lambda *, jaxpr, name: jaxpr
-
-
-def close_over_consts(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list[Any]]:
-    """Turn constvars into leading invars; returns the new jaxpr and the consts."""
-    j = closed.jaxpr
-    return ClosedJaxpr(Jaxpr([], [*j.constvars, *j.invars], j.outvars, j.eqns), []), \
-        list(closed.consts)
 
 
 # --- jit --------------------------------------------------------------------------

@@ -106,6 +106,13 @@ class ClosedJaxpr:
     __repr__ = __str__
 
 
+def close_over_consts(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list[Any]]:
+    """Turn constvars into leading invars; returns the new jaxpr and the consts."""
+    j = closed.jaxpr
+    return (ClosedJaxpr(Jaxpr([], [*j.constvars, *j.invars], j.outvars, j.eqns), []),
+            list(closed.consts))
+
+
 # -- evaluation ------------------------------------------------------------------
 
 def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[Any], *args: Any) -> list[Any]:

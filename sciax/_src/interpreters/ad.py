@@ -29,6 +29,9 @@ primitive_transposes: dict[Primitive, Callable[..., Any]] = {}
 # Call-like primitives (jit_p, ...) whose body is inlined under AD; maps the
 # primitive to a function returning (jaxpr, consts) from its params.
 call_jaxprs: dict[Primitive, Callable[..., ClosedJaxpr]] = {}
+# rule(pe_trace, args, params) for primitives that partial evaluation must not
+# simply stage or inline (checkpoint).
+partial_eval_rules: dict[Primitive, Callable[..., Any]] = {}
 
 
 def inline_call(trace: Trace, primitive: Primitive, args: Sequence[Any],
@@ -254,6 +257,9 @@ class PartialEvalTrace(Trace):
         if not any(self.is_unknown(x) for x in args):
             with set_current_trace(self.parent):
                 return primitive.bind(*args, **params)
+        rule = partial_eval_rules.get(primitive)
+        if rule is not None:
+            return rule(self, args, params)
         if primitive in call_jaxprs:
             return inline_call(self, primitive, args, params)
         return self.staged.process_primitive(primitive, args, params)
@@ -285,12 +291,25 @@ def tangent_aval(aval: ShapedArray) -> ShapedArray:
 
 # --- transposition ------------------------------------------------------------------
 
-def backward_pass(jaxpr: Jaxpr, consts: Sequence[Any], cts_out: Sequence[Any]
-                  ) -> list[Any]:
-    """Transpose the linear ``jaxpr`` (invars linear, constvars known): returns
-    the cotangents of its invars (:class:`Zero` where none flows)."""
+def backward_pass(jaxpr: Jaxpr, consts: Sequence[Any], cts_out: Sequence[Any],
+                  args: Sequence[Any] | None = None) -> list[Any]:
+    """Transpose ``jaxpr`` with respect to its linear inputs.
+
+    ``args`` gives a value per invar, :class:`UndefinedPrimal` for the linear
+    ones (default: all invars are linear).  Equations that do not depend on a
+    linear input are evaluated forward first (this is where checkpointed
+    computations are recomputed).  Returns a cotangent per invar
+    (:class:`Zero` for none, and for known inputs).
+    """
+    if args is None:
+        args = [UndefinedPrimal(v.aval) for v in jaxpr.invars]
     primal_env: dict[Var, Any] = dict(safe_zip(jaxpr.constvars, consts))
-    linear: set[Var] = set(jaxpr.invars)
+    linear: set[Var] = set()
+    for v, a in safe_zip(jaxpr.invars, args):
+        if is_undefined_primal(a):
+            linear.add(v)
+        else:
+            primal_env[v] = a
     lin_eqns = []
     for eqn in jaxpr.eqns:
         if any(type(v) is Var and v in linear for v in eqn.invars):
@@ -334,6 +353,28 @@ def backward_pass(jaxpr: Jaxpr, consts: Sequence[Any], cts_out: Sequence[Any]
         for v, ct in safe_zip(eqn.invars, cts_in):
             write_ct(v, ct)
     return [read_ct(v) for v in jaxpr.invars]
+
+
+def dependent_outputs(jaxpr: Jaxpr, unknown_ins: Sequence[bool]) -> list[bool]:
+    """Which outputs of ``jaxpr`` depend on the invars marked unknown."""
+    unknown = {v for v, u in safe_zip(jaxpr.invars, unknown_ins) if u}
+    for eqn in jaxpr.eqns:
+        if any(type(v) is Var and v in unknown for v in eqn.invars):
+            unknown.update(eqn.outvars)
+    return [type(v) is Var and v in unknown for v in jaxpr.outvars]
+
+
+def dce_jaxpr(jaxpr: Jaxpr, used_outputs: Sequence[bool]) -> Jaxpr:
+    """``jaxpr`` restricted to the outputs marked used, without dead equations
+    (all sciax primitives are pure, so any unused equation can go)."""
+    outvars = [v for v, u in safe_zip(jaxpr.outvars, used_outputs) if u]
+    live = {v for v in outvars if type(v) is Var}
+    eqns = []
+    for eqn in reversed(jaxpr.eqns):
+        if any(v in live for v in eqn.outvars):
+            eqns.append(eqn)
+            live.update(v for v in eqn.invars if type(v) is Var)
+    return Jaxpr(jaxpr.constvars, jaxpr.invars, outvars, eqns[::-1])
 
 
 def is_differentiable_dtype(dtype: Any) -> bool:
