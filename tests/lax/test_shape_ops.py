@@ -220,7 +220,8 @@ def test_dynamic_update_slice(run, data):
 
 def test_dynamic_slice_no_negative_wrap_and_in_dim(run):
     x = np.arange(10, dtype=np.float64)
-    got = run(lambda x, i: lax.dynamic_slice(x, (i,), (3,), allow_negative_indices=False),
+    got = run(lambda x, i: lax.dynamic_slice(x, (i,), (3,),
+                                             allow_negative_indices=False),
               x, np.int32(-2))
     _check(got, x[:3])
     _check(run(lambda x, i: lax.dynamic_slice_in_dim(x, i, 2), x, np.int32(4)), x[4:6])
@@ -250,16 +251,19 @@ def test_broadcast(run, x, sizes):
 
 
 def test_full_and_full_like(run):
-    _check(run(lambda: lax.full((2, 3), 1.5, np.float32)), np.full((2, 3), 1.5, np.float32))
+    _check(run(lambda: lax.full((2, 3), 1.5, np.float32)),
+           np.full((2, 3), 1.5, np.float32))
     _check(run(lambda: lax.full((), True)), np.array(True))
     _check(run(lambda: lax.full((0, 2), 3, np.int32)), np.zeros((0, 2), np.int32))
     x = np.zeros((2, 2), np.complex64)
     _check(run(lambda x: lax.full_like(x, 2), x), np.full((2, 2), 2, np.complex64))
-    _check(run(lambda x: lax.full_like(x, 2, np.int32, (3,)), x), np.full(3, 2, np.int32))
+    _check(run(lambda x: lax.full_like(x, 2, np.int32, (3,)), x),
+           np.full(3, 2, np.int32))
     _check(run(lambda x: lax.zeros_like_array(x), x), np.zeros_like(x))
     _check(run(lambda x: lax.ones_like_array(x), x), np.ones_like(x))
     # dtype=None keeps the weak type of a Python scalar, as in JAX
-    assert lax.full((2,), 3.0).weak_type and not lax.full((2,), 3.0, "float64").weak_type
+    assert lax.full((2,), 3.0).weak_type
+    assert not lax.full((2,), 3.0, "float64").weak_type
     assert lax.full((2,), 3.0).dtype == np.float64
 
 
