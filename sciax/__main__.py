@@ -59,16 +59,17 @@ def eager_lax() -> None:
 
 
 def numpy_layer() -> None:
-    _section("sciax.numpy (broadcasting and promotion over lax)")
-    names = [n for n in ("arange", "linspace", "sin", "sum", "matmul") if hasattr(snp, n)]
-    if len(names) < 5:
-        print("coming: sciax.numpy is being written; this section will show it")
-        return
+    _section("sciax.numpy: the NumPy API, with broadcasting and promotion")
     a = snp.arange(6.0).reshape(2, 3)
     _show("a = snp.arange(6.0).reshape(2, 3)", repr(a))
-    _show("snp.sin(a).sum(axis=1)", repr(snp.sum(snp.sin(a), axis=1)))
-    _show("a @ a.T", repr(snp.matmul(a, snp.transpose(a))))
+    _show("snp.sum(snp.sin(a), axis=1)", repr(snp.sum(snp.sin(a), axis=1)))
+    _show("np.sin(a).sum(axis=1) (NumPy)", repr(np.sin(np.asarray(a)).sum(axis=1)))
+    _show("a @ a.T", repr(a @ a.T))
     _show("a + snp.linspace(0, 1, 3) (broadcast)", repr(a + snp.linspace(0.0, 1.0, 3)))
+    _show("snp.where(a > 2, a, -1.0)", repr(snp.where(a > 2, a, -1.0)))
+    _show("snp.mean(a), snp.sum(a, axis=0)", (snp.mean(a), snp.sum(a, axis=0)))
+    _show("snp.ones(2, dtype=snp.float32) * 2.0 (a weak Python scalar)",
+          repr(snp.ones(2, dtype=snp.float32) * 2.0))
 
 
 def staging() -> None:
