@@ -10,3 +10,4 @@ from sciax._src.lax.reductions import *  # noqa: F401,F403
 from sciax._src.lax.dot import *  # noqa: F401,F403
 from sciax._src.lax.sort import *  # noqa: F401,F403
 from sciax._src.lax.indexing import *  # noqa: F401,F403
+from sciax._src.lax.control_flow import *  # noqa: F401,F403

@@ -379,3 +379,30 @@ def dce_jaxpr(jaxpr: Jaxpr, used_outputs: Sequence[bool]) -> Jaxpr:
 
 def is_differentiable_dtype(dtype: Any) -> bool:
     return dtypes.is_inexact(dtype)
+
+
+def jvp_jaxpr(closed: ClosedJaxpr, nonzeros: Sequence[bool], instantiate: bool | Sequence[bool]
+              ) -> tuple[ClosedJaxpr, list[Any], list[bool]]:
+    """The JVP of ``closed`` as a jaxpr taking ``primals + nonzero tangents`` and
+    returning ``primals_out + tangents_out`` (for outputs whose tangent is
+    nonzero or instantiated).  Returns (jaxpr without consts, its consts, which
+    output tangents are present)."""
+    from sciax._src.core.jaxpr import close_over_consts
+    from sciax._src.interpreters.partial_eval import trace_to_jaxpr
+
+    n = len(closed.in_avals)
+    m = len(closed.out_avals)
+    inst = [instantiate] * m if isinstance(instantiate, bool) else list(instantiate)
+    out_nz: list[bool] = []
+
+    def fun(*xs: Any) -> list[Any]:
+        ps, ts = list(xs[:n]), iter(xs[n:])
+        t_in = [next(ts) if nz else Zero(a) for nz, a in zip(nonzeros, closed.in_avals)]
+        outs, t_outs = jvp_flat(
+            lambda *a: eval_jaxpr(closed.jaxpr, closed.consts, *a), ps, t_in)
+        out_nz[:] = [type(t) is not Zero or i for t, i in zip(t_outs, inst)]
+        return [*outs, *(instantiate_zeros(t) for t, nz in zip(t_outs, out_nz) if nz)]
+
+    avals = [*closed.in_avals, *(a for a, nz in zip(closed.in_avals, nonzeros) if nz)]
+    jaxpr, consts = close_over_consts(trace_to_jaxpr(fun, avals))
+    return jaxpr, consts, out_nz

@@ -14,6 +14,7 @@ from typing import Any
 
 from sciax._src.core.avals import ShapedArray, get_aval
 from sciax._src.core.trace import Primitive, Trace, Tracer, current_trace, set_current_trace
+from sciax._src.core.jaxpr import eval_jaxpr
 from sciax._src.interpreters.ad import call_jaxprs, inline_call
 from sciax._src.util import safe_zip
 
@@ -197,3 +198,49 @@ def vmap_flat(fun: Callable[..., list[Any]], args: Sequence[Any],
             val = moveaxis(val, d, od)
         results.append(val)
     return results
+
+
+def batch_jaxpr(closed: Any, in_dims: Sequence[int | None], size: int,
+                axis_name: Any = None, force_out: bool | Sequence[bool] = True
+                ) -> tuple[Any, list[Any], list[int | None]]:
+    """Batch ``closed`` with inputs batched at ``in_dims``.
+
+    Outputs come out batched at axis 0, or unbatched (``None``) where they do not
+    depend on batched inputs and ``force_out`` is False for them.  Returns
+    (jaxpr without consts, its consts, out dims).
+    """
+    from sciax._src.core.jaxpr import close_over_consts
+    from sciax._src.interpreters.partial_eval import trace_to_jaxpr
+
+    m = len(closed.out_avals)
+    force = [force_out] * m if isinstance(force_out, bool) else list(force_out)
+    out_dims: list[int | None] = []
+
+    def fun(*xs: Any) -> list[Any]:
+        trace = BatchTrace(current_trace(), size, axis_name)
+        tracers = [BatchTracer(trace, x, d) if d is not not_mapped else x
+                   for x, d in safe_zip(xs, in_dims)]
+        with set_current_trace(trace):
+            outs = eval_jaxpr(closed.jaxpr, closed.consts, *tracers)
+        res = []
+        out_dims.clear()
+        for o, f in safe_zip(outs, force):
+            val, d = trace.to_batch_info(o)
+            if d is not_mapped and not f:
+                out_dims.append(not_mapped)
+                res.append(val)
+            else:
+                res.append(bdim_at_front(val, d, size))
+                out_dims.append(0)
+        return res
+
+    avals = []
+    for a, d in safe_zip(closed.in_avals, in_dims):
+        if d is not_mapped:
+            avals.append(a)
+        else:
+            shape = list(a.shape)
+            shape.insert(d, size)
+            avals.append(a.update(shape=tuple(shape)))
+    jaxpr, consts = close_over_consts(trace_to_jaxpr(fun, avals))
+    return jaxpr, consts, list(out_dims)
