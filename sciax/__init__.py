@@ -21,6 +21,7 @@ from sciax._src.custom_derivatives import custom_vjp as custom_vjp
 from sciax._src.checkpoint import checkpoint as checkpoint
 from sciax._src.checkpoint import remat as remat
 from sciax import tree as tree
+from sciax import debug as debug
 from sciax import lax as lax
 from sciax import numpy as numpy
 

@@ -41,7 +41,7 @@ def to_buffer(x: Any) -> tuple[Any, ShapedArray]:
 
 
 def compile_jaxpr(jaxpr: Jaxpr) -> Executable:
-    return Executable(lowering.lower_jaxpr(jaxpr), jaxpr.out_avals)
+    return lowering.compile_module(lowering.lower_jaxpr(jaxpr), jaxpr.out_avals)
 
 
 def _compile_primitive(prim: Primitive, params: dict, avals: list[ShapedArray]

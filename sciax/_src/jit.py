@@ -115,10 +115,8 @@ class Lowered:
         return str(self._module)
 
     def compile(self) -> Compiled:
-        from sciax._src.backend.compile import Executable
-
-        return Compiled(Executable(self._module, self.jaxpr.out_avals), self._out_tree,
-                        self._consts)
+        return Compiled(lowering.compile_module(self._module, self.jaxpr.out_avals),
+                        self._out_tree, self._consts)
 
 
 class Compiled:

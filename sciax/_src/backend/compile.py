@@ -20,13 +20,20 @@ class Executable:
     them without a round trip through Python).
     """
 
-    __slots__ = ("_exe", "_handlers", "out_avals", "device", "_execute")
+    __slots__ = ("_exe", "_handlers", "out_avals", "device", "_execute", "__weakref__")
 
-    def __init__(self, module: ir.Module, out_avals: Sequence[Any], device: Any = None):
+    def __init__(self, module: ir.Module, out_avals: Sequence[Any], device: Any = None,
+                 host_callbacks: Sequence[Any] = ()):
         dev = device if device is not None else _client.default_device()
         client = _client.get_client()
-        self._exe = client.compile_and_load(
-            module, _client.device_list((dev,)), xc.CompileOptions())
+        if host_callbacks:
+            # Only the overload taking an ir.Module accepts host callbacks.
+            self._exe = client.compile_and_load(
+                module, _client.device_list((dev,)), xc.CompileOptions(),
+                host_callbacks=list(host_callbacks))
+        else:
+            self._exe = client.compile_and_load(
+                module, _client.device_list((dev,)), xc.CompileOptions())
         self.device = dev
         self.out_avals = tuple(out_avals)
         sharding = _client.sharding(dev)

@@ -25,6 +25,10 @@ from sciax._src.core.trace import Primitive
 from sciax._src.util import safe_map, safe_zip
 
 
+# Primitives with side effects (host callbacks): never removed as dead code.
+side_effecting: set[Primitive] = set()
+
+
 class Var:
     __slots__ = ("aval",)
 

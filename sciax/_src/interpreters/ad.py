@@ -366,12 +366,14 @@ def dependent_outputs(jaxpr: Jaxpr, unknown_ins: Sequence[bool]) -> list[bool]:
 
 def dce_jaxpr(jaxpr: Jaxpr, used_outputs: Sequence[bool]) -> Jaxpr:
     """``jaxpr`` restricted to the outputs marked used, without dead equations
-    (all sciax primitives are pure, so any unused equation can go)."""
+    (equations with side effects are kept)."""
+    from sciax._src.core.jaxpr import side_effecting
+
     outvars = [v for v, u in safe_zip(jaxpr.outvars, used_outputs) if u]
     live = {v for v in outvars if type(v) is Var}
     eqns = []
     for eqn in reversed(jaxpr.eqns):
-        if any(v in live for v in eqn.outvars):
+        if eqn.primitive in side_effecting or any(v in live for v in eqn.outvars):
             eqns.append(eqn)
             live.update(v for v in eqn.invars if type(v) is Var)
     return Jaxpr(jaxpr.constvars, jaxpr.invars, outvars, eqns[::-1])

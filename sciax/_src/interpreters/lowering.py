@@ -34,11 +34,17 @@ def has_lowering(prim: Primitive) -> bool:
 
 
 class ModuleContext:
-    __slots__ = ("context", "module")
+    __slots__ = ("context", "module", "host_callbacks")
 
     def __init__(self, context: ir.Context, module: ir.Module):
         self.context = context
         self.module = module
+        # Python functions called from the compiled code, by index (debug.print)
+        self.host_callbacks: list[Callable[..., Any]] = []
+
+    def add_host_callback(self, fn: Callable[..., Any]) -> int:
+        self.host_callbacks.append(fn)
+        return len(self.host_callbacks) - 1
 
 
 class LoweringRuleContext:
@@ -84,7 +90,7 @@ def jaxpr_subcomp(mctx: ModuleContext, jaxpr: Jaxpr, args: Sequence[ir.Value]
 
 def lower_jaxpr(jaxpr: Jaxpr, name: str = "main") -> ir.Module:
     """A module whose public ``@main`` takes ``constvars + invars`` and returns
-    ``outvars``."""
+    ``outvars``.  Host callbacks it calls are in ``module_host_callbacks(module)``."""
     context = make_context()
     with context, ir.Location.unknown():
         module = ir.Module.create()
@@ -100,7 +106,28 @@ def lower_jaxpr(jaxpr: Jaxpr, name: str = "main") -> ir.Module:
                 func.ReturnOp(outs)
         safe = "".join(c if c.isalnum() or c == "_" else "_" for c in name) or "main"
         module.operation.attributes["sym_name"] = ir.StringAttr.get(safe)
+    _module_callbacks[id(module)] = (module, mctx.host_callbacks)
     return module
+
+
+# host callbacks of lowered modules, keyed by module identity (ir.Module objects
+# take no Python attributes); entries are dropped when the module is compiled
+_module_callbacks: dict[int, tuple[ir.Module, list[Callable[..., Any]]]] = {}
+
+
+def module_host_callbacks(module: ir.Module) -> list[Callable[..., Any]]:
+    entry = _module_callbacks.get(id(module))
+    return entry[1] if entry is not None and entry[0] is module else []
+
+
+def compile_module(module: ir.Module, out_avals: Sequence[ShapedArray]) -> Any:
+    """Compile a module from :func:`lower_jaxpr` with its host callbacks."""
+    from sciax._src.backend.compile import Executable
+
+    callbacks = module_host_callbacks(module)
+    exe = Executable(module, out_avals, host_callbacks=callbacks)
+    _module_callbacks.pop(id(module), None)
+    return exe
 
 
 def lower_fun(fun: Callable[..., Any], multiple_results: bool = False
