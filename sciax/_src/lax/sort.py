@@ -3,7 +3,8 @@ and ``top_k``.
 
 The comparator is a strict total order that matches :func:`numpy.sort`:
 ``-0.0`` equals ``0.0`` (a stable sort keeps their order), every NaN sorts
-after ``+inf``, and complex numbers compare lexicographically by (real, imag).
+after ``+inf``, and complex numbers compare lexicographically by (real, imag),
+with NumPy's placement of NaNs: ``[R + Rj, R + nanj, nan + Rj, nan + nanj]``.
 """
 
 from __future__ import annotations
@@ -55,7 +56,8 @@ def sort(operand: ArrayLike | Sequence[ArrayLike], dimension: int = -1,
     Notes
     -----
     NaNs sort to the end and ``-0.0 == 0.0``, as in :func:`numpy.sort`;
-    complex numbers sort by real part, then imaginary part.
+    complex numbers sort by real part, then imaginary part, values with a NaN
+    part last in NumPy's order ``[R + Rj, R + nanj, nan + Rj, nan + nanj]``.
 
     Examples
     --------
@@ -118,9 +120,14 @@ def _canonical_float(x: ir.Value, dtype: np.dtype) -> ir.Value:
 
 def _keys(x: ir.Value, dtype: np.dtype) -> list[tuple[ir.Value, np.dtype]]:
     if dtype in _complex:
+        # NumPy's complex order: [R + Rj, R + nanj, nan + Rj, nan + nanj], each
+        # group lexicographic; so first the NaN pattern (real is NaN, imag is
+        # NaN), then the canonicalised parts.
         part = np.dtype(np.float64 if dtype == dtypes.complex128 else np.float32)
-        return [(_canonical_float(hlo.real(x), part), part),
-                (_canonical_float(hlo.imag(x), part), part)]
+        re, im = hlo.real(x), hlo.imag(x)
+        return [(_compare(re, re, "NE", part), dtypes.bool_),
+                (_compare(im, im, "NE", part), dtypes.bool_),
+                (_canonical_float(re, part), part), (_canonical_float(im, part), part)]
     if dtype in _float:
         return [(_canonical_float(x, dtype), dtype)]
     return [(x, dtype)]
