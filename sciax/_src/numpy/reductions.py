@@ -3,6 +3,7 @@ prod, mean, max/min, all/any, argmax/argmin, cumsum/cumprod."""
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Callable
 from typing import Any
 
@@ -51,7 +52,7 @@ def _reduce(name: str, a: Any, axis: Any, keepdims: bool, reducer: Callable,
     else:
         dt = _upcast_int_dtype(av.dtype) if upcast else av.dtype
     a = util.cast(a, dt, av.weak_type and dtype is None and dt == av.dtype)
-    if not identity and initial is None and any(av.shape[i] == 0 for i in axes):
+    if not identity and initial is None and builtins.any(av.shape[i] == 0 for i in axes):
         raise ValueError(f"zero-size array to reduction operation {name} which has no "
                          f"identity (shape {av.shape}, axis {axis})")
     out = reducer(a, axes)

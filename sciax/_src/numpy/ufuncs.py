@@ -8,6 +8,7 @@ and bool arguments to the default float dtype.
 
 from __future__ import annotations
 
+import builtins
 import math
 from collections.abc import Callable
 from typing import Any
@@ -236,7 +237,7 @@ def power(x1: ArrayLike, x2: ArrayLike, /) -> Any:
         if dtypes.is_integer(dt) and x2 < 0:
             raise ValueError("power: integers to negative integer powers are not "
                              "allowed")
-        if abs(x2) <= 1 << 20:
+        if builtins.abs(x2) <= 1 << 20:
             return lax.integer_pow(base, x2)
     x1, x2 = util.promote_args_numeric("power", x1, x2)
     if dtypes.is_integer(_dt(x1)):
@@ -339,7 +340,7 @@ fix = _int_identity("fix", _trunc)
 def _round_float(x: Any, decimals: int) -> Any:
     if decimals == 0:
         return lax.round(x, lax.ROUND_TO_NEAREST_EVEN)
-    factor = _scalar_like(x, 10.0 ** abs(decimals))
+    factor = _scalar_like(x, 10.0 ** builtins.abs(decimals))
     if decimals > 0:
         return lax.div(lax.round(lax.mul(x, factor), lax.ROUND_TO_NEAREST_EVEN), factor)
     return lax.mul(lax.round(lax.div(x, factor), lax.ROUND_TO_NEAREST_EVEN), factor)
