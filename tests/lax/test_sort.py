@@ -143,3 +143,9 @@ def test_top_k_bad_input():
         lax.top_k(np.zeros(3, np.complex64), 1)
     with pytest.raises(ValueError, match=r"rank 1 or more"):
         lax.top_k(np.float32(1.0), 1)
+
+
+def test_top_k_nan_counts_as_largest():
+    vals, idx = lax.top_k(np.array([1.0, nan, -inf, 3.0, nan]), 3)
+    np.testing.assert_array_equal(vals, [nan, nan, 3.0])
+    np.testing.assert_array_equal(idx, [1, 4, 3])

@@ -187,7 +187,8 @@ def sort_key_val(keys: ArrayLike, values: ArrayLike, dimension: int = -1,
 
 def top_k(operand: ArrayLike, k: int) -> tuple[Any, Any]:
     """The ``k`` largest entries along the last axis and their indices (int32),
-    largest first; ties keep the lower index first.
+    largest first; ties keep the lower index first.  A NaN counts as larger
+    than every number, so NaNs come first (the mirror of :func:`sort`).
 
     Examples
     --------
