@@ -11,3 +11,4 @@ from sciax._src.lax.dot import *  # noqa: F401,F403
 from sciax._src.lax.sort import *  # noqa: F401,F403
 from sciax._src.lax.indexing import *  # noqa: F401,F403
 from sciax._src.lax.control_flow import *  # noqa: F401,F403
+from sciax._src.lax.parallel import *  # noqa: F401,F403

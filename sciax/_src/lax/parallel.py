@@ -1,0 +1,300 @@
+"""Collectives over named axes: psum, pmean, pmax, pmin, all_gather, ppermute,
+axis_index.
+
+Inside ``vmap(..., axis_name=name)`` a collective over ``name`` acts across the
+batch (its batching rule reduces over the batch dimension); inside ``pmap`` it
+lowers to the StableHLO cross-replica collective.  An axis name that no
+enclosing transformation defines is an error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from sciax._src.backend.pytree import registry
+from sciax._src.core import dtypes
+from sciax._src.core.avals import ShapedArray, get_aval
+from sciax._src.core.trace import Primitive
+from sciax._src.interpreters import ad, batching
+from sciax._src.lax import elementwise as ew
+from sciax._src.lax import shape_ops
+
+__all__ = ["psum", "pmean", "pmax", "pmin", "all_gather", "ppermute", "axis_index",
+           "psum_p", "pmax_p", "pmin_p", "all_gather_p", "ppermute_p", "axis_index_p"]
+
+
+def _axes_tuple(axis_name: Any) -> tuple:
+    return tuple(axis_name) if isinstance(axis_name, tuple | list) else (axis_name,)
+
+
+def _unbound(name: Any) -> NameError:
+    return NameError(f"unbound axis name: {name!r}; collectives need an enclosing "
+                     "vmap(..., axis_name=...) or pmap(..., axis_name=...) with that name")
+
+
+def _collective(name: str) -> Primitive:
+    prim = Primitive(name)
+    prim.def_abstract_eval(lambda x, *, axes: x)
+
+    def impl(x, *, axes):
+        raise _unbound(axes[0])
+    prim.def_impl(impl)
+    batching.axis_primitives.add(prim)
+    return prim
+
+
+psum_p = _collective("psum")
+pmax_p = _collective("pmax")
+pmin_p = _collective("pmin")
+
+
+def _reduce_batch(reducer):
+    def rule(trace, vals, dims, *, axes):
+        (x,), (d,) = vals, dims
+        prim = {_sum: psum_p, _max: pmax_p, _min: pmin_p}[reducer]
+        if trace.axis_name not in axes:
+            return prim.bind(x, axes=axes), d
+        rest = tuple(a for a in axes if a != trace.axis_name)
+        if d is batching.not_mapped:
+            out = _scale_unmapped(reducer, x, trace.axis_size)
+        else:
+            out = reducer(x, d)
+        if rest:
+            out = prim.bind(out, axes=rest)
+        return out, batching.not_mapped
+    return rule
+
+
+def _sum(x, d):
+    from sciax._src.lax.reductions import reduce_sum
+    return reduce_sum(x, (d,))
+
+
+def _max(x, d):
+    from sciax._src.lax.reductions import reduce_max
+    return reduce_max(x, (d,))
+
+
+def _min(x, d):
+    from sciax._src.lax.reductions import reduce_min
+    return reduce_min(x, (d,))
+
+
+def _scale_unmapped(reducer, x, size):
+    if reducer is _sum:
+        return ew.mul(x, ew.convert_element_type(size, get_aval(x).dtype))
+    return x
+
+
+batching.primitive_batchers[psum_p] = _reduce_batch(_sum)
+batching.primitive_batchers[pmax_p] = _reduce_batch(_max)
+batching.primitive_batchers[pmin_p] = _reduce_batch(_min)
+ad.deflinear(psum_p, lambda ct, x, *, axes: [ct])
+
+
+def _psum_jvp_zero_safe(prim):
+    def jvp(primals, tangents, *, axes):
+        (x,), (t,) = primals, tangents
+        out = prim.bind(x, axes=axes)
+        # derivative flows to the arg(s) attaining the extremum
+        sel = ew.eq(x, out)
+        tz = ad.instantiate_zeros(t)
+        contrib = ew.select(sel, tz, ad.zeros_like_aval(get_aval(tz)))
+        cnt = psum_p.bind(ew.convert_element_type(sel, get_aval(x).dtype), axes=axes)
+        return out, ew.div(psum_p.bind(contrib, axes=axes), cnt)
+    ad.primitive_jvps[prim] = jvp
+
+
+_psum_jvp_zero_safe(pmax_p)
+_psum_jvp_zero_safe(pmin_p)
+
+
+def _tree_apply(prim: Primitive, x: Any, axis_name: Any) -> Any:
+    axes = _axes_tuple(axis_name)
+    leaves, tree = registry.flatten(x)
+    return tree.unflatten([prim.bind(leaf, axes=axes) for leaf in leaves])
+
+
+def psum(x: Any, axis_name: Any) -> Any:
+    """Sum ``x`` (a pytree) over the named mapped axis; every member gets the total.
+
+    Examples
+    --------
+    >>> sciax.vmap(lambda v: lax.psum(v, "i"), axis_name="i")(snp.arange(4.0))
+    Array([6., 6., 6., 6.], dtype=float64)
+    """
+    return _tree_apply(psum_p, x, axis_name)
+
+
+def pmax(x: Any, axis_name: Any) -> Any:
+    """Maximum over the named mapped axis."""
+    return _tree_apply(pmax_p, x, axis_name)
+
+
+def pmin(x: Any, axis_name: Any) -> Any:
+    """Minimum over the named mapped axis."""
+    return _tree_apply(pmin_p, x, axis_name)
+
+
+def pmean(x: Any, axis_name: Any) -> Any:
+    """Mean over the named mapped axis.
+
+    Examples
+    --------
+    >>> sciax.vmap(lambda v: lax.pmean(v, "i"), axis_name="i")(snp.arange(4.0))
+    Array([1.5, 1.5, 1.5, 1.5], dtype=float64)
+    """
+    total = psum(x, axis_name)
+    n = _axis_size(axis_name)
+    leaves, tree = registry.flatten(total)
+    return tree.unflatten([ew.div(t, ew.convert_element_type(n, get_aval(t).dtype))
+                           for t in leaves])
+
+
+def _axis_size(axis_name: Any) -> Any:
+    """The size of the named axis (a Python int under vmap, traced under pmap)."""
+    ones = psum_p.bind(ew.convert_element_type(1, np.int32), axes=_axes_tuple(axis_name))
+    return ones
+
+
+# --- axis_index -------------------------------------------------------------------------
+
+axis_index_p = Primitive("axis_index")
+axis_index_p.def_abstract_eval(lambda *, axis_name: ShapedArray((), dtypes.int32))
+axis_index_p.def_impl(lambda *, axis_name: (_ for _ in ()).throw(_unbound(axis_name)))
+batching.axis_primitives.add(axis_index_p)
+
+
+def _axis_index_batch(trace, vals, dims, *, axis_name):
+    if trace.axis_name != axis_name:
+        return axis_index_p.bind(axis_name=axis_name), batching.not_mapped
+    return shape_ops.iota(np.int32, trace.axis_size), 0
+
+
+batching.primitive_batchers[axis_index_p] = _axis_index_batch
+ad.defjvp_zero(axis_index_p)
+
+
+def axis_index(axis_name: Any) -> Any:
+    """The position of the current member along the named mapped axis (int32).
+
+    Examples
+    --------
+    >>> sciax.vmap(lambda v: lax.axis_index("i") * v, axis_name="i")(snp.ones(3))
+    Array([0., 1., 2.], dtype=float64)
+    """
+    return axis_index_p.bind(axis_name=axis_name)
+
+
+# --- all_gather and ppermute ------------------------------------------------------------
+
+all_gather_p = Primitive("all_gather")
+batching.axis_primitives.add(all_gather_p)
+
+
+def _all_gather_abstract_eval(x, *, axis_name, axis, size, tiled):
+    shape = list(x.shape)
+    if tiled:
+        shape[axis] *= size
+    else:
+        shape.insert(axis, size)
+    return x.update(shape=tuple(shape))
+
+
+all_gather_p.def_abstract_eval(_all_gather_abstract_eval)
+
+
+def _all_gather_batch(trace, vals, dims, *, axis_name, axis, size, tiled):
+    (x,), (d,) = vals, dims
+    if trace.axis_name != axis_name:
+        out = all_gather_p.bind(x, axis_name=axis_name, axis=axis + (d is not None and
+                                                                      d <= axis),
+                                size=size, tiled=tiled)
+        return out, d
+    x = batching.bdim_at_front(x, d, trace.axis_size)
+    out = batching.moveaxis(x, 0, axis)
+    if tiled:
+        shape = list(get_aval(out).shape)
+        shape[axis:axis + 2] = [shape[axis] * shape[axis + 1]]
+        out = shape_ops.reshape(out, shape)
+    return out, batching.not_mapped
+
+
+batching.primitive_batchers[all_gather_p] = _all_gather_batch
+
+
+def all_gather(x: Any, axis_name: Any, *, axis: int = 0, tiled: bool = False) -> Any:
+    """Stack every member's ``x`` along a new axis ``axis`` (or concatenate if
+    ``tiled``); every member gets the whole result.
+
+    Examples
+    --------
+    >>> sciax.vmap(lambda v: lax.all_gather(v, "i"), axis_name="i")(snp.arange(3.0)).shape
+    (3, 3)
+    """
+    size = _static_axis_size(axis_name)
+    leaves, tree = registry.flatten(x)
+    return tree.unflatten([all_gather_p.bind(leaf, axis_name=axis_name, axis=axis,
+                                             size=size, tiled=tiled) for leaf in leaves])
+
+
+ppermute_p = Primitive("ppermute")
+ppermute_p.def_abstract_eval(lambda x, *, axis_name, perm: x)
+batching.axis_primitives.add(ppermute_p)
+
+
+def _ppermute_batch(trace, vals, dims, *, axis_name, perm):
+    (x,), (d,) = vals, dims
+    if trace.axis_name != axis_name:
+        return ppermute_p.bind(x, axis_name=axis_name, perm=perm), d
+    x = batching.bdim_at_front(x, d, trace.axis_size)
+    n = trace.axis_size
+    rows = []
+    src_of = {t: s for s, t in perm}
+    zero = ad.zeros_like_aval(get_aval(x).update(shape=get_aval(x).shape[1:]))
+    for i in range(n):
+        rows.append(shape_ops.index_in_dim(x, src_of[i], 0, keepdims=True)
+                    if i in src_of else shape_ops.expand_dims(zero, (0,)))
+    return shape_ops.concatenate(rows, 0), 0
+
+
+batching.primitive_batchers[ppermute_p] = _ppermute_batch
+ad.deflinear(ppermute_p, lambda ct, x, *, axis_name, perm: [
+    ppermute_p.bind(ct, axis_name=axis_name, perm=tuple((t, s) for s, t in perm))])
+
+
+def ppermute(x: Any, axis_name: Any, perm: Sequence[tuple[int, int]]) -> Any:
+    """Send member ``src``'s ``x`` to member ``dst`` for each ``(src, dst)`` in
+    ``perm``; members that receive nothing get zeros.
+
+    Examples
+    --------
+    >>> shift = lambda v: lax.ppermute(v, "i", [(0, 1), (1, 2), (2, 0)])
+    >>> sciax.vmap(shift, axis_name="i")(snp.arange(3.0))
+    Array([2., 0., 1.], dtype=float64)
+    """
+    perm = tuple((int(s), int(t)) for s, t in perm)
+    srcs, dsts = [s for s, _ in perm], [t for _, t in perm]
+    if len(set(srcs)) != len(srcs) or len(set(dsts)) != len(dsts):
+        raise ValueError(f"ppermute: perm {perm} must not repeat a source or destination")
+    leaves, tree = registry.flatten(x)
+    return tree.unflatten([ppermute_p.bind(leaf, axis_name=axis_name, perm=perm)
+                           for leaf in leaves])
+
+
+def _static_axis_size(axis_name: Any) -> int:
+    from sciax._src.core.trace import current_trace
+
+    t = current_trace()
+    while t is not None:
+        if isinstance(t, batching.BatchTrace) and t.axis_name == axis_name:
+            return t.axis_size
+        size = getattr(t, "axis_sizes", {}).get(axis_name)
+        if size is not None:
+            return size
+        t = getattr(t, "parent", None)
+    raise _unbound(axis_name)
+
