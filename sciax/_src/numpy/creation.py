@@ -238,8 +238,8 @@ def arange(start: Any, stop: Any = None, step: Any = None, dtype: Any = None) ->
         n = max(0, -(-(int(stop) - int(start)) // int(step)))
         idx = lax.iota(dt, n)
         if step != 1:
-            idx = lax.mul(idx, util.cast(int(step), dt))
-        return idx if start == 0 else lax.add(idx, util.cast(int(start), dt))
+            idx = lax.mul(idx, int(step))
+        return idx if start == 0 else lax.add(idx, int(start))
     # Float ranges are filled on the host so every value is bit-for-bit NumPy's.
     return device_put(np.arange(start, stop, step, dtype=dt))
 
