@@ -246,77 +246,47 @@ def grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
     return grad_f
 
 
-def _std_basis(leaves: list[Any]) -> list[list[Any]]:
-    """One-hot tangents: for each scalar position of the flattened inputs, a
-    list of leaves with a one there and zeros elsewhere."""
-    from sciax._src.lax._rules import scalar_array
+def _std_basis(avals: list[Any]) -> tuple[list[Any], int]:
+    """Rows of the identity over the flattened, concatenated ``avals``: one
+    array of shape ``(N, *aval.shape)`` per leaf, ``N`` the total size."""
     from sciax._src.backend.array import device_put
 
-    avals = [get_aval(x) for x in leaves]
-    basis = []
-    for k, a in enumerate(avals):
-        for idx in np.ndindex(*a.shape):
-            vec = []
-            for j, b in enumerate(avals):
-                z = np.zeros(b.shape, b.dtype)
-                if j == k:
-                    z[idx] = 1
-                vec.append(device_put(z) if b.shape else scalar_array(z, b.dtype))
-            basis.append(vec)
-    return basis
+    sizes = [int(np.prod(a.shape)) for a in avals]
+    n = sum(sizes)
+    out, offset = [], 0
+    for a, k in zip(avals, sizes):
+        block = np.zeros((n, k), dtype=a.dtype)
+        block[offset:offset + k] = np.eye(k, dtype=a.dtype)
+        out.append(device_put(block.reshape((n, *a.shape))))
+        offset += k
+    return out, n
 
 
-def _stack_jacobian(cols: list[Any], in_avals: list, out_avals: list, in_tree: Any,
-                    out_tree: Any, fwd: bool) -> Any:
-    """Assemble per-basis results into out_tree of in_tree of arrays with shape
-    ``out.shape + in.shape``."""
-    from sciax._src.lax.shape_ops import reshape
+def _split_rows(x: Any, sizes: list[int], shapes: list[tuple], rest: tuple,
+                in_first: bool) -> list[Any]:
+    """Split ``x`` of shape ``(N, *rest)`` into pieces of ``sizes`` rows and
+    reshape piece k to ``rest + shapes[k]`` (in_first=False: rows go last) or
+    ``shapes[k] + rest``."""
+    from sciax._src.lax.shape_ops import reshape, slice_in_dim, transpose
 
-    sizes = [int(np.prod(a.shape)) for a in (in_avals if fwd else out_avals)]
-    blocks = []
-    if fwd:
-        # cols[k][o]: tangent of output o for basis vector k over inputs
-        for o, oa in enumerate(out_avals):
-            row = []
-            start = 0
-            for ia, n in zip(in_avals, sizes):
-                parts = [cols[k][o] for k in range(start, start + n)]
-                start += n
-                st = stack(parts, axis=-1) if parts else None
-                row.append(reshape(st, (*oa.shape, *ia.shape)) if st is not None
-                           else _zeros((*oa.shape, *ia.shape), oa.dtype))
-            blocks.append(in_tree.unflatten(row))
-    else:
-        # cols[k][i]: cotangent of input i for basis vector k over outputs
-        start = 0
-        for oa, n in zip(out_avals, sizes):
-            row = []
-            for i, ia in enumerate(in_avals):
-                parts = [cols[k][i] for k in range(start, start + n)]
-                st = stack(parts, axis=0) if parts else None
-                row.append(reshape(st, (*oa.shape, *ia.shape)) if st is not None
-                           else _zeros((*oa.shape, *ia.shape), ia.dtype))
-            start += n
-            blocks.append(in_tree.unflatten(row))
-    return out_tree.unflatten(blocks)
-
-
-def stack(parts: list[Any], axis: int) -> Any:
-    from sciax._src.lax.shape_ops import concatenate, reshape
-
-    shape = get_aval(parts[0]).shape
-    axis = axis % (len(shape) + 1)
-    new = (*shape[:axis], 1, *shape[axis:])
-    return concatenate([reshape(p, new) for p in parts], axis)
-
-
-def _zeros(shape: tuple, dtype: Any) -> Any:
-    return ad.zeros_like_aval(get_aval(np.zeros(shape, dtype)))
+    out, offset = [], 0
+    for k, shape in zip(sizes, shapes):
+        piece = slice_in_dim(x, offset, offset + k, 1, 0)
+        offset += k
+        piece = reshape(piece, (*shape, *rest))
+        if not in_first and shape and rest:
+            nd, nr = len(shape), len(rest)
+            piece = transpose(piece, (*range(nd, nd + nr), *range(nd)))
+        elif not in_first:
+            piece = reshape(piece, (*rest, *shape))
+        out.append(piece)
+    return out
 
 
 def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
            holomorphic: bool = False) -> Callable:
-    """The Jacobian of ``fun`` by forward mode (one JVP per input element).
+    """The Jacobian of ``fun`` by forward mode: JVPs of the standard basis,
+    batched with ``vmap``.
 
     The result has shape ``out.shape + in.shape`` for each output/input leaf.
 
@@ -328,48 +298,13 @@ def jacfwd(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
            [0., 2., 0.],
            [0., 0., 4.]])
     """
-    @functools.wraps(fun)
-    def jac_f(*args: Any, **kwargs: Any) -> Any:
-        nums = _argnums_tuple(argnums, len(args), "jacfwd")
-        dyn = tuple(args[i] for i in nums)
-        in_leaves, in_tree = registry.flatten(dyn if not isinstance(argnums, int)
-                                             else dyn[0])
-        _check_input_dtypes("jacfwd", in_leaves, holomorphic, False)
-        aux: list = []
-
-        def f_flat(*leaves: Any) -> list[Any]:
-            vals = in_tree.unflatten(leaves)
-            vals = (vals,) if isinstance(argnums, int) else vals
-            full = list(args)
-            for i, a in zip(nums, vals):
-                full[i] = a
-            out = fun(*full, **kwargs)
-            if has_aux:
-                out, a = out
-                aux.append(a)
-            o_leaves, o_tree = registry.flatten(out)
-            out_tree_box.append(o_tree)
-            return o_leaves
-
-        out_tree_box: list = []
-        cols = []
-        outs = None
-        for basis in _std_basis(in_leaves):
-            outs, t = ad.jvp_flat(f_flat, in_leaves, basis)
-            cols.append([ad.instantiate_zeros(x) for x in t])
-        if outs is None:
-            outs = f_flat(*in_leaves)
-        out_avals = [get_aval(o) for o in outs]
-        jac = _stack_jacobian(cols, [get_aval(x) for x in in_leaves], out_avals,
-                              in_tree, out_tree_box[-1], fwd=True)
-        return (jac, aux[-1]) if has_aux else jac
-
-    return jac_f
+    return _jacobian(fun, argnums, has_aux, holomorphic, False, "jacfwd", forward=True)
 
 
 def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
            holomorphic: bool = False, allow_int: bool = False) -> Callable:
-    """The Jacobian of ``fun`` by reverse mode (one VJP per output element).
+    """The Jacobian of ``fun`` by reverse mode: VJPs of the standard basis of
+    the output, batched with ``vmap``.
 
     Examples
     --------
@@ -377,21 +312,28 @@ def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
     >>> np.asarray(J)
     array([0., 2., 4.])
     """
+    return _jacobian(fun, argnums, has_aux, holomorphic, allow_int, "jacrev",
+                     forward=False)
+
+
+def _jacobian(fun: Callable, argnums: Any, has_aux: bool, holomorphic: bool,
+              allow_int: bool, name: str, forward: bool) -> Callable:
+    from sciax._src.interpreters import batching
+
     @functools.wraps(fun)
     def jac_f(*args: Any, **kwargs: Any) -> Any:
-        nums = _argnums_tuple(argnums, len(args), "jacrev")
-        dyn = tuple(args[i] for i in nums)
+        nums = _argnums_tuple(argnums, len(args), name)
         single = isinstance(argnums, int)
+        dyn = tuple(args[i] for i in nums)
         in_leaves, in_tree = registry.flatten(dyn[0] if single else dyn)
-        _check_input_dtypes("jacrev", in_leaves, holomorphic, allow_int)
+        _check_input_dtypes(name, in_leaves, holomorphic, allow_int)
         aux: list = []
         out_tree_box: list = []
 
         def f_flat(*leaves: Any) -> list[Any]:
             vals = in_tree.unflatten(leaves)
-            vals = (vals,) if single else vals
             full = list(args)
-            for i, a in zip(nums, vals):
+            for i, a in zip(nums, (vals,) if single else vals):
                 full[i] = a
             out = fun(*full, **kwargs)
             if has_aux:
@@ -401,14 +343,42 @@ def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
             out_tree_box.append(o_tree)
             return o_leaves
 
-        outs, lin, _ = ad.linearize_flat(f_flat, in_leaves)
-        cols = []
-        for basis in _std_basis(outs):
-            cts = ad.backward_pass(lin.jaxpr, lin.consts, basis)
-            cols.append([ad.instantiate_zeros(c) for c in cts])
-        jac = _stack_jacobian(cols, [get_aval(x) for x in in_leaves],
-                              [get_aval(o) for o in outs], in_tree, out_tree_box[-1],
-                              fwd=False)
+        in_avals = [get_aval(x) for x in in_leaves]
+        in_sizes = [int(np.prod(a.shape)) for a in in_avals]
+        in_shapes = [a.shape for a in in_avals]
+        if forward:
+            basis, n = _std_basis(in_avals)
+            outs_box: list = []
+
+            def push(*ts: Any) -> list[Any]:
+                outs, t_outs = ad.jvp_flat(f_flat, in_leaves, list(ts))
+                outs_box.append(outs)
+                return [ad.instantiate_zeros(t) for t in t_outs]
+
+            cols = batching.vmap_flat(push, basis, [0] * len(basis),
+                                      lambda m: [0] * m, n)
+            outs = f_flat(*in_leaves) if not outs_box else outs_box[0]
+            out_avals = [get_aval(o) for o in outs]
+            rows = [_split_rows(c, in_sizes, in_shapes, oa.shape, in_first=False)
+                    for c, oa in zip(cols, out_avals)]
+        else:
+            outs, lin, _ = ad.linearize_flat(f_flat, in_leaves)
+            out_avals = [get_aval(o) for o in outs]
+            basis, m = _std_basis(out_avals)
+
+            def pull(*cts: Any) -> list[Any]:
+                res = ad.backward_pass(lin.jaxpr, lin.consts, list(cts))
+                return [ad.instantiate_zeros(c) for c in res]
+
+            cts = batching.vmap_flat(pull, basis, [0] * len(basis),
+                                     lambda k: [0] * k, m)
+            out_sizes = [int(np.prod(a.shape)) for a in out_avals]
+            per_in = [_split_rows(c, out_sizes, [a.shape for a in out_avals],
+                                  ia.shape, in_first=True)
+                      for c, ia in zip(cts, in_avals)]
+            rows = [[per_in[i][o] for i in range(len(in_avals))]
+                    for o in range(len(out_avals))]
+        jac = out_tree_box[-1].unflatten([in_tree.unflatten(r) for r in rows])
         return (jac, aux[-1]) if has_aux else jac
 
     return jac_f
