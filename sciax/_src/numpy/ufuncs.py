@@ -742,8 +742,9 @@ def where(condition: ArrayLike, x: ArrayLike = None, y: ArrayLike = None, /) -> 
 
     Examples
     --------
-    >>> snp.where(snp.arange(4) > 1, 1.0, 0)
-    Array([0., 0., 1., 1.], dtype=float64)
+    >>> x = snp.arange(4.0)
+    >>> snp.where(x > 1, x, 0)
+    Array([0., 0., 2., 3.], dtype=float64)
     """
     if x is None or y is None:
         if x is None and y is None:
