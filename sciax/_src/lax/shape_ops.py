@@ -787,3 +787,243 @@ __all__ = [
     "broadcast_in_dim_p", "reshape_p", "transpose_p", "squeeze_p", "rev_p", "pad_p",
     "concatenate_p", "slice_p", "dynamic_slice_p", "dynamic_update_slice_p", "iota_p",
 ]
+
+
+# --- differentiation and batching rules -----------------------------------------------
+# Kept together at the end because they call the wrappers defined above (and
+# reductions/indexing, imported where used to avoid an import cycle).
+
+from sciax._src.interpreters import ad, batching  # noqa: E402
+
+
+def _reduce_sum(x: Any, axes: Sequence[int]) -> Any:
+    from sciax._src.lax.reductions import reduce_sum
+
+    return reduce_sum(x, tuple(axes)) if axes else x
+
+
+def _broadcast_in_dim_transpose(ct, x, *, shape, broadcast_dimensions):
+    in_shape = x.aval.shape
+    kept = set(broadcast_dimensions)
+    summed = [d for d in range(len(shape)) if d not in kept]
+    unit = [d for i, d in enumerate(broadcast_dimensions)
+            if in_shape[i] == 1 and shape[d] != 1]
+    out = _reduce_sum(ct, sorted(summed + unit))
+    return [reshape(out, in_shape)]
+
+
+def _broadcast_in_dim_batch(vals, dims, *, shape, broadcast_dimensions):
+    (x,), (d,) = vals, dims
+    x = batching.moveaxis(x, d, 0)
+    size = _aval(x).shape[0]
+    return broadcast_in_dim(x, (size, *shape),
+                            (0, *(b + 1 for b in broadcast_dimensions))), 0
+
+
+ad.deflinear(broadcast_in_dim_p, _broadcast_in_dim_transpose)
+batching.primitive_batchers[broadcast_in_dim_p] = _broadcast_in_dim_batch
+
+
+def _front_batch(fn):
+    """A batching rule that moves the batch axis to the front, then applies
+    ``fn(x, size, **params) -> out`` with the batch axis first in the output."""
+    def rule(vals, dims, **params):
+        (x,), (d,) = vals, dims
+        x = batching.moveaxis(x, d, 0)
+        return fn(x, _aval(x).shape[0], **params), 0
+    return rule
+
+
+ad.deflinear(reshape_p, lambda ct, x, *, new_sizes: [reshape(ct, x.aval.shape)])
+batching.primitive_batchers[reshape_p] = _front_batch(
+    lambda x, n, *, new_sizes: reshape(x, (n, *new_sizes)))
+
+ad.deflinear(transpose_p, lambda ct, x, *, permutation: [
+    transpose(ct, tuple(np.argsort(permutation)))])
+batching.primitive_batchers[transpose_p] = _front_batch(
+    lambda x, n, *, permutation: transpose(x, (0, *(p + 1 for p in permutation))))
+
+ad.deflinear(squeeze_p, lambda ct, x, *, dimensions: [reshape(ct, x.aval.shape)])
+batching.primitive_batchers[squeeze_p] = _front_batch(
+    lambda x, n, *, dimensions: squeeze(x, tuple(d + 1 for d in dimensions)))
+
+ad.deflinear(rev_p, lambda ct, x, *, dimensions: [rev(ct, dimensions)])
+batching.primitive_batchers[rev_p] = _front_batch(
+    lambda x, n, *, dimensions: rev(x, tuple(d + 1 for d in dimensions)))
+
+
+def _pad_transpose(ct, x, value, *, padding_config):
+    lo, hi, interior = zip(*padding_config) if padding_config else ((), (), ())
+    unpadded = pad(ct, _as_array(0, _aval(ct).dtype),
+                   [(-a, -b, 0) for a, b in zip(lo, hi)])
+    t_x = slice(unpadded, (0,) * len(lo), _aval(unpadded).shape,
+                tuple(i + 1 for i in interior))
+    t_value = None
+    if ad.is_undefined_primal(value):
+        from sciax._src.lax import elementwise as ew
+
+        all_axes = tuple(range(_aval(ct).ndim))
+        t_value = ew.sub(_reduce_sum(ct, all_axes), _reduce_sum(t_x, all_axes))
+    return [t_x if ad.is_undefined_primal(x) else None, t_value]
+
+
+def _pad_batch(vals, dims, *, padding_config):
+    from sciax._src.lax import elementwise as ew
+
+    (x, value), (dx, dv) = vals, dims
+    size = batching.batch_size(vals, dims)
+    x = batching.bdim_at_front(x, dx, size)
+    config = ((0, 0, 0), *padding_config)
+    if dv is batching.not_mapped:
+        return pad(x, value, config), 0
+    zero = _as_array(0, _aval(x).dtype)
+    padded = pad(x, zero, config)
+    mask = pad(full(_aval(x).shape, True, np.bool_), _as_array(False, np.bool_), config)
+    v = broadcast_in_dim(batching.moveaxis(value, dv, 0), _aval(padded).shape, (0,))
+    return ew.select(mask, padded, v), 0
+
+
+ad.deflinear(pad_p, _pad_transpose)
+batching.primitive_batchers[pad_p] = _pad_batch
+
+
+def _concatenate_transpose(ct, *xs, dimension):
+    out, offset = [], 0
+    for x in xs:
+        n = (x.aval if ad.is_undefined_primal(x) else _aval(x)).shape[dimension]
+        out.append(slice_in_dim(ct, offset, offset + n, 1, dimension)
+                   if ad.is_undefined_primal(x) else None)
+        offset += n
+    return out
+
+
+def _concatenate_batch(vals, dims, *, dimension):
+    size = batching.batch_size(vals, dims)
+    xs = [batching.bdim_at_front(x, d, size) for x, d in zip(vals, dims)]
+    return concatenate(xs, dimension + 1), 0
+
+
+ad.deflinear(concatenate_p, _concatenate_transpose)
+batching.primitive_batchers[concatenate_p] = _concatenate_batch
+
+
+def _slice_transpose(ct, x, *, start_indices, limit_indices, strides):
+    shape = x.aval.shape
+    strides = strides if strides is not None else (1,) * len(shape)
+    out_shape = _aval(ct).shape
+    config = []
+    for lo, n, s, m in zip(start_indices, shape, strides, out_shape):
+        last = lo + (m - 1) * s + 1 if m else lo
+        config.append((lo, n - last, s - 1) if m else (lo, n - lo, 0))
+    return [pad(ct, _as_array(0, _aval(ct).dtype), config)]
+
+
+ad.deflinear(slice_p, _slice_transpose)
+batching.primitive_batchers[slice_p] = _front_batch(
+    lambda x, n, *, start_indices, limit_indices, strides: slice(
+        x, (0, *start_indices), (n, *limit_indices),
+        None if strides is None else (1, *strides)))
+
+
+def _dynamic_slice_jvp(primals, tangents, *, slice_sizes):
+    x, *idx = primals
+    out = dynamic_slice_p.bind(x, *idx, slice_sizes=slice_sizes)
+    t = tangents[0]
+    if type(t) is ad.Zero:
+        return out, ad.Zero(_aval(out))
+    return out, dynamic_slice_p.bind(t, *idx, slice_sizes=slice_sizes)
+
+
+def _dynamic_slice_transpose(ct, x, *idx, slice_sizes):
+    zeros = ad.zeros_like_aval(x.aval)
+    return [dynamic_update_slice_p.bind(zeros, ct, *idx)] + [None] * len(idx)
+
+
+def _batched_start_indices(idx, idx_dims, size, operand_shape, sizes):
+    """The clamped start indices of every batch member as an ``(n, rank)``
+    int array (XLA clamps each start to ``[0, shape - size]``)."""
+    from sciax._src.lax import elementwise as ew
+
+    dt = _aval(idx[0]).dtype
+    cols = []
+    for i, d, n, k in zip(idx, idx_dims, operand_shape, sizes):
+        i = batching.bdim_at_front(i, d, size)
+        i = ew.clamp(_as_array(0, dt), i, _as_array(n - k, dt))
+        cols.append(reshape(i, (size, 1)))
+    return concatenate(cols, 1)
+
+
+def _dynamic_slice_batch(vals, dims, *, slice_sizes):
+    x, *idx = vals
+    dx, *di = dims
+    size = batching.batch_size(vals, dims)
+    if all(d is batching.not_mapped for d in di):
+        x = batching.moveaxis(x, dx, 0)
+        zero = _as_array(0, _aval(idx[0]).dtype) if idx else None
+        return dynamic_slice_p.bind(x, *([zero] if idx else []), *idx,
+                                    slice_sizes=(size, *slice_sizes)), 0
+    from sciax._src.lax.indexing import GatherDimensionNumbers, gather
+
+    x = batching.bdim_at_front(x, dx, size)
+    shape = _aval(x).shape[1:]
+    starts = _batched_start_indices(idx, di, size, shape, slice_sizes)
+    rank = len(shape)
+    dnums = GatherDimensionNumbers(
+        offset_dims=tuple(range(1, rank + 1)), collapsed_slice_dims=(),
+        start_index_map=tuple(range(1, rank + 1)), operand_batching_dims=(0,),
+        start_indices_batching_dims=(0,))
+    return gather(x, starts, dnums, (1, *slice_sizes), mode="promise_in_bounds"), 0
+
+
+ad.primitive_jvps[dynamic_slice_p] = _dynamic_slice_jvp
+ad.primitive_transposes[dynamic_slice_p] = _dynamic_slice_transpose
+batching.primitive_batchers[dynamic_slice_p] = _dynamic_slice_batch
+
+
+def _dynamic_update_slice_jvp(primals, tangents):
+    x, upd, *idx = primals
+    tx, tu = tangents[0], tangents[1]
+    out = dynamic_update_slice_p.bind(x, upd, *idx)
+    if type(tx) is ad.Zero and type(tu) is ad.Zero:
+        return out, ad.Zero(_aval(out))
+    return out, dynamic_update_slice_p.bind(ad.instantiate_zeros(tx),
+                                            ad.instantiate_zeros(tu), *idx)
+
+
+def _dynamic_update_slice_transpose(ct, x, upd, *idx):
+    upd_aval = upd.aval if ad.is_undefined_primal(upd) else _aval(upd)
+    t_x = t_u = None
+    if ad.is_undefined_primal(x):
+        t_x = dynamic_update_slice_p.bind(ct, ad.zeros_like_aval(upd_aval), *idx)
+    if ad.is_undefined_primal(upd):
+        t_u = dynamic_slice_p.bind(ct, *idx, slice_sizes=upd_aval.shape)
+    return [t_x, t_u] + [None] * len(idx)
+
+
+def _dynamic_update_slice_batch(vals, dims):
+    x, upd, *idx = vals
+    dx, du, *di = dims
+    size = batching.batch_size(vals, dims)
+    x = batching.bdim_at_front(x, dx, size)
+    upd = batching.bdim_at_front(upd, du, size)
+    if all(d is batching.not_mapped for d in di):
+        zero = [_as_array(0, _aval(idx[0]).dtype)] if idx else []
+        return dynamic_update_slice_p.bind(x, upd, *zero, *idx), 0
+    from sciax._src.lax.indexing import ScatterDimensionNumbers, scatter
+
+    shape = _aval(x).shape[1:]
+    starts = _batched_start_indices(idx, di, size, shape, _aval(upd).shape[1:])
+    rank = len(shape)
+    dnums = ScatterDimensionNumbers(
+        update_window_dims=tuple(range(1, rank + 1)), inserted_window_dims=(),
+        scatter_dims_to_operand_dims=tuple(range(1, rank + 1)),
+        operand_batching_dims=(0,), scatter_indices_batching_dims=(0,))
+    return scatter(x, starts, upd, dnums, mode="promise_in_bounds",
+                   unique_indices=True), 0
+
+
+ad.primitive_jvps[dynamic_update_slice_p] = _dynamic_update_slice_jvp
+ad.primitive_transposes[dynamic_update_slice_p] = _dynamic_update_slice_transpose
+batching.primitive_batchers[dynamic_update_slice_p] = _dynamic_update_slice_batch
+
+ad.defjvp_zero(iota_p)
