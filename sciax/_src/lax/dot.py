@@ -215,3 +215,93 @@ def dot(lhs: ArrayLike, rhs: ArrayLike, precision: Any = None,
     return dot_general(lhs, rhs, (((len(lshape) - 1,), (0,)), ((), ())),
                        precision=precision, preferred_element_type=preferred_element_type)
 
+
+
+# --- differentiation and batching rules -------------------------------------------------
+
+from sciax._src.interpreters import ad, batching  # noqa: E402
+from sciax._src.lax.elementwise import convert_element_type, real  # noqa: E402
+from sciax._src.lax.shape_ops import transpose  # noqa: E402
+
+
+def _free_dims(ndim: int, contracting: tuple[int, ...], batch: tuple[int, ...]
+               ) -> list[int]:
+    return [i for i in range(ndim) if i not in contracting and i not in batch]
+
+
+def _transpose_operand(ct: Any, x: ad.UndefinedPrimal, other: Any, x_contract,
+                       other_contract, x_batch, other_batch, ct_free_start: int,
+                       precision: Any) -> Any:
+    """Cotangent of ``x`` in ``out = dot_general(x, other)`` (or with the
+    operands swapped, ``ct_free_start`` then pointing at ``other``'s free dims
+    in ``ct``): contract ``ct`` with ``other`` over ``other``'s free dims and
+    batch over the batch dims, then put the axes back in ``x``'s order."""
+    x_aval, other_aval = x.aval, get_aval(other)
+    n_batch = len(x_batch)
+    other_free = _free_dims(other_aval.ndim, other_contract, other_batch)
+    ct_other_free = tuple(range(ct_free_start, ct_free_start + len(other_free)))
+    ct_dtype = get_aval(ct).dtype
+    pref = None if ct_dtype == other_aval.dtype else ct_dtype
+    res = dot_general(ct, other, ((ct_other_free, tuple(other_free)),
+                                  (tuple(range(n_batch)), tuple(other_batch))),
+                      precision=precision, preferred_element_type=pref)
+    # res axes: batch, x's free dims (ascending), then other's contracting dims in
+    # ascending order of other's axes, each standing for its paired x axis
+    pairs = sorted(zip(other_contract, x_contract))
+    res_axes = [*x_batch, *_free_dims(x_aval.ndim, x_contract, x_batch),
+                *(xc for _, xc in pairs)]
+    res = transpose(res, tuple(int(i) for i in np.argsort(res_axes)))
+    if get_aval(res).dtype != x_aval.dtype:
+        if dtypes.is_complex(get_aval(res).dtype) and not dtypes.is_complex(x_aval.dtype):
+            res = real(res)  # a real operand's cotangent is the real part
+        res = convert_element_type(res, x_aval.dtype)
+    return res
+
+
+def _dot_general_transpose_lhs(ct, x, y, *, dimension_numbers, precision,
+                               preferred_element_type):
+    (xc, yc), (xb, yb) = dimension_numbers
+    n_xfree = len(_free_dims(x.aval.ndim, xc, xb))
+    return _transpose_operand(ct, x, y, xc, yc, xb, yb, len(xb) + n_xfree, precision)
+
+
+def _dot_general_transpose_rhs(ct, x, y, *, dimension_numbers, precision,
+                               preferred_element_type):
+    (xc, yc), (xb, yb) = dimension_numbers
+    swapped = None if precision is None else (precision[1], precision[0])
+    return _transpose_operand(ct, y, x, yc, xc, yb, xb, len(xb), swapped)
+
+
+ad.defbilinear(dot_general_p, _dot_general_transpose_lhs, _dot_general_transpose_rhs)
+
+
+def _dot_general_batch(vals, dims, *, dimension_numbers, precision,
+                       preferred_element_type):
+    (lhs, rhs), (ld, rd) = vals, dims
+    (lc, rc), (lb, rb) = dimension_numbers
+    params = dict(precision=precision, preferred_element_type=preferred_element_type)
+
+    def shift(axes: tuple[int, ...], d: int) -> tuple[int, ...]:
+        return tuple(a + (a >= d) for a in axes)
+
+    if ld is not batching.not_mapped and rd is not batching.not_mapped:
+        # both batched: the batch axis becomes a new leading batch dimension
+        lhs, rhs = batching.moveaxis(lhs, ld, 0), batching.moveaxis(rhs, rd, 0)
+        dn = ((shift(lc, 0), shift(rc, 0)), ((0, *shift(lb, 0)), (0, *shift(rb, 0))))
+        return dot_general_p.bind(lhs, rhs, dimension_numbers=dn, **params), 0
+    if ld is not batching.not_mapped:
+        # only lhs batched: its batch axis is one more free dimension of lhs
+        lc2, lb2 = shift(lc, ld), shift(lb, ld)
+        free = _free_dims(get_aval(lhs).ndim, lc2, lb2)
+        out = dot_general_p.bind(lhs, rhs, dimension_numbers=((lc2, rc), (lb2, rb)),
+                                 **params)
+        return out, len(lb) + free.index(ld)
+    rc2, rb2 = shift(rc, rd), shift(rb, rd)
+    free = _free_dims(get_aval(rhs).ndim, rc2, rb2)
+    n_lfree = get_aval(lhs).ndim - len(lc) - len(lb)
+    out = dot_general_p.bind(lhs, rhs, dimension_numbers=((lc, rc2), (lb, rb2)),
+                             **params)
+    return out, len(lb) + n_lfree + free.index(rd)
+
+
+batching.primitive_batchers[dot_general_p] = _dot_general_batch

@@ -486,3 +486,161 @@ Examples
 >>> lax.cumlogsumexp(np.log(np.array([1.0, 2.0, 3.0])))
 Array([0.        , 1.09861229, 1.79175947], dtype=float64)
 """
+
+
+# --- differentiation and batching rules -------------------------------------------------
+# Kept together at the end of the module because the rules are written with the
+# public wrappers above and with elementwise/shape ops.
+
+from sciax._src.core.avals import get_aval  # noqa: E402
+from sciax._src.interpreters import ad, batching  # noqa: E402
+from sciax._src.lax import elementwise as ew  # noqa: E402
+from sciax._src.lax import shape_ops  # noqa: E402
+
+
+def _kept_dims(ndim: int, axes: Sequence[int]) -> tuple[int, ...]:
+    return tuple(i for i in range(ndim) if i not in axes)
+
+
+def _reduce_sum_transpose(ct: Any, x: ad.UndefinedPrimal, *, axes: tuple[int, ...]
+                          ) -> list[Any]:
+    # reduce_sum is linear; its transpose copies the cotangent back along the
+    # reduced axes
+    shape = x.aval.shape
+    return [shape_ops.broadcast_in_dim(ct, shape, _kept_dims(len(shape), axes))]
+
+
+ad.deflinear(reduce_sum_p, _reduce_sum_transpose)
+
+
+def _chooser_jvp(prim: Any) -> Callable[..., Any]:
+    """JVP of max/min: the tangent at the extremum, averaged over ties (so a
+    tie shares the derivative equally, as ``max(x, y)`` does elementwise)."""
+    def jvp(primals, tangents, *, axes):
+        (x,), (t,) = primals, tangents
+        ans = prim.bind(x, axes=axes)
+        shape = get_aval(x).shape
+        at_ans = ew.eq(x, shape_ops.broadcast_in_dim(ans, shape,
+                                                      _kept_dims(len(shape), axes)))
+        weights = ew.convert_element_type(at_ans, get_aval(t).dtype)
+        counts = reduce_sum(weights, axes)
+        return ans, ew.div(reduce_sum(ew.mul(t, weights), axes), counts)
+    return jvp
+
+
+ad.primitive_jvps[reduce_max_p] = _chooser_jvp(reduce_max_p)
+ad.primitive_jvps[reduce_min_p] = _chooser_jvp(reduce_min_p)
+
+
+def _exclusive_cumprod(y: Any, reverse: bool) -> Any:
+    """Products of the elements strictly before (after, if ``reverse``) each
+    position along axis 0: shift by one, fill with 1, then cumprod."""
+    aval = get_aval(y)
+    first = (-1, 1, 0) if reverse else (1, -1, 0)
+    one = ew.convert_element_type(1, aval.dtype)
+    shifted = shape_ops.pad(y, one, [first] + [(0, 0, 0)] * (aval.ndim - 1))
+    return cumprod(shifted, 0, reverse=reverse)
+
+
+def _reduce_prod_jvp(primals, tangents, *, axes):
+    # d prod(x) = sum_i t_i * prod_{j != i} x_j.  The product of all the other
+    # elements is (product before i) * (product after i), two exclusive
+    # cumulative products, so no division by x_i is needed and the rule is
+    # exact with any number of zeros in the operand.
+    (x,), (t,) = primals, tangents
+    ans = reduce_prod_p.bind(x, axes=axes)
+    if not axes:
+        return ans, t
+    shape = get_aval(x).shape
+    rest = _kept_dims(len(shape), axes)
+    # reduced axes first, flattened into one
+    perm = (*axes, *rest)
+    flat_shape = (int(np.prod([shape[a] for a in axes])), *(shape[i] for i in rest))
+
+    def flatten(v: Any) -> Any:
+        return shape_ops.reshape(shape_ops.transpose(v, perm), flat_shape)
+
+    y, ty = flatten(x), flatten(t)
+    others = ew.mul(_exclusive_cumprod(y, False), _exclusive_cumprod(y, True))
+    return ans, reduce_sum(ew.mul(ty, others), (0,))
+
+
+ad.primitive_jvps[reduce_prod_p] = _reduce_prod_jvp
+
+for _prim in (reduce_and_p, reduce_or_p, reduce_xor_p, argmax_p, argmin_p):
+    ad.defjvp_zero(_prim)
+
+ad.deflinear(cumsum_p, lambda ct, x, *, axis, reverse: [cumsum(ct, axis, not reverse)])
+
+
+def _logaddexp(a: Any, b: Any) -> Any:
+    """``log(exp(a) + exp(b))`` for the cumlogsumexp JVP.  Where ``a - b`` is
+    NaN (both infinite with the same sign) the difference is taken as 0, so the
+    tangent stays finite; the primal there is the maximum, as it should be."""
+    m = ew.max(a, b)
+    d = ew.sub(a, b)
+    d = ew.select(ew.ne(d, d), shape_ops.full_like(d, 0), d)
+    return ew.add(m, ew.log1p(ew.exp(ew.neg(ew.abs(d)))))
+
+
+def _cumulative_jvp(prim: Any, combine: Callable[[Any, Any], Any]
+                    ) -> Callable[..., Any]:
+    """JVP of a cumulative reduction as the JVP of the equivalent associative
+    scan of ``combine``: O(n) work, O(log n) depth, correct with zeros (cumprod)
+    and ties (cummax/cummin share the tangent as elementwise max/min do)."""
+    def jvp(primals, tangents, *, axis, reverse):
+        from sciax._src.lax.control_flow import associative_scan
+
+        (x,), (t,) = primals, tangents
+        out = prim.bind(x, axis=axis, reverse=reverse)
+
+        def scan(v: Any) -> list[Any]:
+            return [associative_scan(combine, v, reverse=reverse, axis=axis)]
+
+        _, (t_out,) = ad.jvp_flat(scan, [x], [t])
+        return out, t_out
+    return jvp
+
+
+ad.primitive_jvps[cumprod_p] = _cumulative_jvp(cumprod_p, ew.mul)
+ad.primitive_jvps[cummax_p] = _cumulative_jvp(cummax_p, ew.max)
+ad.primitive_jvps[cummin_p] = _cumulative_jvp(cummin_p, ew.min)
+ad.primitive_jvps[cumlogsumexp_p] = _cumulative_jvp(cumlogsumexp_p, _logaddexp)
+
+
+def _shift_axis(axis: int, bdim: int) -> int:
+    """Where an axis of the unbatched operand lies once ``bdim`` is inserted."""
+    return axis + (axis >= bdim)
+
+
+def _reduce_batch(prim: Any) -> Callable[..., Any]:
+    def rule(vals, dims, *, axes):
+        (x,), (d,) = vals, dims
+        new_axes = tuple(_shift_axis(a, d) for a in axes)
+        return prim.bind(x, axes=new_axes), d - sum(a < d for a in new_axes)
+    return rule
+
+
+def _argminmax_batch(prim: Any) -> Callable[..., Any]:
+    def rule(vals, dims, *, axis, index_dtype):
+        (x,), (d,) = vals, dims
+        new_axis = _shift_axis(axis, d)
+        return (prim.bind(x, axis=new_axis, index_dtype=index_dtype),
+                d - (new_axis < d))
+    return rule
+
+
+def _cumulative_batch(prim: Any) -> Callable[..., Any]:
+    def rule(vals, dims, *, axis, reverse):
+        (x,), (d,) = vals, dims
+        return prim.bind(x, axis=_shift_axis(axis, d), reverse=reverse), d
+    return rule
+
+
+for _prim in (reduce_sum_p, reduce_prod_p, reduce_max_p, reduce_min_p, reduce_and_p,
+              reduce_or_p, reduce_xor_p):
+    batching.primitive_batchers[_prim] = _reduce_batch(_prim)
+for _prim in (argmax_p, argmin_p):
+    batching.primitive_batchers[_prim] = _argminmax_batch(_prim)
+for _prim in (cumsum_p, cumprod_p, cummax_p, cummin_p, cumlogsumexp_p):
+    batching.primitive_batchers[_prim] = _cumulative_batch(_prim)

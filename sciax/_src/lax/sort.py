@@ -227,3 +227,115 @@ def _top_k_lowering(ctx: lowering.LoweringRuleContext, x: ir.Value, *, k: int
 top_k_p = multi_result_primitive(_top_k_abstract_eval, "top_k")
 register_lowering(top_k_p, _top_k_lowering)
 
+
+
+# --- differentiation and batching rules -------------------------------------------------
+# Sorting permutes; the tangents are permuted the same way.  The permutation is
+# applied with sort itself (sorting by unique integer keys), which keeps the
+# rules closed under sort: the transpose of "permute by keys" is "permute by
+# the keys' argsort", another sort, and everything batches like sort does.
+
+from sciax._src.interpreters import ad, batching  # noqa: E402
+from sciax._src.lax import elementwise as ew  # noqa: E402
+from sciax._src.lax import shape_ops  # noqa: E402
+
+
+def _iota_like(shape: tuple[int, ...], dimension: int) -> Any:
+    dtype = np.int32 if shape[dimension] < 2**31 else np.int64
+    return shape_ops.broadcasted_iota(dtype, shape, dimension)
+
+
+def _permute(keys: Sequence[Any], values: Sequence[Any], dimension: int,
+             num_keys: int) -> list[Any]:
+    """``values`` in the order that sorting by ``keys`` gives (stably)."""
+    return sort_p.bind(*keys, *values, dimension=dimension, is_stable=True,
+                       num_keys=num_keys)[num_keys:]
+
+
+def _sort_jvp(primals, tangents, *, dimension, is_stable, num_keys):
+    shape = get_aval(primals[0]).shape
+    iota = _iota_like(shape, dimension)
+    *out, perm = sort_p.bind(*primals, iota, dimension=dimension,
+                             is_stable=is_stable, num_keys=num_keys)
+    # out[i] = x[perm[i]]; sorting by the inverse permutation (unique keys, so
+    # any sort order agrees) moves each tangent entry to the same place
+    (inv,) = _permute([perm], [iota], dimension, 1)
+    nonzero = [t for t in tangents if type(t) is not ad.Zero]
+    moved = iter(_permute([inv], nonzero, dimension, 1))
+    t_out = [t if type(t) is ad.Zero else next(moved) for t in tangents]
+    return out, t_out
+
+
+def _sort_transpose(cts, *operands, dimension, is_stable, num_keys):
+    # Reached for the linear non-key operands of the sorts made by _sort_jvp:
+    # out = x[argsort(keys)], so x_bar[argsort(keys)[i]] = ct[i], i.e. ct sorted
+    # by argsort(keys).
+    keys = operands[:num_keys]
+    if any(ad.is_undefined_primal(k) for k in keys):
+        raise NotImplementedError("sort: cannot transpose with respect to sort keys")
+    linear = [i for i, x in enumerate(operands) if ad.is_undefined_primal(x)]
+    shape = operands[linear[0]].aval.shape
+    iota = _iota_like(shape, dimension)
+    perm = sort_p.bind(*keys, iota, dimension=dimension, is_stable=is_stable,
+                       num_keys=num_keys)[-1]
+    moved = _permute([perm], [ad.instantiate_zeros(cts[i]) for i in linear],
+                     dimension, 1)
+    out: list[Any] = [None] * len(operands)
+    for i, ct in zip(linear, moved):
+        out[i] = ct
+    return out
+
+
+ad.primitive_jvps[sort_p] = _sort_jvp
+ad.primitive_transposes[sort_p] = _sort_transpose
+
+
+def _sort_batch(vals, dims, *, dimension, is_stable, num_keys):
+    size = batching.batch_size(vals, dims)
+    if len(set(dims)) == 1:
+        (d,) = set(dims)
+        new_dim = dimension + (dimension >= d)
+        out = sort_p.bind(*vals, dimension=new_dim, is_stable=is_stable,
+                          num_keys=num_keys)
+        return out, [d] * len(out)
+    # mixed: every operand needs the batch axis (sort wants equal shapes)
+    vals = [batching.bdim_at_front(v, d, size) for v, d in zip(vals, dims)]
+    out = sort_p.bind(*vals, dimension=dimension + 1, is_stable=is_stable,
+                      num_keys=num_keys)
+    return out, [0] * len(out)
+
+
+batching.primitive_batchers[sort_p] = _sort_batch
+
+
+def _top_k_jvp(primals, tangents, *, k):
+    # the tangent entries at the returned indices, gathered with a one-hot
+    # contraction over the last axis (linear in t, so it transposes and batches
+    # through dot_general)
+    from sciax._src.lax.dot import dot_general
+
+    (x,), (t,) = primals, tangents
+    vals, idx = top_k_p.bind(x, k=k)
+    shape = get_aval(x).shape
+    r = len(shape)
+    onehot_shape = (*shape[:-1], k, shape[-1])
+    pos = shape_ops.broadcasted_iota(np.int32, onehot_shape, r)
+    picked = shape_ops.broadcast_in_dim(idx, onehot_shape, tuple(range(r)))
+    onehot = ew.convert_element_type(ew.eq(pos, picked), get_aval(t).dtype)
+    lead = tuple(range(r - 1))
+    t_out = dot_general(onehot, t, (((r,), (r - 1,)), (lead, lead)))
+    return [vals, idx], [t_out, ad.Zero(get_aval(idx))]
+
+
+ad.primitive_jvps[top_k_p] = _top_k_jvp
+
+
+def _top_k_batch(vals, dims, *, k):
+    (x,), (d,) = vals, dims
+    if d == get_aval(x).ndim - 1:
+        # top_k works on the last axis: move the batch axis out of the way
+        x, d = batching.moveaxis(x, d, 0), 0
+    return top_k_p.bind(x, k=k), [d, d]
+
+
+batching.primitive_batchers[top_k_p] = _top_k_batch
