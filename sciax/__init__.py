@@ -16,12 +16,14 @@ from sciax._src.api import jacfwd as jacfwd
 from sciax._src.api import jacrev as jacrev
 from sciax._src.api import hessian as hessian
 from sciax._src.api import vmap as vmap
+from sciax._src.pmap import pmap as pmap
 from sciax._src.custom_derivatives import custom_jvp as custom_jvp
 from sciax._src.custom_derivatives import custom_vjp as custom_vjp
 from sciax._src.checkpoint import checkpoint as checkpoint
 from sciax._src.checkpoint import remat as remat
 from sciax import tree as tree
 from sciax import debug as debug
+from sciax import distributed as distributed
 from sciax import lax as lax
 from sciax import numpy as numpy
 

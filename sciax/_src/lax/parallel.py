@@ -3,27 +3,30 @@ axis_index.
 
 Inside ``vmap(..., axis_name=name)`` a collective over ``name`` acts across the
 batch (its batching rule reduces over the batch dimension); inside ``pmap`` it
-lowers to the StableHLO cross-replica collective.  An axis name that no
-enclosing transformation defines is an error.
+lowers to the StableHLO cross-replica collective (``all_reduce``,
+``all_gather``, ``collective_permute``, ``replica_id``) over all replicas.  An
+axis name that no enclosing transformation defines is an error.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
 
+from sciax._src.backend.mlir import hlo, ir
 from sciax._src.backend.pytree import registry
 from sciax._src.core import dtypes
 from sciax._src.core.avals import ShapedArray, get_aval
 from sciax._src.core.trace import Primitive
-from sciax._src.interpreters import ad, batching
+from sciax._src.interpreters import ad, batching, lowering
 from sciax._src.lax import elementwise as ew
 from sciax._src.lax import shape_ops
 
 __all__ = ["psum", "pmean", "pmax", "pmin", "all_gather", "ppermute", "axis_index",
-           "psum_p", "pmax_p", "pmin_p", "all_gather_p", "ppermute_p", "axis_index_p"]
+           "pmap_axis_env", "psum_p", "pmax_p", "pmin_p", "all_gather_p", "ppermute_p", "axis_index_p"]
 
 
 def _axes_tuple(axis_name: Any) -> tuple:
@@ -46,9 +49,65 @@ def _collective(name: str) -> Primitive:
     return prim
 
 
+# --- lowering inside pmap ---------------------------------------------------------------
+# pmap lowers its body with the axis it maps bound here: (name, number of replicas).
+# Replica r is member r of the axis, so every collective spans all replicas.
+_pmap_axis: list[tuple[Any, int]] = []
+
+
+@contextlib.contextmanager
+def pmap_axis_env(axis_name: Any, size: int) -> Iterator[None]:
+    """Bind ``axis_name`` to the ``size`` replicas of the program being lowered."""
+    _pmap_axis.append((axis_name, size))
+    try:
+        yield
+    finally:
+        _pmap_axis.pop()
+
+
+def _replica_count(axes: tuple) -> int:
+    """The replica count, checking that ``axes`` names exactly the pmapped axis."""
+    if not _pmap_axis:
+        raise _unbound(axes[0])
+    name, size = _pmap_axis[-1]
+    for a in axes:
+        if a != name:
+            raise _unbound(a)
+    if len(axes) != 1:
+        raise NotImplementedError(f"collective over axes {axes}: only one pmapped axis "
+                                  "can be named at a time")
+    return size
+
+
+def _replica_groups(size: int) -> ir.DenseIntElementsAttr:
+    return ir.DenseIntElementsAttr.get(np.arange(size, dtype=np.int64).reshape(1, size))
+
+
+def _all_reduce_lowering(kind: str):
+    def rule(ctx, x, *, axes):
+        size = _replica_count(axes)
+        aval = ctx.avals_in[0]
+        ttype = lowering.aval_to_ir_type(aval)
+        op = hlo.AllReduceOp([ttype], [x], _replica_groups(size))
+        scalar = lowering.aval_to_ir_type(aval.update(shape=()))
+        block = op.regions[0].blocks.append(scalar, scalar)
+        with ir.InsertionPoint(block):
+            a, b = block.arguments
+            if aval.dtype == dtypes.bool_:
+                out = hlo.and_(a, b) if kind == "min" else hlo.or_(a, b)
+            else:
+                out = {"sum": hlo.add, "max": hlo.maximum, "min": hlo.minimum}[kind](a, b)
+            hlo.return_([out])
+        return op.results
+    return rule
+
+
 psum_p = _collective("psum")
 pmax_p = _collective("pmax")
 pmin_p = _collective("pmin")
+lowering.register_lowering(psum_p, _all_reduce_lowering("sum"))
+lowering.register_lowering(pmax_p, _all_reduce_lowering("max"))
+lowering.register_lowering(pmin_p, _all_reduce_lowering("min"))
 
 
 def _reduce_batch(reducer):
@@ -148,16 +207,12 @@ def pmean(x: Any, axis_name: Any) -> Any:
     Array([1.5, 1.5, 1.5, 1.5], dtype=float64)
     """
     total = psum(x, axis_name)
-    n = _axis_size(axis_name)
+    n = 1
+    for name in _axes_tuple(axis_name):
+        n *= _static_axis_size(name)
     leaves, tree = registry.flatten(total)
-    return tree.unflatten([ew.div(t, ew.convert_element_type(n, get_aval(t).dtype))
-                           for t in leaves])
-
-
-def _axis_size(axis_name: Any) -> Any:
-    """The size of the named axis (a Python int under vmap, traced under pmap)."""
-    ones = psum_p.bind(ew.convert_element_type(1, np.int32), axes=_axes_tuple(axis_name))
-    return ones
+    # a Python int takes each leaf's dtype and shape (coerce_scalars)
+    return tree.unflatten([ew.div(t, n) for t in leaves])
 
 
 # --- axis_index -------------------------------------------------------------------------
@@ -175,6 +230,15 @@ def _axis_index_batch(trace, vals, dims, *, axis_name):
 
 
 batching.primitive_batchers[axis_index_p] = _axis_index_batch
+
+
+def _axis_index_lowering(ctx, *, axis_name):
+    _replica_count((axis_name,))
+    rid = hlo.replica_id()
+    return hlo.convert(lowering.aval_to_ir_type(ctx.avals_out[0]), rid)
+
+
+lowering.register_lowering(axis_index_p, _axis_index_lowering)
 ad.defjvp_zero(axis_index_p)
 
 
@@ -196,6 +260,10 @@ batching.axis_primitives.add(all_gather_p)
 
 
 def _all_gather_abstract_eval(x, *, axis_name, axis, size, tiled):
+    limit = len(x.shape) - 1 if tiled else len(x.shape)
+    if not 0 <= axis <= limit:
+        raise ValueError(f"all_gather: axis {axis} is out of range for an operand of "
+                         f"shape {x.shape} (tiled={tiled})")
     shape = list(x.shape)
     if tiled:
         shape[axis] *= size
@@ -224,6 +292,22 @@ def _all_gather_batch(trace, vals, dims, *, axis_name, axis, size, tiled):
 
 
 batching.primitive_batchers[all_gather_p] = _all_gather_batch
+
+
+def _all_gather_lowering(ctx, x, *, axis_name, axis, size, tiled):
+    _replica_count((axis_name,))
+    aval = ctx.avals_in[0]
+    if not tiled:
+        # gather size-1 slabs along a new axis: concatenating them stacks the members
+        shape = list(aval.shape)
+        shape.insert(axis, 1)
+        x = hlo.reshape(lowering.aval_to_ir_type(aval.update(shape=tuple(shape))), x)
+    op = hlo.AllGatherOp([lowering.aval_to_ir_type(ctx.avals_out[0])], [x], axis,
+                         _replica_groups(size))
+    return op.results
+
+
+lowering.register_lowering(all_gather_p, _all_gather_lowering)
 
 
 def all_gather(x: Any, axis_name: Any, *, axis: int = 0, tiled: bool = False) -> Any:
@@ -262,6 +346,22 @@ def _ppermute_batch(trace, vals, dims, *, axis_name, perm):
 
 
 batching.primitive_batchers[ppermute_p] = _ppermute_batch
+
+
+def _ppermute_lowering(ctx, x, *, axis_name, perm):
+    size = _replica_count((axis_name,))
+    for s, t in perm:
+        if not (0 <= s < size and 0 <= t < size):
+            raise ValueError(f"ppermute: perm {perm} names a member outside the "
+                             f"{size} members of axis {axis_name!r}")
+    if not perm:  # nobody sends: every member receives zeros
+        aval = ctx.avals_out[0]
+        return lowering.ir_constant(np.zeros(aval.shape, aval.dtype), aval)
+    pairs = ir.DenseIntElementsAttr.get(np.asarray(perm, dtype=np.int64).reshape(-1, 2))
+    return hlo.collective_permute(x, pairs)
+
+
+lowering.register_lowering(ppermute_p, _ppermute_lowering)
 ad.deflinear(ppermute_p, lambda ct, x, *, axis_name, perm: [
     ppermute_p.bind(ct, axis_name=axis_name, perm=tuple((t, s) for s, t in perm))])
 
