@@ -604,3 +604,379 @@ __all__ = [
     "scatter_max", "gather_p", "scatter_p", "scatter_add_p", "scatter_sub_p",
     "scatter_mul_p", "scatter_min_p", "scatter_max_p",
 ]
+
+
+# --- differentiation rules -------------------------------------------------------------
+# Kept together after the wrappers, which the rules are written with.  Indices are
+# integers and never differentiable.  Every read-back of a scatter (the gather
+# that returns, per update element, the operand element it was combined with)
+# uses the scatter's own mode with fill value 0, so a window that the scatter
+# drops (fill/drop mode) reads 0 and contributes nothing, and a clipped window
+# reads where it was clipped to.
+
+from sciax._src.interpreters import ad, batching  # noqa: E402
+
+
+def _inverse_gather_dnums(dn: ScatterDimensionNumbers) -> GatherDimensionNumbers:
+    """The gather whose output has the shape of the updates of a scatter with
+    ``dn`` and reads the operand elements those updates land on."""
+    return GatherDimensionNumbers(
+        offset_dims=dn.update_window_dims,
+        collapsed_slice_dims=dn.inserted_window_dims,
+        start_index_map=dn.scatter_dims_to_operand_dims,
+        operand_batching_dims=dn.operand_batching_dims,
+        start_indices_batching_dims=dn.scatter_indices_batching_dims)
+
+
+def _inverse_scatter_dnums(dn: GatherDimensionNumbers) -> ScatterDimensionNumbers:
+    """The scatter that writes a gather's output back where it was read from."""
+    return ScatterDimensionNumbers(
+        update_window_dims=dn.offset_dims,
+        inserted_window_dims=dn.collapsed_slice_dims,
+        scatter_dims_to_operand_dims=dn.start_index_map,
+        operand_batching_dims=dn.operand_batching_dims,
+        scatter_indices_batching_dims=dn.start_indices_batching_dims)
+
+
+def _window_sizes(operand_shape: tuple[int, ...], updates_shape: tuple[int, ...],
+                  dn: ScatterDimensionNumbers) -> tuple[int, ...]:
+    windows = iter(dn.update_window_dims)
+    return tuple(
+        min(1, n) if d in dn.inserted_window_dims or d in dn.operand_batching_dims
+        else updates_shape[next(windows)] for d, n in enumerate(operand_shape))
+
+
+def _read_back(x: Any, indices: Any, updates_shape: tuple[int, ...],
+               dn: ScatterDimensionNumbers, mode: GatherScatterMode) -> Any:
+    """Per update element, the element of the operand-shaped ``x`` that a
+    scatter with ``dn`` combines it with (0 for windows the scatter drops)."""
+    sizes = _window_sizes(get_aval(x).shape, updates_shape, dn)
+    return gather(x, indices, _inverse_gather_dnums(dn), sizes, mode=mode,
+                  fill_value=0)
+
+
+def _zeros(shape: tuple[int, ...], dtype: np.dtype) -> Any:
+    return shape_ops.full(shape, 0, dtype)
+
+
+def _as(mask: Any, dtype: np.dtype) -> Any:
+    return ew.convert_element_type(mask, dtype)
+
+
+def _shape_of(x: Any) -> tuple[int, ...]:
+    return x.aval.shape if ad.is_undefined_primal(x) else get_aval(x).shape
+
+
+# gather is linear in the operand: its JVP gathers the tangent (out-of-bounds
+# windows of fill mode have a zero tangent, whatever fill_value is) and its
+# transpose adds the cotangent back into zeros at the same windows, with the same
+# mode, so that fill mode's out-of-bounds windows are dropped again.
+
+def _gather_jvp(t, operand, indices, *, dimension_numbers, slice_sizes,
+                unique_indices, indices_are_sorted, mode, fill_value):
+    return gather(t, indices, dimension_numbers, slice_sizes,
+                  unique_indices=unique_indices, indices_are_sorted=indices_are_sorted,
+                  mode=mode, fill_value=0)
+
+
+def _gather_transpose(ct, operand, indices, *, dimension_numbers, slice_sizes,
+                      unique_indices, indices_are_sorted, mode, fill_value):
+    if type(ct) is ad.Zero:
+        return [ad.Zero(operand.aval), None]
+    zeros = _zeros(operand.aval.shape, operand.aval.dtype)
+    return [scatter_add(zeros, indices, ct, _inverse_scatter_dnums(dimension_numbers),
+                        indices_are_sorted=indices_are_sorted,
+                        unique_indices=unique_indices, mode=mode), None]
+
+
+ad.defjvp(gather_p, _gather_jvp, None)
+ad.primitive_transposes[gather_p] = _gather_transpose
+
+
+# scatter_add and scatter_sub are linear in (operand, updates) jointly.
+
+def _scatter_addsub_jvp(prim):
+    def jvp(primals, tangents, **params):
+        x, i, y = primals
+        tx, _, ty = tangents
+        out = prim.bind(x, i, y, **params)
+        if type(ty) is ad.Zero:  # adding zeros: the operand tangent passes through
+            return out, tx
+        tx = _zeros(get_aval(x).shape, get_aval(x).dtype) if type(tx) is ad.Zero \
+            else tx
+        return out, prim.bind(tx, i, ty, **params)
+    return jvp
+
+
+def _scatter_addsub_transpose(prim):
+    def rule(ct, x, i, y, *, dimension_numbers, indices_are_sorted, unique_indices,
+             mode):
+        if type(ct) is ad.Zero:
+            return [None, None, None]
+        ct_y = None
+        if ad.is_undefined_primal(y):
+            ct_y = _read_back(ct, i, y.aval.shape, dimension_numbers, mode)
+            if prim is scatter_sub_p:
+                ct_y = ew.neg(ct_y)
+        return [ct if ad.is_undefined_primal(x) else None, None, ct_y]
+    return rule
+
+
+for _prim in (scatter_add_p, scatter_sub_p):
+    ad.primitive_jvps[_prim] = _scatter_addsub_jvp(_prim)
+    ad.primitive_transposes[_prim] = _scatter_addsub_transpose(_prim)
+
+
+# scatter (overwrite).  With repeated indices XLA does not specify which update is
+# written.  The JVP does not guess: it scatters a distinct id per index vector
+# with the same scatter, reads the ids back, and so learns which update element
+# was written and which operand elements were kept; the primal and the tangent
+# are then both computed from these masks with scatter_add, so they agree with
+# each other whichever update XLA picked.  The masks make the result linear in
+# (operand, updates), so reverse mode needs only scatter_add's transpose.
+
+def _scatter_winners(operand_shape: tuple[int, ...], indices: Any,
+                     updates_shape: tuple[int, ...], dn: ScatterDimensionNumbers,
+                     indices_are_sorted: bool, mode: GatherScatterMode
+                     ) -> tuple[Any, Any]:
+    """``(won, kept)``: boolean masks of the update elements that a scatter
+    writes and of the operand elements that no update overwrites."""
+    scatter_axes = [d for d in range(len(updates_shape))
+                    if d not in dn.update_window_dims]
+    scatter_shape = tuple(updates_shape[d] for d in scatter_axes)
+    n = int(np.prod(scatter_shape, dtype=np.int64))
+    id_dtype = dtypes.canonicalize_dtype(np.int32 if n < 2**31 - 1 else np.int64)
+    ids = ew.add(shape_ops.reshape(shape_ops.iota(id_dtype, n), scatter_shape), 1)
+    ids = shape_ops.broadcast_in_dim(ids, updates_shape, scatter_axes)
+    written = scatter(_zeros(operand_shape, id_dtype), indices, ids, dn,
+                      indices_are_sorted=indices_are_sorted, mode=mode)
+    won = ew.eq(_read_back(written, indices, updates_shape, dn, mode), ids)
+    return won, ew.eq(written, 0)
+
+
+def _scatter_jvp(primals, tangents, *, dimension_numbers, indices_are_sorted,
+                 unique_indices, mode):
+    x, i, y = primals
+    tx, _, ty = tangents
+    params = dict(dimension_numbers=dimension_numbers,
+                  indices_are_sorted=indices_are_sorted, unique_indices=unique_indices,
+                  mode=mode)
+    if unique_indices:
+        out = scatter_p.bind(x, i, y, **params)
+        return out, scatter_p.bind(ad.instantiate_zeros(tx), i,
+                                   ad.instantiate_zeros(ty), **params)
+    xa, ya = get_aval(x), get_aval(y)
+    won, kept = _scatter_winners(xa.shape, i, ya.shape, dimension_numbers,
+                                 indices_are_sorted, mode)
+    zx, zy = _zeros(xa.shape, xa.dtype), _zeros(ya.shape, ya.dtype)
+    out = scatter_add_p.bind(ew.select(kept, x, zx), i, ew.select(won, y, zy),
+                             **params)
+    t_x = zx if type(tx) is ad.Zero else ew.select(kept, tx, zx)
+    if type(ty) is ad.Zero:
+        return out, t_x
+    return out, scatter_add_p.bind(t_x, i, ew.select(won, ty, zy), **params)
+
+
+def _scatter_transpose(ct, x, i, y, *, dimension_numbers, indices_are_sorted,
+                       unique_indices, mode):
+    # scatter is linear in (operand, updates) jointly: the operand's cotangent is
+    # ct with the written elements zeroed, the updates' is ct read back at the
+    # elements each update wrote (masked to the winners if indices repeat)
+    if type(ct) is ad.Zero:
+        return [None, None, None]
+    dn = dimension_numbers
+    y_shape = _shape_of(y)
+    ct_x = ct_y = None
+    if ad.is_undefined_primal(x):
+        ct_x = scatter(ct, i, _zeros(y_shape, get_aval(ct).dtype), dn,
+                       indices_are_sorted=indices_are_sorted,
+                       unique_indices=unique_indices, mode=mode)
+    if ad.is_undefined_primal(y):
+        ct_y = _read_back(ct, i, y_shape, dn, mode)
+        if not unique_indices:
+            won, _ = _scatter_winners(get_aval(ct).shape, i, y_shape, dn,
+                                      indices_are_sorted, mode)
+            ct_y = ew.select(won, ct_y, _zeros(y_shape, get_aval(ct).dtype))
+    return [ct_x, None, ct_y]
+
+
+ad.primitive_jvps[scatter_p] = _scatter_jvp
+ad.primitive_transposes[scatter_p] = _scatter_transpose
+
+
+# scatter_mul: out = x * prod(updates landing on x).  d out / d y_k is x times
+# the product of the *other* factors landing on the same element.  With unique
+# indices there are none.  Otherwise, to stay exact when some factors are zero,
+# the other factors' product is formed from the product P of the nonzero factors
+# and the count Z of zero factors at each element: for y_k != 0 it is P / y_k if
+# Z == 0 and 0 otherwise; for y_k == 0 it is P if Z == 1 and 0 otherwise.  (At a
+# point where two factors on one element are both zero the first derivative is
+# exact but a second derivative across those two factors is reported as 0.)
+
+def _other_factors(x_shape: tuple[int, ...], i: Any, y: Any,
+                   dn: ScatterDimensionNumbers, params: dict) -> Any:
+    ya = get_aval(y)
+    zero_y = ew.eq(y, 0)
+    ones_y = shape_ops.full(ya.shape, 1, ya.dtype)
+    safe_y = ew.select(zero_y, ones_y, y)
+    prod = scatter_mul_p.bind(shape_ops.full(x_shape, 1, ya.dtype), i, safe_y,
+                              **params)
+    nzero = scatter_add_p.bind(_zeros(x_shape, ya.dtype), i, _as(zero_y, ya.dtype),
+                               **params)
+    prod = _read_back(prod, i, ya.shape, dn, params["mode"])
+    nzero = _read_back(nzero, i, ya.shape, dn, params["mode"])
+    zy = _zeros(ya.shape, ya.dtype)
+    if_zero = ew.select(ew.eq(nzero, 1), prod, zy)
+    if_nonzero = ew.select(ew.eq(nzero, 0), ew.div(prod, safe_y), zy)
+    return ew.select(zero_y, if_zero, if_nonzero)
+
+
+def _scatter_mul_jvp(primals, tangents, **params):
+    x, i, y = primals
+    tx, _, ty = tangents
+    out = scatter_mul_p.bind(x, i, y, **params)
+    acc: Any = ad.Zero(get_aval(out))
+    if type(tx) is not ad.Zero:
+        acc = scatter_mul_p.bind(tx, i, y, **params)
+    if type(ty) is not ad.Zero:
+        xa = get_aval(x)
+        if not params["unique_indices"]:
+            ty = ew.mul(ty, _other_factors(xa.shape, i, y,
+                                           params["dimension_numbers"], params))
+        acc = ad.add_tangents(acc, ew.mul(x, scatter_add_p.bind(
+            _zeros(xa.shape, xa.dtype), i, ty, **params)))
+    return out, acc
+
+
+def _scatter_mul_transpose(ct, x, i, y, **params):
+    if ad.is_undefined_primal(y):
+        raise NotImplementedError(
+            "scatter_mul is linear in its operand only, not in its updates; it "
+            "cannot be transposed with respect to the updates")
+    if type(ct) is ad.Zero:
+        return [None, None, None]
+    return [scatter_mul_p.bind(ct, i, y, **params), None, None]
+
+
+ad.primitive_jvps[scatter_mul_p] = _scatter_mul_jvp
+ad.primitive_transposes[scatter_mul_p] = _scatter_mul_transpose
+
+
+# scatter_min/max: each output element takes the tangent of whichever of its
+# operand element and the updates landing on it equal the result; ties share the
+# tangent equally (as lax.max and lax.min do).  A NaN result keeps the operand's
+# tangent.
+
+def _scatter_extremum_jvp(prim):
+    def jvp(primals, tangents, **params):
+        x, i, y = primals
+        tx, _, ty = tangents
+        dn, mode = params["dimension_numbers"], params["mode"]
+        out = prim.bind(x, i, y, **params)
+        xa, ya = get_aval(x), get_aval(y)
+        won = _as(ew.eq(y, _read_back(out, i, ya.shape, dn, mode)), ya.dtype)
+        kept = _as(ew.bitwise_or(ew.eq(x, out), ew.ne(out, out)), xa.dtype)
+        zx = _zeros(xa.shape, xa.dtype)
+        count = ew.add(kept, scatter_add_p.bind(zx, i, won, **params))
+        num: Any = ad.Zero(xa)
+        if type(tx) is not ad.Zero:
+            num = ew.mul(kept, tx)
+        if type(ty) is not ad.Zero:
+            num = ad.add_tangents(num, scatter_add_p.bind(zx, i, ew.mul(won, ty),
+                                                          **params))
+        return out, ew.div(num, ew.max(count, 1))
+    return jvp
+
+
+for _prim in (scatter_min_p, scatter_max_p):
+    ad.primitive_jvps[_prim] = _scatter_extremum_jvp(_prim)
+
+
+# --- batching rules ----------------------------------------------------------------------
+# Batch axes become an extra window axis (only the operand is batched), an extra
+# index batch axis (only the indices/updates are batched), or a pair of batching
+# axes (operand_batching_dims / *_indices_batching_dims) when both are, always
+# moved to the front first.
+
+def _shift(dims: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(d + 1 for d in dims)
+
+
+def _gather_batch(vals, dims, *, dimension_numbers, slice_sizes, unique_indices,
+                  indices_are_sorted, mode, fill_value):
+    x, idx = vals
+    x_dim, idx_dim = dims
+    dn = dimension_numbers
+    kw = dict(mode=mode, fill_value=fill_value)
+    if idx_dim is batching.not_mapped:
+        # the batch axis is one more (whole) window axis, the first one
+        x = batching.moveaxis(x, x_dim, 0)
+        dnums = GatherDimensionNumbers(
+            offset_dims=(0, *_shift(dn.offset_dims)),
+            collapsed_slice_dims=_shift(dn.collapsed_slice_dims),
+            start_index_map=_shift(dn.start_index_map),
+            operand_batching_dims=_shift(dn.operand_batching_dims),
+            start_indices_batching_dims=dn.start_indices_batching_dims)
+        sizes = (get_aval(x).shape[0], *slice_sizes)
+        return gather(x, idx, dnums, sizes, unique_indices=unique_indices,
+                      indices_are_sorted=indices_are_sorted, **kw), 0
+    idx = batching.moveaxis(idx, idx_dim, 0)
+    if x_dim is batching.not_mapped:
+        # one more index batch axis, first among the output's batch axes; batch
+        # members may read the same elements, so the promises no longer hold
+        dnums = dn._replace(offset_dims=_shift(dn.offset_dims),
+                            start_indices_batching_dims=_shift(
+                                dn.start_indices_batching_dims))
+        return gather(x, idx, dnums, slice_sizes, **kw), 0
+    x = batching.moveaxis(x, x_dim, 0)
+    dnums = GatherDimensionNumbers(
+        offset_dims=_shift(dn.offset_dims),
+        collapsed_slice_dims=_shift(dn.collapsed_slice_dims),
+        start_index_map=_shift(dn.start_index_map),
+        operand_batching_dims=(0, *_shift(dn.operand_batching_dims)),
+        start_indices_batching_dims=(0, *_shift(dn.start_indices_batching_dims)))
+    sizes = (min(1, get_aval(x).shape[0]), *slice_sizes)
+    return gather(x, idx, dnums, sizes, unique_indices=unique_indices, **kw), 0
+
+
+batching.primitive_batchers[gather_p] = _gather_batch
+
+
+def _scatter_batch(prim):
+    def rule(vals, dims, *, dimension_numbers, indices_are_sorted, unique_indices,
+             mode):
+        x, idx, upd = vals
+        x_dim, idx_dim, upd_dim = dims
+        dn = dimension_numbers
+        size = batching.batch_size(vals, dims)
+        # the result is batched, so an unbatched operand is materialised
+        x = batching.bdim_at_front(x, x_dim, size)
+        upd = batching.bdim_at_front(upd, upd_dim, size)
+        if idx_dim is batching.not_mapped:
+            dnums = ScatterDimensionNumbers(
+                update_window_dims=(0, *_shift(dn.update_window_dims)),
+                inserted_window_dims=_shift(dn.inserted_window_dims),
+                scatter_dims_to_operand_dims=_shift(dn.scatter_dims_to_operand_dims),
+                operand_batching_dims=_shift(dn.operand_batching_dims),
+                scatter_indices_batching_dims=dn.scatter_indices_batching_dims)
+            sorted_ = indices_are_sorted
+        else:
+            idx = batching.moveaxis(idx, idx_dim, 0)
+            dnums = ScatterDimensionNumbers(
+                update_window_dims=_shift(dn.update_window_dims),
+                inserted_window_dims=_shift(dn.inserted_window_dims),
+                scatter_dims_to_operand_dims=_shift(dn.scatter_dims_to_operand_dims),
+                operand_batching_dims=(0, *_shift(dn.operand_batching_dims)),
+                scatter_indices_batching_dims=(
+                    0, *_shift(dn.scatter_indices_batching_dims)))
+            sorted_ = False
+        # each batch member writes only its own slice: uniqueness is preserved
+        return prim.bind(x, idx, upd, dimension_numbers=dnums,
+                         indices_are_sorted=sorted_, unique_indices=unique_indices,
+                         mode=mode), 0
+    return rule
+
+
+for _prim in (scatter_p, scatter_add_p, scatter_sub_p, scatter_mul_p, scatter_min_p,
+              scatter_max_p):
+    batching.primitive_batchers[_prim] = _scatter_batch(_prim)
