@@ -34,7 +34,8 @@ f = sciax.pmap(lambda v: (lax.psum(v, "i"), lax.axis_index("i"),
                           lax.all_gather(v[0], "i")), axis_name="i")
 total, index, gathered = f(x)
 eager = float(snp.sum(snp.ones(3)))  # ordinary computations still run locally
-print(json.dumps({"total": np.asarray(total).tolist(), "index": np.asarray(index).tolist(),
+print(json.dumps({"total": np.asarray(total).tolist(),
+                  "index": np.asarray(index).tolist(),
                   "gathered": np.asarray(gathered).tolist(), "eager": eager,
                   "count": sciax.distributed.process_count(),
                   "devices": len(sciax.devices())}))
@@ -50,11 +51,12 @@ def _free_port() -> int:
 
 def _run_two(local: int) -> list[dict]:
     address = f"127.0.0.1:{_free_port()}"
-    env = dict(os.environ, PYTHONPATH=_REPO + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env = dict(os.environ,
+               PYTHONPATH=_REPO + os.pathsep + os.environ.get("PYTHONPATH", ""))
     code = textwrap.dedent(_WORKER)
-    procs = [subprocess.Popen([sys.executable, "-c", code, address, str(pid), str(local)],
-                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              text=True) for pid in (0, 1)]
+    procs = [subprocess.Popen([sys.executable, "-c", code, address, str(pid),
+                               str(local)], env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for pid in (0, 1)]
     results = []
     try:
         for p in procs:

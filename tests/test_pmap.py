@@ -33,7 +33,7 @@ def run_with_devices(code: str, num_devices: int = 4, timeout: float = 120) -> s
     return proc.stdout
 
 
-# --- one device, in this process --------------------------------------------------------
+# --- one device, in this process ------------------------------------------------------
 
 def test_one_device_collectives_are_identities():
     x = np.arange(6.0).reshape(1, 6)
@@ -108,7 +108,7 @@ def test_under_jit_grad_and_vmap_it_computes_like_vmap():
     np.testing.assert_allclose(sciax.grad(loss)(x), 2 * x)
 
 
-# --- four devices, in a subprocess ------------------------------------------------------
+# --- four devices, in a subprocess ----------------------------------------------------
 
 _FOUR_DEVICES = """
 import numpy as np
@@ -153,8 +153,10 @@ grads = P(sciax.grad(lambda w, u: lax.psum(snp.sum(w * u), "i")), in_axes=(None,
 assert_allclose(grads(np.ones(128), a[:, 0]), np.broadcast_to(a[:, 0], (4, 128)))
 
 # fewer items than devices, in_axes/out_axes, a jit inside the body
-assert_allclose(P(lambda v: lax.psum(v, "i"))(x[:2]), np.broadcast_to(x[:2].sum(0), (2, 3)))
-out = P(lambda v: sciax.jit(lambda u: lax.psum(u, "i") * 2)(v), in_axes=1, out_axes=1)(x.T)
+two = P(lambda v: lax.psum(v, "i"))(x[:2])
+assert_allclose(two, np.broadcast_to(x[:2].sum(0), (2, 3)))
+body = lambda v: sciax.jit(lambda u: lax.psum(u, "i") * 2)(v)
+out = P(body, in_axes=1, out_axes=1)(x.T)
 assert_allclose(out, np.broadcast_to(2 * x.sum(0)[:, None], (3, 4)))
 try:
     P(lambda v: v)(np.ones((5, 2)))

@@ -26,11 +26,10 @@ from sciax._src.backend.array import Array, device_put
 from sciax._src.backend.pytree import registry
 from sciax._src.core import dtypes
 from sciax._src.core.avals import ShapedArray, get_aval
-from sciax._src.core.trace import Tracer, _state, eval_trace
+from sciax._src.core.trace import Tracer, _state, eval_trace, set_current_trace
 from sciax._src.interpreters import lowering
 from sciax._src.interpreters.partial_eval import DynamicJaxprTrace
 from sciax._src.lax import parallel
-from sciax._src.core.trace import set_current_trace
 
 
 class _PmapTrace(DynamicJaxprTrace):
@@ -86,7 +85,6 @@ class PmapWrapped:
             raise TypeError(f"pmap expects a callable, got {fun!r}")
         self.fun = fun
         self.axis_name = _AnonymousAxis() if axis_name is None else axis_name
-        self._user_axis_name = axis_name
         self.in_axes = tuple(in_axes) if isinstance(in_axes, list) else in_axes
         self.out_axes = out_axes
         nums = static_broadcasted_argnums
@@ -124,7 +122,8 @@ class PmapWrapped:
 
         def fun(*dyn: Any, **kwargs: Any) -> Any:
             it = iter(dyn)
-            args = [pos[i] if i in pos else next(it) for i in range(len(dyn) + len(pos))]
+            args = [pos[i] if i in pos else next(it)
+                    for i in range(len(dyn) + len(pos))]
             return self.fun(*args, **kwargs)
         return fun
 
@@ -171,7 +170,8 @@ class PmapWrapped:
                         f"shape {value.shape} (rank {value.ndim})")
                 ax %= value.ndim
                 sizes.append((k, value.shape[ax]))
-            shape = value.shape if ax is None else value.shape[:ax] + value.shape[ax + 1:]
+            shape = value.shape if ax is None else \
+                value.shape[:ax] + value.shape[ax + 1:]
             hosts.append(value)
             dims.append(ax)
             avals.append(ShapedArray(shape, value.dtype, weak))
@@ -197,7 +197,8 @@ class PmapWrapped:
         if len(size_set) > 1:
             detail = ", ".join(f"leaf {k}: {s}" for k, s in sizes)
             raise ValueError(
-                f"pmap got inconsistent sizes for the mapped axes of its arguments: {detail}")
+                "pmap got inconsistent sizes for the mapped axes of its arguments: "
+                f"{detail}")
         if not size_set:
             raise ValueError("pmap needs at least one mapped argument (an in_axes "
                              "entry that is not None)")
@@ -206,8 +207,8 @@ class PmapWrapped:
         if multi.process_count() > 1:
             if n != local:
                 raise ValueError(
-                    f"pmap over {n} items in a multi-process run: each process must map "
-                    f"exactly its {local} local devices")
+                    f"pmap over {n} items in a multi-process run: each process "
+                    f"must map exactly its {local} local devices")
         elif n > local:
             raise ValueError(
                 f"pmap over {n} items, but only {local} devices are available (the CPU "
@@ -246,8 +247,8 @@ class PmapWrapped:
         for ax, aval in zip(out_axes, jaxpr.out_avals):
             if ax is not None:
                 if not -aval.ndim - 1 <= ax <= aval.ndim:
-                    raise ValueError(f"pmap out_axes {ax} is out of range for an output "
-                                     f"of shape {aval.shape}")
+                    raise ValueError(f"pmap out_axes {ax} is out of range for an "
+                                     f"output of shape {aval.shape}")
                 ax %= aval.ndim + 1
             flat_out_axes.append(ax)
         with parallel.pmap_axis_env(self.axis_name, size):

@@ -71,8 +71,9 @@ class ReplicatedExecutable:
         n = len(devices)
         with module.context:
             i32 = ir.IntegerType.get_signless(32)
-            module.operation.attributes["mhlo.num_replicas"] = ir.IntegerAttr.get(i32, n)
-            module.operation.attributes["mhlo.num_partitions"] = ir.IntegerAttr.get(i32, 1)
+            attrs = module.operation.attributes
+            attrs["mhlo.num_replicas"] = ir.IntegerAttr.get(i32, n)
+            attrs["mhlo.num_partitions"] = ir.IntegerAttr.get(i32, 1)
         opts = xc.CompileOptions()
         opts.num_replicas = n
         opts.num_partitions = 1
@@ -119,7 +120,7 @@ class ReplicatedExecutable:
         return "\n".join(m.to_string() for m in self._exe.hlo_modules())
 
 
-# --- the distributed runtime ------------------------------------------------------------
+# --- the distributed runtime ----------------------------------------------------------
 
 def start_service(address: str, num_processes: int, timeout_s: int) -> Any:
     """The coordination service (process 0 only); keep the object alive."""

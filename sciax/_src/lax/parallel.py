@@ -26,7 +26,8 @@ from sciax._src.lax import elementwise as ew
 from sciax._src.lax import shape_ops
 
 __all__ = ["psum", "pmean", "pmax", "pmin", "all_gather", "ppermute", "axis_index",
-           "pmap_axis_env", "psum_p", "pmax_p", "pmin_p", "all_gather_p", "ppermute_p", "axis_index_p"]
+           "pmap_axis_env", "psum_p", "pmax_p", "pmin_p", "all_gather_p", "ppermute_p",
+           "axis_index_p"]
 
 
 def _axes_tuple(axis_name: Any) -> tuple:
@@ -35,7 +36,8 @@ def _axes_tuple(axis_name: Any) -> tuple:
 
 def _unbound(name: Any) -> NameError:
     return NameError(f"unbound axis name: {name!r}; collectives need an enclosing "
-                     "vmap(..., axis_name=...) or pmap(..., axis_name=...) with that name")
+                     "vmap(..., axis_name=...) or pmap(..., axis_name=...) with that "
+                     "name")
 
 
 def _collective(name: str) -> Primitive:
@@ -49,7 +51,7 @@ def _collective(name: str) -> Primitive:
     return prim
 
 
-# --- lowering inside pmap ---------------------------------------------------------------
+# --- lowering inside pmap -------------------------------------------------------------
 # pmap lowers its body with the axis it maps bound here: (name, number of replicas).
 # Replica r is member r of the axis, so every collective spans all replicas.
 _pmap_axis: list[tuple[Any, int]] = []
@@ -96,7 +98,8 @@ def _all_reduce_lowering(kind: str):
             if aval.dtype == dtypes.bool_:
                 out = hlo.and_(a, b) if kind == "min" else hlo.or_(a, b)
             else:
-                out = {"sum": hlo.add, "max": hlo.maximum, "min": hlo.minimum}[kind](a, b)
+                op_ = {"sum": hlo.add, "max": hlo.maximum, "min": hlo.minimum}[kind]
+                out = op_(a, b)
             hlo.return_([out])
         return op.results
     return rule
@@ -215,7 +218,7 @@ def pmean(x: Any, axis_name: Any) -> Any:
     return tree.unflatten([ew.div(t, n) for t in leaves])
 
 
-# --- axis_index -------------------------------------------------------------------------
+# --- axis_index -----------------------------------------------------------------------
 
 axis_index_p = Primitive("axis_index")
 axis_index_p.def_abstract_eval(lambda *, axis_name: ShapedArray((), dtypes.int32))
@@ -253,7 +256,7 @@ def axis_index(axis_name: Any) -> Any:
     return axis_index_p.bind(axis_name=axis_name)
 
 
-# --- all_gather and ppermute ------------------------------------------------------------
+# --- all_gather and ppermute ----------------------------------------------------------
 
 all_gather_p = Primitive("all_gather")
 batching.axis_primitives.add(all_gather_p)
@@ -273,6 +276,8 @@ def _all_gather_abstract_eval(x, *, axis_name, axis, size, tiled):
 
 
 all_gather_p.def_abstract_eval(_all_gather_abstract_eval)
+all_gather_p.def_impl(lambda x, *, axis_name, **_: (_ for _ in ()).throw(
+    _unbound(axis_name)))
 
 
 def _all_gather_batch(trace, vals, dims, *, axis_name, axis, size, tiled):
@@ -316,17 +321,21 @@ def all_gather(x: Any, axis_name: Any, *, axis: int = 0, tiled: bool = False) ->
 
     Examples
     --------
-    >>> sciax.vmap(lambda v: lax.all_gather(v, "i"), axis_name="i")(snp.arange(3.0)).shape
+    >>> gather = sciax.vmap(lambda v: lax.all_gather(v, "i"), axis_name="i")
+    >>> gather(snp.arange(3.0)).shape
     (3, 3)
     """
     size = _static_axis_size(axis_name)
     leaves, tree = registry.flatten(x)
     return tree.unflatten([all_gather_p.bind(leaf, axis_name=axis_name, axis=axis,
-                                             size=size, tiled=tiled) for leaf in leaves])
+                                             size=size, tiled=tiled)
+                           for leaf in leaves])
 
 
 ppermute_p = Primitive("ppermute")
 ppermute_p.def_abstract_eval(lambda x, *, axis_name, perm: x)
+ppermute_p.def_impl(lambda x, *, axis_name, perm: (_ for _ in ()).throw(
+    _unbound(axis_name)))
 batching.axis_primitives.add(ppermute_p)
 
 
@@ -379,7 +388,8 @@ def ppermute(x: Any, axis_name: Any, perm: Sequence[tuple[int, int]]) -> Any:
     perm = tuple((int(s), int(t)) for s, t in perm)
     srcs, dsts = [s for s, _ in perm], [t for _, t in perm]
     if len(set(srcs)) != len(srcs) or len(set(dsts)) != len(dsts):
-        raise ValueError(f"ppermute: perm {perm} must not repeat a source or destination")
+        raise ValueError(
+            f"ppermute: perm {perm} must not repeat a source or destination")
     leaves, tree = registry.flatten(x)
     return tree.unflatten([ppermute_p.bind(leaf, axis_name=axis_name, perm=perm)
                            for leaf in leaves])
