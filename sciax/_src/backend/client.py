@@ -28,15 +28,35 @@ if not hasattr(_jax.SingleDeviceSharding, "_to_xla_hlo_sharding"):
 Device = _jax.Device
 
 
-@functools.cache
+_client: xc.Client | None = None
+
+
 def get_client() -> xc.Client:
     """The CPU PjRt client (``SCIAX_NUM_CPU_DEVICES`` sets its device count)."""
-    num = int(os.environ.get("SCIAX_NUM_CPU_DEVICES", "1"))
-    client = xc.make_cpu_client(num_devices=num) if num > 1 else xc.make_cpu_client()
+    global _client
+    if _client is None:
+        num = int(os.environ.get("SCIAX_NUM_CPU_DEVICES", "1"))
+        set_client(xc.make_cpu_client(num_devices=num) if num > 1
+                   else xc.make_cpu_client())
+    return _client
+
+
+def client_created() -> bool:
+    return _client is not None
+
+
+def set_client(client: xc.Client) -> None:
+    """Install ``client`` as the backend's client (once, before any use; the
+    distributed runtime creates a multi-process client this way)."""
+    global _client
+    if _client is not None:
+        raise RuntimeError("the sciax backend client already exists; configure it "
+                           "(e.g. sciax.distributed.initialize) before any array "
+                           "operation")
     from sciax._src.backend import lapack
 
     lapack.register_targets()
-    return client
+    _client = client
 
 
 def devices() -> list[Device]:
@@ -55,7 +75,9 @@ def sharding(device: Device) -> _jax.SingleDeviceSharding:
 
 
 def default_device() -> Device:
-    return get_client().devices()[0]
+    """This process's first device (in a multi-process run, ``devices()[0]``
+    may belong to another process)."""
+    return get_client().local_devices()[0]
 
 
 def x64_enabled() -> bool:

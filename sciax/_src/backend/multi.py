@@ -139,32 +139,19 @@ def connect_client(address: str, process_id: int, timeout_s: int) -> Any:
 
 
 def client_created() -> bool:
-    return _client.get_client.cache_info().currsize > 0
+    return _client.client_created()
 
 
 def install_distributed_client(dc: Any, process_id: int, num_processes: int,
                                num_local_devices: int | None = None) -> Any:
     """Create the multi-process CPU client and make it the backend's client.
 
-    Must run before anything has created the default client.  The client
-    module's cached getter is replaced (and ``default_device`` made to return
-    this process's first device, since the global device list starts with
-    process 0's devices).
+    Must run before anything has created the default client.
     """
     collectives = _jax.make_gloo_tcp_collectives(distributed_client=dc)
     num = num_local_devices or int(os.environ.get("SCIAX_NUM_CPU_DEVICES", "1"))
     new = xc.make_cpu_client(distributed_client=dc, node_id=process_id,
                              num_nodes=num_processes, collectives=collectives,
                              num_devices=num)
-    from sciax._src.backend import lapack
-
-    lapack.register_targets()
-
-    @functools.cache
-    def get_client() -> xc.Client:
-        return new
-
-    get_client()
-    _client.get_client = get_client
-    _client.default_device = lambda: new.local_devices()[0]
+    _client.set_client(new)
     return new
