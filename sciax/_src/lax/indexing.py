@@ -606,13 +606,15 @@ __all__ = [
 ]
 
 
-# --- differentiation rules -------------------------------------------------------------
+# --- differentiation rules ------------------------------------------------------------
 # Kept together after the wrappers, which the rules are written with.  Indices are
 # integers and never differentiable.  Every read-back of a scatter (the gather
 # that returns, per update element, the operand element it was combined with)
 # uses the scatter's own mode with fill value 0, so a window that the scatter
 # drops (fill/drop mode) reads 0 and contributes nothing, and a clipped window
-# reads where it was clipped to.
+# reads where it was clipped to.  (PROMISE_IN_BOUNDS gathers clamp but scatters
+# drop, so out-of-bounds indices, which break that promise, may get derivatives
+# inconsistent with the primal.)
 
 from sciax._src.interpreters import ad, batching  # noqa: E402
 
@@ -747,7 +749,8 @@ def _scatter_winners(operand_shape: tuple[int, ...], indices: Any,
     n = int(np.prod(scatter_shape, dtype=np.int64))
     id_dtype = dtypes.canonicalize_dtype(np.int32 if n < 2**31 - 1 else np.int64)
     ids = ew.add(shape_ops.reshape(shape_ops.iota(id_dtype, n), scatter_shape), 1)
-    ids = shape_ops.broadcast_in_dim(ids, updates_shape, scatter_axes)
+    if scatter_shape != updates_shape:
+        ids = shape_ops.broadcast_in_dim(ids, updates_shape, scatter_axes)
     written = scatter(_zeros(operand_shape, id_dtype), indices, ids, dn,
                       indices_are_sorted=indices_are_sorted, mode=mode)
     won = ew.eq(_read_back(written, indices, updates_shape, dn, mode), ids)
@@ -892,7 +895,7 @@ for _prim in (scatter_min_p, scatter_max_p):
     ad.primitive_jvps[_prim] = _scatter_extremum_jvp(_prim)
 
 
-# --- batching rules ----------------------------------------------------------------------
+# --- batching rules -------------------------------------------------------------------
 # Batch axes become an extra window axis (only the operand is batched), an extra
 # index batch axis (only the indices/updates are batched), or a pair of batching
 # axes (operand_batching_dims / *_indices_batching_dims) when both are, always
