@@ -12,10 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from sciax._src.backend.array import Array
+from sciax._src.core import dtypes
 from sciax._src.core.avals import get_aval
 from sciax._src.core.trace import Tracer
-from sciax._src.numpy import (indexing, products, reductions, shape, ufuncs, util)
+from sciax._src.numpy import indexing, products, reductions, shape, ufuncs, util
 
 
 def _binary(fn: Callable[[Any, Any], Any], reflected: bool = False
@@ -33,10 +36,6 @@ def _binary(fn: Callable[[Any, Any], Any], reflected: bool = False
                 return NotImplemented
             return fn(self, other)
     return op
-
-
-def _divmod(self: Any, other: Any) -> Any:
-    return ufuncs.divmod(self, other)
 
 
 def _reshape(self: Any, *args: Any, order: str = "C", **kwargs: Any) -> Any:
@@ -63,9 +62,6 @@ def _transpose(self: Any, *axes: Any) -> Any:
 
 def _astype(self: Any, dtype: Any, copy: bool = True) -> Any:
     """The array converted to ``dtype``."""
-    from sciax._src.core import dtypes
-    import numpy as np
-
     return util.cast(self, dtypes.canonicalize_dtype(np.dtype(dtype)))
 
 
