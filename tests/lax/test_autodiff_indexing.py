@@ -320,3 +320,14 @@ def test_scatter_extremum_ties_share_tangent(name):
     assert t[1] == pytest.approx(7.0 if name == "scatter_max" else 17.0)
     assert t[2] == pytest.approx(13.0)
     np.testing.assert_array_equal(np.asarray(out), np.asarray(op(x, idx, u, dn)))
+
+
+@pytest.mark.parametrize("name", ["gather", "scatter_add", "scatter_mul", "scatter"])
+def test_complex(name):
+    x = _randn(4, 3) + 1j * _randn(4, 3)
+    u = _randn(3, 3) + 1j * _randn(3, 3)
+    if name == "gather":
+        check_grads(lambda x: lax.gather(x, ROWS, _take_dn(), (1, 3)), (x,), order=1)
+    else:
+        op = getattr(lax, name)
+        check_grads(lambda x, u: op(x, ROWS, u, ROW_SDN), (x, u), order=1)
