@@ -9,6 +9,7 @@ buffer itself: conversion to NumPy, printing, and Python's scalar protocols.
 from __future__ import annotations
 
 import operator
+import sys
 from typing import Any
 
 import numpy as np
@@ -81,8 +82,7 @@ class Array:
     # -- host transfer ----------------------------------------------------------
     def _value(self) -> np.ndarray:
         if self._npy is None:
-            npy, _ = self._buf._single_device_array_to_np_array_did_copy()
-            npy = np.asarray(npy)
+            npy = np.asarray(host_copy(self._buf))
             npy.flags.writeable = False
             self._npy = npy
         return self._npy
@@ -183,6 +183,24 @@ class Array:
 
 def _reconstruct(value: np.ndarray, weak_type: bool) -> Array:
     return device_put(value, weak_type=weak_type)
+
+
+def host_copy(buf: Any) -> np.ndarray:
+    """Copy a single-device buffer to the host.
+
+    jaxlib's transfer runs ``import jax.core`` when jax is installed (and
+    works without it); that import would cost seconds and break sciax's
+    promise never to load jax, so it is blocked for the call unless the user
+    has imported jax already.
+    """
+    if "jax" in sys.modules:
+        return buf._single_device_array_to_np_array_did_copy()[0]
+    sys.modules["jax"] = None  # type: ignore[assignment]
+    try:
+        return buf._single_device_array_to_np_array_did_copy()[0]
+    finally:
+        if sys.modules.get("jax", 0) is None:
+            del sys.modules["jax"]
 
 
 def put_buffer(value: np.ndarray, aval: ShapedArray, device: Any = None) -> Any:

@@ -25,6 +25,7 @@ from jaxlib import _jax
 from jaxlib import xla_client as xc
 
 from sciax._src.backend import client as _client
+from sciax._src.backend.array import host_copy
 from sciax._src.backend.mlir import ir
 from sciax._src.core.avals import ShapedArray
 
@@ -113,7 +114,7 @@ class ReplicatedExecutable:
         # Reading every result to the host also keeps executions in order: the
         # CPU client's in-process collectives can deadlock when many launches
         # of one replicated program are queued at once.
-        return [[np.asarray(b._single_device_array_to_np_array_did_copy()[0])
+        return [[np.asarray(host_copy(b))
                  for b in out._arrays] for out in outs]
 
     def as_text(self) -> str:

@@ -21,6 +21,7 @@ from sciax._src.core import dtypes
 from sciax._src.core.avals import ShapedArray, get_aval
 from sciax._src.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var, eval_jaxpr
 from sciax._src.core.trace import Primitive, Trace, Tracer, current_trace, set_current_trace
+from sciax._src.interpreters import hooks
 from sciax._src.interpreters.partial_eval import DynamicJaxprTrace, DynamicJaxprTracer
 from sciax._src.util import safe_map, safe_zip
 
@@ -72,11 +73,7 @@ def is_undefined_primal(x: Any) -> bool:
 
 
 def zeros_like_aval(aval: ShapedArray) -> Any:
-    from sciax._src.lax.shape_ops import broadcast_in_dim
-    from sciax._src.lax._rules import scalar_array
-
-    zero = scalar_array(0, aval.dtype, aval.weak_type)
-    return broadcast_in_dim(zero, aval.shape, ()) if aval.shape else zero
+    return hooks.zeros_like_aval(aval)
 
 
 def instantiate_zeros(t: Any) -> Any:
@@ -88,9 +85,7 @@ def add_tangents(x: Any, y: Any) -> Any:
         return y
     if type(y) is Zero:
         return x
-    from sciax._src.lax.elementwise import add
-
-    return add(x, y)
+    return hooks.add(x, y)
 
 
 # --- rule helpers ------------------------------------------------------------------

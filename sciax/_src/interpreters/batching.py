@@ -15,6 +15,7 @@ from typing import Any
 from sciax._src.core.avals import ShapedArray, get_aval
 from sciax._src.core.trace import Primitive, Trace, Tracer, current_trace, set_current_trace
 from sciax._src.core.jaxpr import eval_jaxpr
+from sciax._src.interpreters import hooks
 from sciax._src.interpreters.ad import call_jaxprs, inline_call
 from sciax._src.util import safe_zip
 
@@ -91,26 +92,22 @@ axis_primitives: set[Primitive] = set()
 # --- helpers for rules -------------------------------------------------------------
 
 def moveaxis(x: Any, src: int, dst: int) -> Any:
-    from sciax._src.lax.shape_ops import transpose
-
     ndim = get_aval(x).ndim
     src, dst = src % ndim, dst % ndim
     if src == dst:
         return x
     perm = [i for i in range(ndim) if i != src]
     perm.insert(dst, src)
-    return transpose(x, perm)
+    return hooks.transpose(x, perm)
 
 
 def broadcast_batched(x: Any, size: int, axis: int = 0) -> Any:
     """``x`` with a new axis of length ``size`` at ``axis`` (materialised)."""
-    from sciax._src.lax.shape_ops import broadcast_in_dim
-
     aval = get_aval(x)
     shape = list(aval.shape)
     shape.insert(axis, size)
     dims = [i for i in range(len(shape)) if i != axis]
-    return broadcast_in_dim(x, tuple(shape), tuple(dims))
+    return hooks.broadcast_in_dim(x, tuple(shape), tuple(dims))
 
 
 def bdim_at_front(x: Any, bdim: int | None, size: int) -> Any:

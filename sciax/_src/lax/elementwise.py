@@ -588,7 +588,9 @@ __all__ = [
 # Kept together at the end of the module (rather than in each block) because the
 # rules are written with the public wrappers defined above.
 
-from sciax._src.interpreters import ad  # noqa: E402
+from sciax._src.interpreters import ad, hooks  # noqa: E402
+
+hooks.add = add
 
 
 def _full_like(x: Any, value: Any) -> Any:

@@ -793,7 +793,7 @@ __all__ = [
 # Kept together at the end because they call the wrappers defined above (and
 # reductions/indexing, imported where used to avoid an import cycle).
 
-from sciax._src.interpreters import ad, batching  # noqa: E402
+from sciax._src.interpreters import ad, batching, hooks  # noqa: E402
 
 
 def _reduce_sum(x: Any, axes: Sequence[int]) -> Any:
@@ -1027,3 +1027,13 @@ ad.primitive_transposes[dynamic_update_slice_p] = _dynamic_update_slice_transpos
 batching.primitive_batchers[dynamic_update_slice_p] = _dynamic_update_slice_batch
 
 ad.defjvp_zero(iota_p)
+
+
+def _zeros_like_aval(aval: ShapedArray) -> Any:
+    zero = _as_array(0, aval.dtype, aval.weak_type)
+    return broadcast_in_dim(zero, aval.shape, ()) if aval.shape else zero
+
+
+hooks.zeros_like_aval = _zeros_like_aval
+hooks.broadcast_in_dim = broadcast_in_dim
+hooks.transpose = transpose
