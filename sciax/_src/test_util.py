@@ -151,7 +151,7 @@ def assert_bits_equal(actual: Any, desired: Any, err_msg: str = "") -> None:
         np.testing.assert_array_equal(a, d, err_msg=err_msg)
         return
     def raw(x: np.ndarray) -> np.ndarray:  # reshape first: 0-d arrays cannot be viewed
-        return np.ascontiguousarray(x).reshape(-1).view(np.uint8).reshape(x.size, -1)
+        return np.ascontiguousarray(x).reshape(-1).view(np.uint8).reshape(x.size, x.itemsize)
     np.testing.assert_array_equal(raw(a), raw(d), err_msg=err_msg)
 
 
