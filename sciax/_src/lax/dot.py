@@ -217,7 +217,7 @@ def dot(lhs: ArrayLike, rhs: ArrayLike, precision: Any = None,
 
 
 
-# --- differentiation and batching rules -------------------------------------------------
+# --- differentiation and batching rules -------------------------------------------
 
 from sciax._src.interpreters import ad, batching  # noqa: E402
 from sciax._src.lax.elementwise import convert_element_type, real  # noqa: E402
@@ -252,7 +252,8 @@ def _transpose_operand(ct: Any, x: ad.UndefinedPrimal, other: Any, x_contract,
                 *(xc for _, xc in pairs)]
     res = transpose(res, tuple(int(i) for i in np.argsort(res_axes)))
     if get_aval(res).dtype != x_aval.dtype:
-        if dtypes.is_complex(get_aval(res).dtype) and not dtypes.is_complex(x_aval.dtype):
+        if (dtypes.is_complex(get_aval(res).dtype)
+                and not dtypes.is_complex(x_aval.dtype)):
             res = real(res)  # a real operand's cotangent is the real part
         res = convert_element_type(res, x_aval.dtype)
     return res

@@ -488,7 +488,7 @@ Array([0.        , 1.09861229, 1.79175947], dtype=float64)
 """
 
 
-# --- differentiation and batching rules -------------------------------------------------
+# --- differentiation and batching rules -------------------------------------------
 # Kept together at the end of the module because the rules are written with the
 # public wrappers above and with elementwise/shape ops.
 

@@ -229,7 +229,7 @@ register_lowering(top_k_p, _top_k_lowering)
 
 
 
-# --- differentiation and batching rules -------------------------------------------------
+# --- differentiation and batching rules -------------------------------------------
 # Sorting permutes; the tangents are permuted the same way.  The permutation is
 # applied with sort itself (sorting by unique integer keys), which keeps the
 # rules closed under sort: the transpose of "permute by keys" is "permute by
