@@ -220,6 +220,12 @@ Array([ 3., 12.], dtype=float64)
 """
 reduce_prod.__doc__ = """Product of ``operand`` over ``axes`` (see :func:`reduce_sum`).
 
+Notes
+-----
+Derivatives are exact, to any order, also where the operand has zeros: the
+derivative with respect to one element is the product of the others, formed
+from products before and after it rather than by dividing by the element.
+
 Examples
 --------
 >>> import numpy as np

@@ -58,6 +58,8 @@ def sort(operand: ArrayLike | Sequence[ArrayLike], dimension: int = -1,
     NaNs sort to the end and ``-0.0 == 0.0``, as in :func:`numpy.sort`;
     complex numbers sort by real part, then imaginary part, values with a NaN
     part last in NumPy's order ``[R + Rj, R + nanj, nan + Rj, nan + nanj]``.
+    Derivatives move each tangent with its element (ties follow the same
+    order as the values).
 
     Examples
     --------
