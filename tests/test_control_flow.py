@@ -484,13 +484,12 @@ def test_scan_without_xs_and_without_ys(mode):
     np.testing.assert_allclose(np.asarray(mode(g)(0.0)), np.arange(5.0))
 
 
-# BUG: a scan of length 0 with xs or ys fails to lower ("dynamic_slice:
-# slice_sizes (1,) must have one entry per axis ... operand shape (0,)"), e.g.
-#     lax.scan(lambda c, x: (c + x, c), 1.0, snp.zeros(0))
-# (JAX returns the init carry and empty ys); only xs=None, ys=None is tested.
 def test_scan_of_length_zero_returns_the_init_carry(mode):
     f = mode(lambda c0: lax.scan(lambda c, _: (c * 2.0, None), c0, None, length=0)[0])
     assert float(f(1.5)) == 1.5
+    c, ys = mode(lambda c0, xs: lax.scan(lambda c, x: (c + x, c), c0, xs))(
+        1.5, snp.zeros(0))
+    assert float(c) == 1.5 and np.asarray(ys).shape == (0,)
 
 
 def test_scan_closure_and_vmap(mode):
@@ -664,13 +663,16 @@ def test_nested_control_flow_forward_mode_and_vmap(fn):
 
 def test_nested_cond_in_cond_reverse_mode():
     np.testing.assert_allclose(float(sciax.jit(sciax.grad(cond_in_cond))(2.0)), 4.0)
-    # BUG: reverse mode through a scan that contains cond or scan, or through a cond
-    # that contains a scan (cond_in_scan, scan_in_scan, scan_in_cond above), raises
-    # "TypeError: value of type UndefinedPrimal is not a valid sciax array type".
-    # ad.dependent_outputs marks every output of an inner cond/scan equation unknown
-    # when any input is, so the primal carry is staged into the linear scan, whose
-    # transpose then treats that primal carry as linear.  Repro:
-    #     sciax.grad(scan_in_scan)(2.0)
+
+
+@pytest.mark.parametrize("fn", list(NESTED), ids=lambda f: f.__name__)
+def test_nested_control_flow_reverse_mode(fn):
+    _, deriv = NESTED[fn]
+    xs = np.array([1.5, 2.0, 3.0])
+    got = [float(sciax.grad(fn)(x)) for x in xs[:1]]
+    np.testing.assert_allclose(got, deriv(xs[:1]), rtol=1e-12)
+    got = sciax.jit(sciax.vmap(sciax.grad(fn)))(xs)
+    np.testing.assert_allclose(np.asarray(got), deriv(xs), rtol=1e-12)
 
 
 # --- associative_scan -----------------------------------------------------------------

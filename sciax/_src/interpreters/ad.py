@@ -350,6 +350,37 @@ def backward_pass(jaxpr: Jaxpr, consts: Sequence[Any], cts_out: Sequence[Any],
     return [read_ct(v) for v in jaxpr.invars]
 
 
+def partial_eval_jaxpr(jaxpr: ClosedJaxpr, unknown_ins: Sequence[bool]
+                      ) -> tuple[list[bool], Callable[..., tuple[list[Any], ClosedJaxpr]]]:
+    """Split ``jaxpr`` into what known inputs determine and what is left.
+
+    Returns which outputs are unknown (exactly as partial evaluation finds
+    them, nested control flow included) and ``run(*known_args)``, which
+    evaluates the known part under the current trace and returns
+    ``(known outputs, staged)``: ``staged`` is a closed jaxpr from the unknown
+    inputs to the unknown outputs whose consts are the residuals.
+    """
+    from sciax._src.interpreters.partial_eval import trace_to_jaxpr
+
+    def run(*known_args: Any, force_unknown: Sequence[bool] | None = None):
+        pe_trace = PartialEvalTrace(current_trace())
+        it = iter(known_args)
+        full = [pe_trace.staged.new_arg(a) if u else next(it)
+                for a, u in safe_zip(jaxpr.in_avals, unknown_ins)]
+        with set_current_trace(pe_trace):
+            outs = eval_jaxpr(jaxpr.jaxpr, jaxpr.consts, *full)
+        out_u = [pe_trace.is_unknown(o) for o in outs]
+        if force_unknown is not None:
+            out_u = [a or b for a, b in safe_zip(out_u, force_unknown)]
+        staged = pe_trace.staged.to_jaxpr([o for o, u in safe_zip(outs, out_u) if u])
+        return [o for o, u in safe_zip(outs, out_u) if not u], staged, out_u
+
+    box: list = []
+    known_avals = [a for a, u in safe_zip(jaxpr.in_avals, unknown_ins) if not u]
+    trace_to_jaxpr(lambda *xs: box.append(run(*xs)[2]) or [], known_avals)
+    return box[0], run
+
+
 def dependent_outputs(jaxpr: Jaxpr, unknown_ins: Sequence[bool]) -> list[bool]:
     """Which outputs of ``jaxpr`` depend on the invars marked unknown."""
     unknown = {v for v, u in safe_zip(jaxpr.invars, unknown_ins) if u}

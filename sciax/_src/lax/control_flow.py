@@ -237,19 +237,52 @@ def _cond_partial_eval(trace: ad.PartialEvalTrace, args, params):
     unknown = [trace.is_unknown(a) for a in ops]
     if trace.is_unknown(index):
         raise TypeError("cond: the predicate cannot depend on differentiated values")
-    out_unknown = [any(col) for col in zip(
-        *[ad.dependent_outputs(b.jaxpr, unknown) for b in branches])]
-    known_branches = tuple(
-        ClosedJaxpr(_known_jaxpr(b.jaxpr, unknown, [not u for u in out_unknown]), [])
-        for b in branches)
+    splits = [ad.partial_eval_jaxpr(b, unknown) for b in branches]
+    out_unknown = [any(col) for col in zip(*[u for u, _ in splits])]
+    known_ops = [a for a, u in zip(ops, unknown) if not u]
+    known_avals = [get_aval(a) for a in known_ops]
+    # Each branch's known part returns its known outputs and its residuals; the
+    # residuals of all branches are joined (others' slots hold zeros).
+    res_avals: list[list[ShapedArray]] = []
+    staged: list[ClosedJaxpr] = []
+    for _, run in splits:
+        def probe(*xs, run=run):
+            known, st, _ = run(*xs, force_unknown=out_unknown)
+            staged.append(st)
+            res_avals.append([get_aval(c) for c in st.consts])
+            return known
+        _trace_flat(probe, known_avals)
+    all_res = [a for avs in res_avals for a in avs]
+    parts = []
+    for i, (_, run) in enumerate(splits):
+        before = sum(len(r) for r in res_avals[:i])
+        after = sum(len(r) for r in res_avals[i + 1:])
+
+        def known_branch(*xs, run=run, before=before, after=after):
+            known, st, _ = run(*xs, force_unknown=out_unknown)
+            zeros_b = [_zeros(a) for a in all_res[:before]]
+            zeros_a = [_zeros(a) for a in all_res[len(all_res) - after:]]
+            return [*known, *zeros_b, *st.consts, *zeros_a]
+        parts.append(_trace_flat(known_branch, known_avals))
+    known_branches, kconsts = _join_consts(parts)
     with set_current_trace(trace.parent):
-        known_outs = iter(cond_p.bind(index, *[a for a, u in zip(ops, unknown) if not u],
-                                      branches=known_branches))
-    staged_branches = tuple(ClosedJaxpr(ad.dce_jaxpr(b.jaxpr, out_unknown), [])
-                            for b in branches)
-    staged = iter(trace.staged.process_primitive(cond_p, args,
-                                                 {"branches": staged_branches}))
-    return [next(staged) if u else next(known_outs) for u in out_unknown]
+        kouts = cond_p.bind(index, *kconsts, *known_ops, branches=known_branches)
+    n_known = sum(1 for u in out_unknown if not u)
+    known_outs, residuals = kouts[:n_known], kouts[n_known:]
+    staged_branches = []
+    offset = 0
+    for st, avs in zip(staged, res_avals):
+        j = st.jaxpr
+        pre = [Var(a) for a in all_res[:offset]]
+        post = [Var(a) for a in all_res[offset + len(avs):]]
+        staged_branches.append(ClosedJaxpr(
+            Jaxpr([], [*pre, *j.constvars, *post, *j.invars], j.outvars, j.eqns), []))
+        offset += len(avs)
+    souts = iter(trace.staged.process_primitive(
+        cond_p, [index, *residuals, *(a for a, u in zip(ops, unknown) if u)],
+        {"branches": tuple(staged_branches)}))
+    kit = iter(known_outs)
+    return [next(souts) if u else next(kit) for u in out_unknown]
 
 
 def _cond_transpose(cts, index, *args, branches):
@@ -529,6 +562,8 @@ def _scan_impl_fun(*args, jaxpr, num_consts, num_carry, length, reverse, unroll)
     consts, init, xs = split_list(args, [num_consts, num_carry])
     y_avals = jaxpr.out_avals[num_carry:]
     ys0 = [_zeros(a.update(shape=(length, *a.shape))) for a in y_avals]
+    if length == 0:
+        return [*init, *ys0]
 
     def body(state):
         i, carry, ys = state
@@ -674,7 +709,7 @@ def _scan_partial_eval(trace: ad.PartialEvalTrace, args, params):
     unknown = [trace.is_unknown(a) for a in args]
     c_u, k_u, x_u = split_list(unknown, [nc, nk])
     while True:
-        out_u = ad.dependent_outputs(jaxpr.jaxpr, c_u + k_u + x_u)
+        out_u, _ = ad.partial_eval_jaxpr(jaxpr, c_u + k_u + x_u)
         new = [a or b for a, b in zip(k_u, out_u[:nk])]
         if new == k_u:
             break
@@ -687,16 +722,12 @@ def _scan_partial_eval(trace: ad.PartialEvalTrace, args, params):
     consts, init, xs = split_list(args, [nc, nk])
     staged_box: list = []
 
+    _, run = ad.partial_eval_jaxpr(jaxpr, in_u)
+
     def known_body(*vals):
-        it = iter(vals)
-        pe_trace = ad.PartialEvalTrace(current_trace())
-        full = [pe_trace.staged.new_arg(a) if u else next(it)
-                for a, u in zip(jaxpr.in_avals, in_u)]
-        with set_current_trace(pe_trace):
-            outs = _call(jaxpr, *full)
-        staged = pe_trace.staged.to_jaxpr([o for o, u in zip(outs, out_u) if u])
+        known, staged, _ = run(*vals, force_unknown=out_u)
         staged_box.append(staged)
-        return [*(o for o, u in zip(outs, out_u) if not u), *staged.consts]
+        return [*known, *staged.consts]
 
     known_avals = [a for a, u in zip(jaxpr.in_avals, in_u) if not u]
     kjaxpr, kconsts = _trace_flat(known_body, known_avals)
