@@ -85,12 +85,33 @@ class Jaxpr:
 
 
 class ClosedJaxpr:
-    __slots__ = ("jaxpr", "consts")
+    """A jaxpr with the values of its constvars.
+
+    Closed jaxprs compare and hash *structurally* (same equations, types,
+    literals and parameters; consts by identity), so that primitives carrying
+    them as parameters (cond branches, loop bodies) hit the eager executable
+    cache when the same Python function is traced again.
+    """
+
+    __slots__ = ("jaxpr", "consts", "_key")
 
     def __init__(self, jaxpr: Jaxpr, consts: Sequence[Any]):
         assert len(jaxpr.constvars) == len(consts)
         self.jaxpr = jaxpr
         self.consts = list(consts)
+        self._key: Any = None
+
+    def structural_key(self) -> Any:
+        if self._key is None:
+            self._key = (jaxpr_key(self.jaxpr), tuple(_IdKey(c) for c in self.consts))
+        return self._key
+
+    def __hash__(self) -> int:
+        return hash(self.structural_key())
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (type(other) is ClosedJaxpr
+                                 and self.structural_key() == other.structural_key())
 
     @property
     def in_avals(self) -> list[ShapedArray]:
@@ -115,6 +136,57 @@ def close_over_consts(closed: ClosedJaxpr) -> tuple[ClosedJaxpr, list[Any]]:
     j = closed.jaxpr
     return (ClosedJaxpr(Jaxpr([], [*j.constvars, *j.invars], j.outvars, j.eqns), []),
             list(closed.consts))
+
+
+class _IdKey:
+    """Compares by identity, keeping its object alive (so ids are not reused)."""
+
+    __slots__ = ("obj",)
+
+    def __init__(self, obj: Any):
+        self.obj = obj
+
+    def __hash__(self) -> int:
+        return id(self.obj)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is _IdKey and other.obj is self.obj
+
+
+def _param_key(v: Any) -> Any:
+    if isinstance(v, ClosedJaxpr):
+        return ("closed_jaxpr", v.structural_key())
+    if isinstance(v, Jaxpr):
+        return ("jaxpr", jaxpr_key(v))
+    if v is None or isinstance(v, bool | int | float | complex | str | np.dtype):
+        return (type(v), v)
+    if isinstance(v, tuple):
+        return (type(v), tuple(_param_key(x) for x in v))
+    return _IdKey(v)
+
+
+def jaxpr_key(jaxpr: Jaxpr) -> tuple:
+    """A hashable description of ``jaxpr`` up to renaming of its variables."""
+    names: dict[Var, int] = {}
+
+    def var(v: Var) -> tuple:
+        if v not in names:
+            names[v] = len(names)
+        return ("v", names[v], v.aval)
+
+    def atom(a: Any) -> tuple:
+        if type(a) is Literal:
+            val = np.asarray(a.val)
+            return ("l", a.aval, val.tobytes())
+        return var(a)
+
+    head = (tuple(var(v) for v in jaxpr.constvars), tuple(var(v) for v in jaxpr.invars))
+    eqns = tuple(
+        (eqn.primitive, tuple(atom(a) for a in eqn.invars),
+         tuple(var(v) for v in eqn.outvars),
+         tuple((k, _param_key(p)) for k, p in sorted(eqn.params.items())))
+        for eqn in jaxpr.eqns)
+    return (head, eqns, tuple(atom(a) for a in jaxpr.outvars))
 
 
 # -- evaluation ------------------------------------------------------------------
