@@ -113,9 +113,6 @@ def test_checks_are_on_in_the_test_suite():
     assert sciax.config.enable_checks
 
 
-@pytest.mark.xfail(reason="jit's caches are not keyed on enable_x64 (nor cleared when "
-                          "it changes), so a function traced with x64 on keeps "
-                          "returning float64 after it is switched off", strict=False)
 def test_jit_cache_respects_a_change_of_enable_x64():
     jf = sciax.jit(lambda v: lax.convert_element_type(v, np.float64))
     x = sciax.device_put(np.arange(2, dtype=np.int32))

@@ -282,9 +282,6 @@ def test_non_array_arguments_are_type_errors(bad):
     assert type(leaf).__name__ in msg or str(getattr(leaf, "dtype", "")) in msg
 
 
-@pytest.mark.xfail(reason="JitWrapped.__call__ uses self.__name__, which "
-                          "functools.update_wrapper does not set for a partial; use "
-                          "getattr(self.fun, '__name__', repr(self.fun))", strict=False)
 def test_nested_jit_of_a_callable_without_a_name():
     inner = sciax.jit(functools.partial(lax.mul, 3.0))
     assert float(sciax.jit(lambda x: inner(x))(arr(2.0))) == 6.0

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import functools
 import inspect
+import weakref
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from sciax._src import dispatch
+from sciax._src.config import config
 from sciax._src.backend.array import Array
 from sciax._src.backend.array import device_put as _device_put
 from sciax._src.backend.pytree import registry
@@ -138,6 +140,21 @@ class Compiled:
         return self._out_tree.unflatten(outs)
 
 
+_live_jitted: weakref.WeakSet = weakref.WeakSet()
+
+
+def _clear_jit_caches(name: str, value: Any) -> None:
+    # Traces depend on enable_x64 (dtype canonicalisation), so a change of it
+    # invalidates every jitted function's traces and executables.
+    if name == "enable_x64":
+        for f in list(_live_jitted):
+            f._cache.clear()
+            f._trace_cache.clear()
+
+
+config.on_change(_clear_jit_caches)
+
+
 class JitWrapped:
     """A function compiled by XLA on first call for each new argument signature."""
 
@@ -150,7 +167,9 @@ class JitWrapped:
             fun, static_argnums, static_argnames)
         self._cache: dict[Any, _Entry] = {}
         self._trace_cache: dict[Any, tuple[ClosedJaxpr, Any]] = {}
+        self._name = getattr(fun, "__name__", None) or repr(fun)
         functools.update_wrapper(self, fun, updated=())
+        _live_jitted.add(self)
 
     def __repr__(self) -> str:
         return f"<jitted function {getattr(self.fun, '__name__', self.fun)!r}>"
@@ -207,7 +226,7 @@ class JitWrapped:
                 try:
                     get_aval(leaf)
                 except TypeError as e:
-                    raise TypeError(f"jit-compiled function {self.__name__!r} returned "
+                    raise TypeError(f"jit-compiled function {self._name!r} returned "
                                     f"a non-array output: {e}") from None
             out_tree_box.append(out_tree)
             return out_leaves
@@ -246,7 +265,7 @@ class JitWrapped:
         avals = [get_aval(x) for x in leaves]
         closed, out_tree = self._trace(in_tree, statics, avals)
         jaxpr, consts = close_over_consts(closed)
-        outs = jit_p.bind(*consts, *leaves, jaxpr=jaxpr, name=self.__name__)
+        outs = jit_p.bind(*consts, *leaves, jaxpr=jaxpr, name=self._name)
         return out_tree.unflatten(outs)
 
     def _compile(self, key: Any, in_tree: Any, statics: tuple,
@@ -266,7 +285,7 @@ class JitWrapped:
         leaves, in_tree, statics = self._flatten_args(args, kwargs)
         avals = [get_aval(x) for x in leaves]
         closed, out_tree = self._trace(in_tree, statics, avals)
-        return Lowered(lowering.lower_jaxpr(closed.jaxpr, self.__name__), closed,
+        return Lowered(lowering.lower_jaxpr(closed.jaxpr, self._name), closed,
                        out_tree, closed.consts)
 
     def eval_shape(self, *args: Any, **kwargs: Any) -> Any:
