@@ -581,7 +581,29 @@ __all__ = [
     "bitwise_not", "shift_left", "shift_right_arithmetic", "shift_right_logical",
     "population_count", "clz", "convert_element_type", "bitcast_convert_type", "real",
     "imag", "conj", "complex", "ROUND_AWAY_FROM_ZERO", "ROUND_TO_NEAREST_EVEN",
+    "stop_gradient",
 ]
+
+
+# --- stop_gradient -------------------------------------------------------------------
+
+stop_gradient_p = _unop("stop_gradient", _any)
+register_lowering(stop_gradient_p, lambda ctx, x: x)
+
+
+def stop_gradient(x: Any) -> Any:
+    """The identity, with zero derivative: differentiation treats ``x`` (a pytree)
+    as a constant.
+
+    Examples
+    --------
+    >>> float(sciax.grad(lambda t: t * lax.stop_gradient(t))(3.0))
+    3.0
+    """
+    from sciax._src.backend.pytree import registry
+
+    leaves, tree = registry.flatten(x)
+    return tree.unflatten([stop_gradient_p.bind(leaf) for leaf in leaves])
 
 
 # --- differentiation rules ------------------------------------------------------------
@@ -668,7 +690,7 @@ ad.defjvp(integer_pow_p, _integer_pow_jvp)
 for _prim in (sign_p, floor_p, ceil_p, round_p, is_finite_p, eq_p, ne_p, lt_p, le_p,
               gt_p, ge_p, and_p, or_p, xor_p, not_p, shift_left_p,
               shift_right_arithmetic_p, shift_right_logical_p, population_count_p,
-              clz_p, nextafter_p, bitcast_convert_type_p):
+              clz_p, nextafter_p, bitcast_convert_type_p, stop_gradient_p):
     ad.defjvp_zero(_prim)
 
 
@@ -792,7 +814,7 @@ for _prim in (neg_p, sign_p, floor_p, ceil_p, round_p, abs_p, exp_p, exp2_p, exp
               cosh_p, tanh_p, asinh_p, acosh_p, atanh_p, sqrt_p, rsqrt_p, cbrt_p,
               logistic_p, erf_p, erfc_p, erf_inv_p, lgamma_p, digamma_p, is_finite_p,
               not_p, population_count_p, clz_p, integer_pow_p, convert_element_type_p,
-              bitcast_convert_type_p, real_p, imag_p, conj_p):
+              bitcast_convert_type_p, real_p, imag_p, conj_p, stop_gradient_p):
     batching.defvectorized(_prim)
 
 for _prim in (add_p, sub_p, mul_p, div_p, rem_p, pow_p, max_p, min_p, atan2_p,
