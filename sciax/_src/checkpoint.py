@@ -67,8 +67,14 @@ def _checkpoint_partial_eval(trace: ad.PartialEvalTrace, args, params):
 
 
 def _checkpoint_transpose(cts, *args, jaxpr, prevent_cse):
-    cts_in = ad.backward_pass(jaxpr.jaxpr, jaxpr.consts, cts, args=list(args))
-    return [ct if ad.is_undefined_primal(a) else None for a, ct in zip(args, cts_in)]
+    # Rematerialise: recompute the known (primal) part now, in the backward
+    # pass, then transpose the linear part that it leaves.
+    undefined = [ad.is_undefined_primal(a) for a in args]
+    out_u, run = ad.partial_eval_jaxpr(jaxpr, undefined)
+    _, staged, out_u = run(*[a for a, u in zip(args, undefined) if not u])
+    lin_cts = [ct for ct, u in zip(cts, out_u) if u]
+    cts_in = iter(ad.backward_pass(staged.jaxpr, staged.consts, lin_cts))
+    return [next(cts_in) if u else None for u in undefined]
 
 
 ad.primitive_jvps[checkpoint_p] = _checkpoint_jvp

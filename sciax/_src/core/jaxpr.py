@@ -189,6 +189,19 @@ def jaxpr_key(jaxpr: Jaxpr) -> tuple:
     return (head, eqns, tuple(atom(a) for a in jaxpr.outvars))
 
 
+def dce_jaxpr(jaxpr: Jaxpr, used_outputs: Sequence[bool]) -> Jaxpr:
+    """``jaxpr`` restricted to the outputs marked used, without dead equations
+    (equations with side effects are kept)."""
+    outvars = [v for v, u in safe_zip(jaxpr.outvars, used_outputs) if u]
+    live = {v for v in outvars if type(v) is Var}
+    eqns = []
+    for eqn in reversed(jaxpr.eqns):
+        if eqn.primitive in side_effecting or any(v in live for v in eqn.outvars):
+            eqns.append(eqn)
+            live.update(v for v in eqn.invars if type(v) is Var)
+    return Jaxpr(jaxpr.constvars, jaxpr.invars, outvars, eqns[::-1])
+
+
 # -- evaluation ------------------------------------------------------------------
 
 def eval_jaxpr(jaxpr: Jaxpr, consts: Sequence[Any], *args: Any) -> list[Any]:

@@ -19,7 +19,7 @@ from typing import Any
 
 from sciax._src.core import dtypes
 from sciax._src.core.avals import ShapedArray, get_aval
-from sciax._src.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var, eval_jaxpr
+from sciax._src.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var, dce_jaxpr, eval_jaxpr
 from sciax._src.core.trace import Primitive, Trace, Tracer, current_trace, set_current_trace
 from sciax._src.interpreters import hooks
 from sciax._src.interpreters.partial_eval import DynamicJaxprTrace, DynamicJaxprTracer
@@ -388,21 +388,6 @@ def dependent_outputs(jaxpr: Jaxpr, unknown_ins: Sequence[bool]) -> list[bool]:
         if any(type(v) is Var and v in unknown for v in eqn.invars):
             unknown.update(eqn.outvars)
     return [type(v) is Var and v in unknown for v in jaxpr.outvars]
-
-
-def dce_jaxpr(jaxpr: Jaxpr, used_outputs: Sequence[bool]) -> Jaxpr:
-    """``jaxpr`` restricted to the outputs marked used, without dead equations
-    (equations with side effects are kept)."""
-    from sciax._src.core.jaxpr import side_effecting
-
-    outvars = [v for v, u in safe_zip(jaxpr.outvars, used_outputs) if u]
-    live = {v for v in outvars if type(v) is Var}
-    eqns = []
-    for eqn in reversed(jaxpr.eqns):
-        if eqn.primitive in side_effecting or any(v in live for v in eqn.outvars):
-            eqns.append(eqn)
-            live.update(v for v in eqn.invars if type(v) is Var)
-    return Jaxpr(jaxpr.constvars, jaxpr.invars, outvars, eqns[::-1])
 
 
 def is_differentiable_dtype(dtype: Any) -> bool:

@@ -17,7 +17,8 @@ from sciax._src.backend.array import Array
 from sciax._src.config import config
 from sciax._src.core import dtypes
 from sciax._src.core.avals import ShapedArray, get_aval
-from sciax._src.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, check_jaxpr
+from sciax._src.core.jaxpr import (ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, check_jaxpr,
+                                   dce_jaxpr)
 from sciax._src.core.trace import Primitive, Trace, Tracer, set_current_trace
 
 
@@ -83,7 +84,8 @@ class DynamicJaxprTrace(Trace):
 
     def to_jaxpr(self, out_tracers: Sequence[Any]) -> ClosedJaxpr:
         outvars = [self.to_tracer(t).atom for t in out_tracers]
-        jaxpr = Jaxpr(self.constvars, self.invars, outvars, self.eqns)
+        jaxpr = dce_jaxpr(Jaxpr(self.constvars, self.invars, outvars, self.eqns),
+                          [True] * len(outvars))
         if config.enable_checks:
             check_jaxpr(jaxpr)
         return ClosedJaxpr(jaxpr, self.consts)

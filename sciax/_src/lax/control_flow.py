@@ -222,15 +222,6 @@ def _cond_jvp(primals, tangents, *, branches):
     return outs[:m], outs[m:]
 
 
-def _known_jaxpr(jaxpr: Jaxpr, unknown_ins: Sequence[bool], keep_out: Sequence[bool]
-                 ) -> Jaxpr:
-    """``jaxpr`` restricted to outputs ``keep_out``, taking only the invars
-    that are not unknown (the kept outputs must not depend on those)."""
-    j = ad.dce_jaxpr(jaxpr, keep_out)
-    return Jaxpr(j.constvars, [v for v, u in zip(j.invars, unknown_ins) if not u],
-                 j.outvars, j.eqns)
-
-
 def _cond_partial_eval(trace: ad.PartialEvalTrace, args, params):
     branches = params["branches"]
     index, ops = args[0], args[1:]
