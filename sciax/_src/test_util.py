@@ -122,7 +122,8 @@ def assert_allclose(actual: Any, desired: Any, *, rtol: float | None = None,
     a = np.asarray(actual)
     if dtype is not None:
         if a.dtype != np.dtype(dtype):
-            raise AssertionError(f"dtype {a.dtype} != expected {np.dtype(dtype)}. {err_msg}")
+            raise AssertionError(
+                f"dtype {a.dtype} != expected {np.dtype(dtype)}. {err_msg}")
     elif check_dtype and isinstance(desired, np.ndarray) and a.dtype != desired.dtype:
         raise AssertionError(f"dtype {a.dtype} != expected {desired.dtype}. {err_msg}")
     d = np.asarray(desired)
@@ -151,7 +152,8 @@ def assert_bits_equal(actual: Any, desired: Any, err_msg: str = "") -> None:
         np.testing.assert_array_equal(a, d, err_msg=err_msg)
         return
     def raw(x: np.ndarray) -> np.ndarray:  # reshape first: 0-d arrays cannot be viewed
-        return np.ascontiguousarray(x).reshape(-1).view(np.uint8).reshape(x.size, x.itemsize)
+        flat = np.ascontiguousarray(x).reshape(-1)
+        return flat.view(np.uint8).reshape(x.size, x.itemsize)
     np.testing.assert_array_equal(raw(a), raw(d), err_msg=err_msg)
 
 
@@ -185,7 +187,8 @@ def rand_default(rng: np.random.Generator, scale: float = 3.0) -> RandFn:
         if dt == np.bool_:
             return rng.random(shape) < 0.5
         if dt.kind in "iu":
-            lo, hi = _int_range(dt, -20 if dt.kind == "i" else 0, 40 if dt.kind == "u" else 20)
+            signed = dt.kind == "i"
+            lo, hi = _int_range(dt, -20 if signed else 0, 20 if signed else 40)
             return rng.integers(lo, hi, size=shape, endpoint=True).astype(dt)
         return _real_and_complex(lambda s: rng.uniform(-scale, scale, s))(shape, dt)
     return fn

@@ -240,7 +240,8 @@ RECORDS: list[OpRecord] = [
     R("div", 2, numbers, (rd, rnz), None, _div_ref),
     R("rem", 2, reals, (rd, rnz), None, np.fmod),
     R("pow", 2, inexact, (rp, rs), TRANS, np.power),
-    R("pow_int_exponent", 2, inexact, (rd, functools.partial(tu.rand_int, low=-3, high=3)),
+    R("pow_int_exponent", 2, inexact,
+      (rd, functools.partial(tu.rand_int, low=-3, high=3)),
       TRANS, lambda x, y: x ** y.astype(np.float64), op=lax.pow,
       arg_dtypes=lambda dt: (dt, i32)),
     # repeated squaring rounds up to log2(y) + popcount(y) times: a few ulps
@@ -256,7 +257,8 @@ RECORDS: list[OpRecord] = [
     R("ceil", 1, floats, tu.rand_ties, None, np.ceil),
     R("round_away_from_zero", 1, floats, tu.rand_ties, None, _round_afz_ref,
       op=lax.round, params={"rounding_method": lax.ROUND_AWAY_FROM_ZERO}),
-    R("round_to_nearest_even", 1, floats, tu.rand_ties, None, lambda x, **_: np.round(x),
+    R("round_to_nearest_even", 1, floats, tu.rand_ties, None,
+      lambda x, **_: np.round(x),
       op=lax.round, params={"rounding_method": lax.ROUND_TO_NEAREST_EVEN}),
     # BUG: abs accepts unsigned dtypes but stablehlo.abs rejects them at compile
     # time; restore `numbers` once abs rejects (as JAX) or lowers them.
@@ -284,7 +286,8 @@ RECORDS: list[OpRecord] = [
     R("sin", 1, inexact, rd, TRANS, np.sin, exact_jit=False),
     R("cos", 1, inexact, rd, TRANS, np.cos, exact_jit=False),
     # away from the poles at +-pi/2, where tan is ill-conditioned
-    R("tan", 1, inexact, lambda rng: ru(rng, -1.3, 1.3), TRANS, np.tan, exact_jit=False),
+    R("tan", 1, inexact, lambda rng: ru(rng, -1.3, 1.3), TRANS, np.tan,
+      exact_jit=False),
     R("asin", 1, inexact, lambda rng: ru(rng, -1.0, 1.0), TRANS, np.arcsin,
       exact_jit=False),
     R("acos", 1, inexact, lambda rng: ru(rng, -1.0, 1.0), TRANS, np.arccos,
