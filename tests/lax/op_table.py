@@ -260,9 +260,7 @@ RECORDS: list[OpRecord] = [
     R("round_to_nearest_even", 1, floats, tu.rand_ties, None,
       lambda x, **_: np.round(x),
       op=lax.round, params={"rounding_method": lax.ROUND_TO_NEAREST_EVEN}),
-    # BUG: abs accepts unsigned dtypes but stablehlo.abs rejects them at compile
-    # time; restore `numbers` once abs rejects (as JAX) or lowers them.
-    R("abs", 1, signed + inexact, tu.rand_full_range, None, np.abs, out_dtype=_real),
+    R("abs", 1, numbers, tu.rand_full_range, None, np.abs, out_dtype=_real),
     R("max", 2, all_dtypes, tu.rand_some_equal, None, np.maximum),
     R("min", 2, all_dtypes, tu.rand_some_equal, None, np.minimum),
     R("clamp", 3, ordered, tu.rand_some_equal, None,

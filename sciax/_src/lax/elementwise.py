@@ -20,7 +20,7 @@ from sciax._src.core.trace import Primitive
 from sciax._src.interpreters import lowering
 from sciax._src.interpreters.lowering import hlo_op, register_lowering
 from sciax._src.lax._rules import (_any, _bool, _complex, _float, _inexact, _int, _num,
-                                   _signed, coerce_scalars, complex_dtype,
+                                   _signed, _unsigned, coerce_scalars, complex_dtype,
                                    naryop_dtype_rule, naryop_shape_rule, real_dtype,
                                    same_shapes, standard_primitive)
 
@@ -180,7 +180,8 @@ neg, sign, floor, ceil, abs = map(_unary, (neg_p, sign_p, floor_p, ceil_p, abs_p
 register_lowering(neg_p, hlo_op(hlo.negate))
 register_lowering(floor_p, hlo_op(hlo.floor))
 register_lowering(ceil_p, hlo_op(hlo.ceil))
-register_lowering(abs_p, hlo_op(hlo.abs))
+register_lowering(abs_p, lambda ctx, x: x if ctx.avals_in[0].dtype in _unsigned
+                  else hlo.abs(x))
 
 
 def _sign_lowering(ctx: lowering.LoweringRuleContext, x: ir.Value) -> ir.Value:
@@ -490,6 +491,10 @@ def convert_element_type(x: ArrayLike, new_dtype: Any, weak_type: bool = False) 
         return scalar_array(x, dt, weak_type)
     aval = get_aval(x)
     if aval.dtype == dt and aval.weak_type == weak_type:
+        if isinstance(x, np.ndarray | np.generic):
+            from sciax._src.backend.array import device_put
+
+            return device_put(x)
         return x
     return convert_element_type_p.bind(x, new_dtype=dt, weak_type=bool(weak_type))
 
