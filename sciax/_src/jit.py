@@ -21,6 +21,8 @@ from sciax._src.config import config
 from sciax._src.backend.array import Array
 from sciax._src.backend.array import device_put as _device_put
 from sciax._src.backend.pytree import registry
+
+_flatten = registry.flatten
 from sciax._src.core.avals import ShapedArray, get_aval
 from sciax._src.core.jaxpr import ClosedJaxpr, close_over_consts
 from sciax._src.core.trace import (Primitive, Tracer, UnexpectedTracerError, _state,
@@ -94,13 +96,16 @@ def _check_hashable(value: Any, what: str) -> None:
 
 
 class _Entry:
-    __slots__ = ("exe", "const_bufs", "out_tree", "out_avals")
+    __slots__ = ("exe", "const_bufs", "out_tree", "out_avals", "execute", "handlers")
 
     def __init__(self, exe, const_bufs, out_tree):
         self.exe = exe
         self.const_bufs = const_bufs
         self.out_tree = out_tree
         self.out_avals = exe.out_avals
+        # bound once: the hot path calls them directly
+        self.execute = exe._exe.execute_sharded
+        self.handlers = exe._handlers
 
 
 class Lowered:
@@ -165,6 +170,7 @@ class JitWrapped:
         self.fun = fun
         self._static_nums, self._static_names = _normalize_static(
             fun, static_argnums, static_argnames)
+        self._has_statics = bool(self._static_nums or self._static_names)
         self._cache: dict[Any, _Entry] = {}
         self._trace_cache: dict[Any, tuple[ClosedJaxpr, Any]] = {}
         self._name = getattr(fun, "__name__", None) or repr(fun)
@@ -212,7 +218,7 @@ class JitWrapped:
 
     def _trace(self, in_tree: Any, statics: tuple, avals: list[ShapedArray]
                ) -> tuple[ClosedJaxpr, Any]:
-        key = (in_tree, statics, tuple(avals))
+        key = (in_tree, statics, *avals)
         hit = self._trace_cache.get(key)
         if hit is not None:
             return hit
@@ -244,22 +250,32 @@ class JitWrapped:
 
     # -- calling -----------------------------------------------------------------
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        leaves, in_tree, statics = self._flatten_args(args, kwargs)
+        if self._has_statics:
+            leaves, in_tree, statics = self._flatten_args(args, kwargs)
+        else:
+            leaves, in_tree = _flatten((args, kwargs))
+            statics = ()
         if _state.trace is eval_trace:
-            bufs, avals = [], []
-            for x in leaves:
-                if type(x) is Array:
-                    bufs.append(x._buf)
-                    avals.append(x.aval)
-                else:
+            # The hot path: every leaf an Array and the signature seen before.
+            try:
+                key = (in_tree, statics, *[x.aval for x in leaves])
+                bufs = [x._buf for x in leaves]
+            except AttributeError:  # NumPy arrays / Python scalars among the args
+                key = bufs = None
+            entry = self._cache.get(key) if key is not None else None
+            if entry is None:
+                bufs, avals = [], []
+                for x in leaves:
                     b, a = dispatch.to_buffer(x)
                     bufs.append(b)
                     avals.append(a)
-            key = (in_tree, statics, tuple(avals))
-            entry = self._cache.get(key)
-            if entry is None:
-                entry = self._compile(key, in_tree, statics, avals)
-            out_bufs = entry.exe.execute([*entry.const_bufs, *bufs])
+                key = (in_tree, statics, *avals)
+                entry = self._cache.get(key)
+                if entry is None:
+                    entry = self._compile(key, in_tree, statics, avals)
+            if entry.const_bufs:
+                bufs = [*entry.const_bufs, *bufs]
+            out_bufs = entry.execute(bufs).consume_with_handlers(entry.handlers)
             return entry.out_tree.unflatten(
                 [Array(b, a) for b, a in zip(out_bufs, entry.out_avals)])
         avals = [get_aval(x) for x in leaves]
