@@ -154,25 +154,57 @@ def float32_mode() -> None:
 
 
 def derivatives() -> None:
-    _section("derivatives: grad, jvp, jacfwd")
+    _section("derivatives: grad, hessian, jvp, jacrev")
 
     def f(x):
-        return lax.mul(lax.sin(x), x)
+        return snp.sin(x) * x
 
     exact = np.cos(1.0) * 1.0 + np.sin(1.0)
     _show("grad(x sin x)(1.0)", f"{float(sciax.grad(f)(1.0)):.12f} (exact {exact:.12f})")
     _show("jit(grad(f))(1.0)", f"{float(sciax.jit(sciax.grad(f))(1.0)):.12f}")
-    _show("grad(grad(f))(1.0)", f"{float(sciax.grad(sciax.grad(f))(1.0)):.12f} "
+    _show("hessian(f)(1.0)", f"{float(sciax.hessian(f)(1.0)):.12f} "
           f"(exact {2 * np.cos(1.0) - np.sin(1.0):.12f})")
-    x = sciax.device_put(np.array([0.0, 1.0]))
-    primal, tangent = sciax.jvp(lax.sin, (x,), (sciax.device_put(np.ones(2)),))
-    _show("jvp(lax.sin, ([0, 1],), ([1, 1],))", (primal, tangent))
-    _show("jacfwd(lax.sin)([0, 1])", repr(sciax.jacfwd(lax.sin)(x)))
+    x = snp.array([0.0, 1.0])
+    primal, tangent = sciax.jvp(snp.sin, (x,), (snp.ones(2),))
+    _show("jvp(snp.sin, ([0, 1],), ([1, 1],))", (primal, tangent))
+    _show("jacrev(lambda x: snp.sum(x ** 2) * x)([0, 1])",
+          repr(sciax.jacrev(lambda v: snp.sum(v ** 2) * v)(x)))
     _show("make_jaxpr(grad(f))(1.0)", sciax.make_jaxpr(sciax.grad(f))(1.0))
 
 
-COMING = ["vmap", "lax control flow (cond, while_loop, scan)", "the full sciax.numpy",
-          "linalg", "optimize", "integrate"]
+def batching() -> None:
+    _section("vmap: batching by a transformation, not by a loop")
+    m = snp.arange(6.0).reshape(2, 3)
+    _show("vmap(lambda r: snp.dot(r, r))(arange(6).reshape(2, 3))",
+          repr(sciax.vmap(lambda r: snp.dot(r, r))(m)))
+    _show("per-example gradients: vmap(grad(lambda w: snp.sum(snp.sin(w))))(m)",
+          repr(sciax.vmap(sciax.grad(lambda w: snp.sum(snp.sin(w))))(m)))
+
+
+def control_flow() -> None:
+    _section("lax control flow: cond, while_loop, scan (under jit, vmap and grad)")
+
+    def sqrt_newton(a):
+        def body(carry):
+            x, i = carry
+            return 0.5 * (x + a / x), i + 1
+
+        return lax.while_loop(lambda c: c[1] < 30, body, (a, 0))[0]
+
+    a = snp.array([2.0, 9.0, 10.0])
+    _show("jit(vmap(Newton sqrt by while_loop))([2, 9, 10])",
+          repr(sciax.jit(sciax.vmap(sqrt_newton))(a)))
+    _show("lax.cond(x > 0, sin, cos, x) at x = 1.0",
+          float(lax.cond(1.0 > 0, lambda v: snp.sin(v), lambda v: snp.cos(v), 1.0)))
+    _show("lax.scan running sum of arange(5.0)",
+          lax.scan(lambda c, v: (c + v, c + v), 0.0, snp.arange(5.0)))
+    _show("grad of sum(scan running sum)([0, 1, 2, 3])",
+          repr(sciax.grad(lambda xs: snp.sum(
+              lax.scan(lambda c, v: (c + v, c + v), 0.0, xs)[1]))(snp.arange(4.0))))
+
+
+COMING = ["the full sciax.numpy surface", "sciax.linalg", "sciax.optimize",
+          "sciax.integrate"]
 
 
 def main() -> int:
@@ -180,7 +212,7 @@ def main() -> int:
     print(f"sciax {sciax.__version__} tour (Python {sys.version.split()[0]}, "
           f"NumPy {np.__version__})")
     for step in (devices_and_arrays, eager_lax, numpy_layer, staging, jit_section,
-                 pytrees, float32_mode, derivatives):
+                 pytrees, float32_mode, derivatives, batching, control_flow):
         step()
     _section("coming next")
     print(", ".join(COMING))
