@@ -179,6 +179,12 @@ def promote_args(name: str, *args: Any) -> list[Any]:
     >>> x.shape, y.shape, y.dtype
     ((2, 1), (2, 1), dtype('float32'))
     """
+    if len(args) == 2:
+        a, b = args
+        # fast path: two arrays (or tracers) of one type need no promotion
+        if (type(a) is Array or isinstance(a, Tracer)) and \
+                (type(b) is Array or isinstance(b, Tracer)) and a.aval == b.aval:
+            return [a, b]
     args = [as_operand(name, a) for a in args]
     return promote_shapes(name, *promote_dtypes(*args))
 
