@@ -1,0 +1,764 @@
+"""Eigen- and Schur-type decompositions: ``eigh``, ``svd``, ``eig``, ``schur``
+and ``hessenberg``.
+
+Each primitive works on the trailing two axes of its operand (leading axes are
+a batch) and lowers on CPU to jaxlib's LAPACK FFI kernel for the dtype
+(float32, float64, complex64, complex128): syevd/heevd, gesdd (or gesvd),
+geev, gees and gehrd.  LAPACK's column-major layout is requested through the
+custom call's operand/result layouts, so no transposes are emitted.
+
+When LAPACK reports a failure (``info != 0``, e.g. a non-converged QR
+iteration or NaN input) the outputs of that batch member are NaN, as in JAX;
+nothing raises at run time.
+
+Derivatives are the closed forms of nondegenerate perturbation theory
+(Giles 2008, "An extended collection of matrix derivative results"); the
+docstring of each wrapper says what happens at repeated eigenvalues or
+singular values.  ``schur`` and ``hessenberg`` are not differentiable yet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from sciax._src.backend import lapack
+from sciax._src.backend.mlir import dense_constant, hlo, ir
+from sciax._src.core import dtypes
+from sciax._src.core.avals import ShapedArray, get_aval
+from sciax._src.interpreters import ad, batching, lowering
+from sciax._src.interpreters.lowering import register_lowering
+from sciax._src.lax import elementwise as ew
+from sciax._src.lax import reductions, shape_ops
+from sciax._src.lax._rules import complex_dtype, multi_result_primitive, real_dtype
+from sciax._src.lax.dot import dot_general
+
+ArrayLike = Any
+
+__all__ = ["eigh", "svd", "eig", "schur", "hessenberg",
+           "eigh_p", "svd_p", "eig_p", "schur_p", "hessenberg_p"]
+
+# the dtypes LAPACK has kernels for, by their BLAS prefix letter
+_LAPACK_PREFIX = {np.dtype(np.float32): "s", np.dtype(np.float64): "d",
+                  np.dtype(np.complex64): "c", np.dtype(np.complex128): "z"}
+
+
+# --- shared checks and lowering helpers ---------------------------------------------
+
+def _check_operand(name: str, x: ShapedArray, square: bool = True) -> None:
+    """Rank >= 2, (square,) and a dtype LAPACK supports; errors name the op."""
+    if x.ndim < 2:
+        raise ValueError(f"{name} needs an array of rank 2 or more (a batch of "
+                         f"matrices in the last two axes), got shape {x.shape}")
+    if square and x.shape[-1] != x.shape[-2]:
+        raise ValueError(f"{name} needs square matrices in the last two axes, got "
+                         f"shape {x.shape}")
+    if x.dtype not in _LAPACK_PREFIX:
+        raise TypeError(f"{name} does not accept dtype {x.dtype}; expected float32, "
+                        "float64, complex64 or complex128 (convert integer and "
+                        "half-precision inputs first)")
+
+
+def _layout(ndim: int, matrix: bool) -> tuple[int, ...]:
+    """Minor-to-major layout: column-major in the last two axes for a batch of
+    matrices (what LAPACK reads), row-major otherwise."""
+    if matrix:
+        return (ndim - 2, ndim - 1, *range(ndim - 3, -1, -1))
+    return tuple(range(ndim - 1, -1, -1))
+
+
+def _u8(value: int) -> ir.Attribute:
+    return ir.IntegerAttr.get(ir.IntegerType.get_unsigned(8), value)
+
+
+def _i32(value: int) -> ir.Attribute:
+    return ir.IntegerAttr.get(ir.IntegerType.get_signless(32), value)
+
+
+def _lapack_call(kernel: str, dtype: np.dtype, operands: Sequence[ir.Value],
+                 avals_in: Sequence[ShapedArray], avals_out: Sequence[ShapedArray],
+                 aliases: dict[int, int] | None = None, **attrs: ir.Attribute
+                 ) -> list[ir.Value]:
+    """Call ``lapack_<prefix><kernel>_ffi``; arrays of the operand's full rank
+    are passed column-major (JAX's convention for these kernels)."""
+    lapack.register_targets()
+    target = f"lapack_{_LAPACK_PREFIX[np.dtype(dtype)]}{kernel}_ffi"
+    nd = max(a.ndim for a in avals_in)
+    return lapack.custom_call(
+        target, [lowering.aval_to_ir_type(a) for a in avals_out], operands,
+        backend_config=attrs,
+        operand_layouts=[_layout(a.ndim, a.ndim == nd) for a in avals_in],
+        result_layouts=[_layout(a.ndim, a.ndim == nd) for a in avals_out],
+        output_operand_aliases=aliases)
+
+
+def _full(aval: ShapedArray, value: Any) -> ir.Value:
+    scalar = dense_constant(np.asarray(value, dtype=aval.dtype))
+    return hlo.broadcast_in_dim(lowering.aval_to_ir_type(aval), scalar,
+                                ir.DenseI64ArrayAttr.get([]))
+
+
+def _nan_where_failed(info: ir.Value, batch: tuple[int, ...], x: ir.Value,
+                      aval: ShapedArray) -> ir.Value:
+    """``x`` with the batch members whose ``info != 0`` replaced by NaN."""
+    info_aval = ShapedArray(batch, np.dtype(np.int32))
+    ok = ew._compare(info, _full(info_aval, 0), "EQ", np.dtype(np.int32))
+    ok = hlo.broadcast_in_dim(
+        lowering.aval_to_ir_type(ShapedArray(aval.shape, np.dtype(bool))), ok,
+        ir.DenseI64ArrayAttr.get(list(range(len(batch)))))
+    return hlo.select(ok, x, _full(aval, np.nan))
+
+
+def _eye_ir(aval: ShapedArray) -> ir.Value:
+    """A batch of identity matrices of ``aval`` (for empty decompositions)."""
+    *batch, m, n = aval.shape
+    eye = np.broadcast_to(np.eye(m, n, dtype=aval.dtype), aval.shape)
+    return dense_constant(np.ascontiguousarray(eye))
+
+
+def _batch_rule(prim):
+    """The rule of every primitive here: the batch axis goes in front, where
+    the LAPACK kernels loop over leading axes anyway."""
+    def rule(vals, dims, **params):
+        (x,), (d,) = vals, dims
+        outs = prim.bind(batching.moveaxis(x, d, 0), **params)
+        return outs, [0] * len(outs)
+    return rule
+
+
+# --- matrix helpers for the derivative rules (plain lax code) -----------------------
+
+def _is_complex(x: Any) -> bool:
+    return dtypes.is_complex(get_aval(x).dtype)
+
+
+def _swap(x: Any) -> Any:
+    nd = get_aval(x).ndim
+    return shape_ops.transpose(x, (*range(nd - 2), nd - 1, nd - 2))
+
+
+def _conj(x: Any) -> Any:
+    return ew.conj(x) if _is_complex(x) else x
+
+
+def _real(x: Any) -> Any:
+    return ew.real(x) if _is_complex(x) else x
+
+
+def _H(x: Any) -> Any:
+    return _conj(_swap(x))
+
+
+def _mm(a: Any, b: Any) -> Any:
+    """Batched matrix product over the trailing two axes."""
+    nd = get_aval(a).ndim
+    batch = tuple(range(nd - 2))
+    return dot_general(a, b, (((nd - 1,), (nd - 2,)), (batch, batch)))
+
+
+def _cast(x: Any, dtype: np.dtype) -> Any:
+    return ew.convert_element_type(x, dtype)
+
+
+def _index_masks(shape: tuple[int, ...]) -> tuple[Any, Any]:
+    nd = len(shape)
+    return (shape_ops.broadcasted_iota(np.int32, shape, nd - 2),
+            shape_ops.broadcasted_iota(np.int32, shape, nd - 1))
+
+
+def _eye(shape: tuple[int, ...], dtype: np.dtype) -> Any:
+    i, j = _index_masks(shape)
+    return _cast(ew.eq(i, j), dtype)
+
+
+def _diag(x: Any) -> Any:
+    """The diagonal of each (square) matrix: shape ``(..., n)``."""
+    aval = get_aval(x)
+    return reductions.reduce_sum(ew.mul(x, _eye(aval.shape, aval.dtype)),
+                                 (aval.ndim - 1,))
+
+
+def _rows(v: Any, shape: tuple[int, ...]) -> Any:
+    """``out[..., i, j] = v[..., j]``."""
+    nd = len(shape)
+    return shape_ops.broadcast_in_dim(v, shape, (*range(nd - 2), nd - 1))
+
+
+def _cols(v: Any, shape: tuple[int, ...]) -> Any:
+    """``out[..., i, j] = v[..., i]``."""
+    nd = len(shape)
+    return shape_ops.broadcast_in_dim(v, shape, tuple(range(nd - 1)))
+
+
+def _safe_reciprocal_diff(w: Any, square: bool = False) -> Any:
+    """``F[i, j] = 1 / (w_j - w_i)`` (or ``1 / (w_j**2 - w_i**2)``), and 0 where
+    the two are exactly equal (the diagonal and exactly repeated values).
+
+    The division sees 1 where the result is 0, so no inf enters the graph and
+    higher derivatives stay finite.
+    """
+    n = get_aval(w).shape[-1]
+    shape = (*get_aval(w).shape[:-1], n, n)
+    wj, wi = _rows(w, shape), _cols(w, shape)
+    if square:
+        wj, wi = ew.mul(wj, wj), ew.mul(wi, wi)
+    diff = ew.sub(wj, wi)
+    same = ew.eq(diff, shape_ops.full_like(diff, 0))
+    one = shape_ops.full_like(diff, 1)
+    zero = shape_ops.full_like(diff, 0)
+    return ew.select(same, zero, ew.div(one, ew.select(same, one, diff)))
+
+
+def _safe_reciprocal(s: Any) -> Any:
+    """``1 / s``, and 0 where ``s == 0``."""
+    zero, one = shape_ops.full_like(s, 0), shape_ops.full_like(s, 1)
+    is_zero = ew.eq(s, zero)
+    return ew.select(is_zero, zero, ew.div(one, ew.select(is_zero, one, s)))
+
+
+def _not_differentiable(name: str, why: str):
+    def jvp(primals, tangents, **params):
+        raise NotImplementedError(f"Differentiation of lax.linalg.{name} is not "
+                                  f"implemented: {why}")
+    return jvp
+
+
+# --- eigh ---------------------------------------------------------------------------
+
+def eigh(x: ArrayLike, *, lower: bool = True, symmetrize_input: bool = True,
+         sort_eigenvalues: bool = True) -> tuple[Any, Any]:
+    """Eigendecomposition of a batch of symmetric or Hermitian matrices.
+
+    Parameters
+    ----------
+    x : array_like, shape (..., n, n)
+        float32, float64, complex64 or complex128.
+    lower : bool, default True
+        Read the lower triangle of ``x`` (else the upper one); the other
+        triangle is ignored and the imaginary part of the diagonal too.
+    symmetrize_input : bool, default True
+        Replace ``x`` by ``(x + x^H) / 2`` first, so that both triangles count
+        (and derivatives are symmetric).
+    sort_eigenvalues : bool, default True
+        Accepted for JAX compatibility; LAPACK's syevd/heevd always returns the
+        eigenvalues in ascending order.
+
+    Returns
+    -------
+    v : Array, shape (..., n, n)
+        Orthonormal eigenvectors in the columns, dtype of ``x``.
+    w : Array, shape (..., n)
+        Eigenvalues in ascending order, the real dtype of ``x``.
+
+    The order ``(v, w)`` is JAX's; ``x @ v == v * w``.  scipy.linalg.eigh
+    returns ``(w, v)``.
+
+    Notes
+    -----
+    Derivatives follow first-order perturbation theory: ``dw = Re diag(V^H dA
+    V)`` and ``dv = V (F * (V^H dA V))`` with ``F[i, j] = 1 / (w_j - w_i)``.
+    For exactly repeated eigenvalues the terms coupling equal eigenvalues are
+    dropped (``F[i, j] = 0`` where ``w_i == w_j``): derivatives of quantities
+    that do not depend on the choice of basis inside an eigenspace (the sum of
+    the repeated eigenvalues, the projector ``v_c v_c^H`` onto the eigenspace,
+    functions of the whole spectrum) are then correct, while individual
+    eigenvectors of a repeated eigenvalue have no derivative (it is not
+    defined) and individual repeated eigenvalues get the diagonal of the
+    projected tangent rather than its eigenvalues.  Nearly equal eigenvalues
+    give large, ill-conditioned eigenvector derivatives.  The phase of each
+    eigenvector is LAPACK's and its derivative is chosen with
+    ``Re(v_j^H dv_j) = 0``, so differentiate phase-invariant functions of ``v``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sciax._src.lax.linalg_eig import eigh
+    >>> v, w = eigh(np.array([[2.0, 1.0], [1.0, 2.0]]))
+    >>> w
+    Array([1., 3.], dtype=float64)
+    """
+    _check_operand("eigh", get_aval(x))
+    if symmetrize_input:
+        x = ew.div(ew.add(x, _H(x)), shape_ops.full_like(x, 2))
+    v, w = eigh_p.bind(x, lower=bool(lower), sort_eigenvalues=bool(sort_eigenvalues))
+    return v, w
+
+
+def _eigh_abstract_eval(x: ShapedArray, *, lower: bool, sort_eigenvalues: bool
+                        ) -> list[ShapedArray]:
+    _check_operand("eigh", x)
+    return [ShapedArray(x.shape, x.dtype), ShapedArray(x.shape[:-1], real_dtype(x.dtype))]
+
+
+def _eigh_lowering(ctx, x, *, lower, sort_eigenvalues):
+    del sort_eigenvalues  # syevd/heevd always sort ascending
+    (a,), (v_aval, w_aval) = ctx.avals_in, ctx.avals_out
+    if 0 in a.shape:
+        return [_full(v_aval, 0), _full(w_aval, 0)]
+    batch = a.shape[:-2]
+    info_aval = ShapedArray(batch, np.dtype(np.int32))
+    kernel = "heevd" if dtypes.is_complex(a.dtype) else "syevd"
+    v, w, info = _lapack_call(kernel, a.dtype, [x], [a], [v_aval, w_aval, info_aval],
+                              {0: 0}, mode=_u8(ord("V")), uplo=_u8(ord("L" if lower
+                                                                       else "U")))
+    return [_nan_where_failed(info, batch, v, v_aval),
+            _nan_where_failed(info, batch, w, w_aval)]
+
+
+def _hermitian_from_triangle(t: Any, lower: bool) -> Any:
+    """The Hermitian matrix that LAPACK sees when it reads one triangle of ``t``
+    (linear in ``t``): that triangle, its conjugate transpose, and the real
+    part of the diagonal."""
+    shape = get_aval(t).shape
+    i, j = _index_masks(shape)
+    zero = shape_ops.full_like(t, 0)
+    tri = ew.select(ew.gt(i, j) if lower else ew.lt(i, j), t, zero)
+    diag = ew.select(ew.eq(i, j), t, zero)
+    if _is_complex(t):
+        diag = _cast(ew.real(diag), get_aval(t).dtype)
+    return ew.add(ew.add(tri, _H(tri)), diag)
+
+
+def _eigh_jvp(primals, tangents, *, lower, sort_eigenvalues):
+    (x,), (dx,) = primals, tangents
+    v, w = eigh_p.bind(x, lower=lower, sort_eigenvalues=sort_eigenvalues)
+    dh = _hermitian_from_triangle(ad.instantiate_zeros(dx), lower)
+    vdv = _mm(_H(v), _mm(dh, v))
+    dw = _real(_diag(vdv))
+    f = _cast(_safe_reciprocal_diff(w), get_aval(x).dtype)
+    dv = _mm(v, ew.mul(f, vdv))
+    return [v, w], [dv, dw]
+
+
+eigh_p = multi_result_primitive(_eigh_abstract_eval, "eigh")
+ad.primitive_jvps[eigh_p] = _eigh_jvp
+batching.primitive_batchers[eigh_p] = _batch_rule(eigh_p)
+register_lowering(eigh_p, _eigh_lowering)
+
+
+# --- svd ----------------------------------------------------------------------------
+
+_SVD_DRIVERS = ("gesdd", "gesvd")
+
+
+def svd(x: ArrayLike, *, full_matrices: bool = True, compute_uv: bool = True,
+        algorithm: str = "gesdd") -> Any:
+    """Singular value decomposition ``x = u @ diag(s) @ vh`` of a batch of matrices.
+
+    Parameters
+    ----------
+    x : array_like, shape (..., m, n)
+        float32, float64, complex64 or complex128.
+    full_matrices : bool, default True
+        ``u`` of shape (..., m, m) and ``vh`` of shape (..., n, n); else the
+        thin factors (..., m, k) and (..., k, n), ``k = min(m, n)``.
+    compute_uv : bool, default True
+        Return ``(s, u, vh)``; if False only ``s``.
+    algorithm : {"gesdd", "gesvd"}, default "gesdd"
+        The LAPACK driver (SciPy's ``lapack_driver``): divide and conquer, or
+        the slower QR iteration that is more robust on hard inputs.
+
+    Returns
+    -------
+    s : Array, shape (..., k)
+        Singular values in descending order, the real dtype of ``x``.
+    u, vh : Array
+        Only with ``compute_uv``; dtype of ``x``.
+
+    Notes
+    -----
+    Derivatives (thin and full) assume distinct, nonzero singular values:
+    ``ds = Re diag(U^H dA V)``; ``du``/``dvh`` use ``1 / (s_j^2 - s_i^2)``.
+    Terms coupling exactly equal singular values are dropped and ``1 / s`` is
+    taken as 0 where ``s == 0``, so basis-independent quantities (``s``
+    itself, projectors onto singular subspaces) keep correct derivatives
+    while individual vectors of repeated or zero singular values have none.
+    ``s`` is not differentiable where a singular value is 0 (like ``abs``).
+    With ``full_matrices`` and ``m != n`` the columns beyond ``k`` span the
+    orthogonal complement; their derivative is the one that keeps that
+    complement orthogonal with no rotation inside it.  Singular vectors carry
+    LAPACK's phases, so differentiate phase-invariant functions of them.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sciax._src.lax.linalg_eig import svd
+    >>> svd(np.array([[3.0, 0.0], [0.0, -4.0]]), compute_uv=False)
+    Array([4., 3.], dtype=float64)
+    """
+    if algorithm not in _SVD_DRIVERS:
+        raise ValueError(f"svd: algorithm must be one of {_SVD_DRIVERS}, got "
+                         f"{algorithm!r}")
+    out = svd_p.bind(x, full_matrices=bool(full_matrices), compute_uv=bool(compute_uv),
+                     algorithm=algorithm)
+    return tuple(out) if compute_uv else out[0]
+
+
+def _svd_shapes(shape, full_matrices):
+    *batch, m, n = shape
+    k = min(m, n)
+    return ((*batch, k), (*batch, m, m if full_matrices else k),
+            (*batch, n if full_matrices else k, n))
+
+
+def _svd_abstract_eval(x: ShapedArray, *, full_matrices: bool, compute_uv: bool,
+                       algorithm: str) -> list[ShapedArray]:
+    _check_operand("svd", x, square=False)
+    s, u, vh = _svd_shapes(x.shape, full_matrices)
+    out = [ShapedArray(s, real_dtype(x.dtype))]
+    if compute_uv:
+        out += [ShapedArray(u, x.dtype), ShapedArray(vh, x.dtype)]
+    return out
+
+
+def _svd_lowering(ctx, x, *, full_matrices, compute_uv, algorithm):
+    (a,) = ctx.avals_in
+    batch = a.shape[:-2]
+    s_shape, u_shape, vh_shape = _svd_shapes(a.shape, full_matrices or not compute_uv)
+    if not compute_uv:
+        # the kernel still wants u/vt buffers; with mode N it does not touch them
+        s_shape, u_shape, vh_shape = _svd_shapes(a.shape, False)
+    s_aval = ShapedArray(s_shape, real_dtype(a.dtype))
+    u_aval, vh_aval = ShapedArray(u_shape, a.dtype), ShapedArray(vh_shape, a.dtype)
+    if 0 in a.shape:
+        # nothing to decompose: no singular values, identity factors
+        outs = [_full(s_aval, 0), _eye_ir(u_aval), _eye_ir(vh_aval)]
+        return outs if compute_uv else outs[:1]
+    mode = "N" if not compute_uv else ("A" if full_matrices else "S")
+    info_aval = ShapedArray(batch, np.dtype(np.int32))
+    _, s, u, vh, info = _lapack_call(
+        algorithm, a.dtype, [x], [a], [a, s_aval, u_aval, vh_aval, info_aval], {0: 0},
+        mode=_u8(ord(mode)))
+    outs = [_nan_where_failed(info, batch, s, s_aval)]
+    if compute_uv:
+        outs += [_nan_where_failed(info, batch, u, u_aval),
+                 _nan_where_failed(info, batch, vh, vh_aval)]
+    return outs
+
+
+def _complement_tangent(q1: Any, dq1: Any, q2: Any) -> Any:
+    """Tangent of the orthonormal complement ``q2`` of ``q1``: keeps
+    ``q1^H q2 = 0`` and does not rotate within the complement."""
+    return ew.neg(_mm(q1, _mm(_H(dq1), q2)))
+
+
+def _svd_jvp(primals, tangents, *, full_matrices, compute_uv, algorithm):
+    (x,), (dx,) = primals, tangents
+    dx = ad.instantiate_zeros(dx)
+    dtype = get_aval(x).dtype
+    *_, m, n = get_aval(x).shape
+    k = min(m, n)
+    full = full_matrices and m != n and compute_uv
+    s, u, vh = svd_p.bind(x, full_matrices=full, compute_uv=True, algorithm=algorithm)
+    u1, vh1 = u, vh
+    if full:
+        u1 = shape_ops.slice_in_dim(u, 0, k, axis=u.ndim - 1) if m > n else u
+        vh1 = shape_ops.slice_in_dim(vh, 0, k, axis=vh.ndim - 2) if n > m else vh
+    v1 = _H(vh1)
+    ds_mat = _mm(_H(u1), _mm(dx, v1))
+    ds = _real(_diag(ds_mat))
+    if not compute_uv:
+        return [s], [ds]
+    shape = get_aval(ds_mat).shape
+    s_c = _cast(s, dtype)
+    s_rows, s_cols = _rows(s_c, shape), _cols(s_c, shape)
+    f = _cast(_safe_reciprocal_diff(s, square=True), dtype)
+    ds_s = ew.mul(ds_mat, s_rows)            # dS S
+    s_ds = ew.mul(s_cols, ds_mat)            # S dS
+    s_inv = _cast(_safe_reciprocal(s), dtype)
+    # the imaginary part of diag(dS) fixes the relative phase of u_j and v_j
+    # (zero for real input)
+    phase = ew.mul(ew.mul(ew.sub(ds_mat, _H(ds_mat)), _eye(shape, dtype)),
+                   shape_ops.full_like(ds_mat, 0.5))
+    phase = ew.mul(phase, _rows(s_inv, shape))
+    du = _mm(u1, ew.add(ew.mul(f, ew.add(ds_s, _H(ds_s))), phase))
+    dv = _mm(v1, ew.mul(f, ew.add(s_ds, _H(s_ds))))
+    if m > n:
+        dxv = _mm(dx, v1)
+        proj = ew.sub(dxv, _mm(u1, _mm(_H(u1), dxv)))
+        du = ew.add(du, ew.mul(proj, _rows(s_inv, get_aval(proj).shape)))
+    if n > m:
+        dxu = _mm(_H(dx), u1)
+        proj = ew.sub(dxu, _mm(v1, _mm(_H(v1), dxu)))
+        dv = ew.add(dv, ew.mul(proj, _rows(s_inv, get_aval(proj).shape)))
+    dvh = _H(dv)
+    if full and m > n:
+        u2 = shape_ops.slice_in_dim(u, k, m, axis=u.ndim - 1)
+        du = shape_ops.concatenate([du, _complement_tangent(u1, du, u2)], u.ndim - 1)
+    if full and n > m:
+        v2 = _H(shape_ops.slice_in_dim(vh, k, n, axis=vh.ndim - 2))
+        dv2 = _complement_tangent(v1, dv, v2)
+        dvh = shape_ops.concatenate([dvh, _H(dv2)], vh.ndim - 2)
+    return [s, u, vh], [ds, du, dvh]
+
+
+svd_p = multi_result_primitive(_svd_abstract_eval, "svd")
+ad.primitive_jvps[svd_p] = _svd_jvp
+batching.primitive_batchers[svd_p] = _batch_rule(svd_p)
+register_lowering(svd_p, _svd_lowering)
+
+
+# --- eig ----------------------------------------------------------------------------
+
+def eig(x: ArrayLike, *, compute_left_eigenvectors: bool = False,
+        compute_right_eigenvectors: bool = True) -> list[Any]:
+    """Eigendecomposition of a batch of general square matrices (LAPACK geev).
+
+    Parameters
+    ----------
+    x : array_like, shape (..., n, n)
+        float32, float64, complex64 or complex128.
+    compute_left_eigenvectors, compute_right_eigenvectors : bool
+        Which eigenvector matrices to return.
+
+    Returns
+    -------
+    list of Array
+        ``[w]``, then ``vl`` if asked, then ``vr`` if asked, all complex
+        (complex64 for float32 input).  ``x @ vr == vr * w`` and
+        ``vl^H @ x == w[:, None] * vl^H``; each eigenvector has unit 2-norm and
+        its largest component real (LAPACK's normalisation).  Eigenvalues are
+        in LAPACK's order (not sorted).
+
+    Notes
+    -----
+    Derivatives assume distinct eigenvalues (a diagonalisable matrix):
+    ``dw_j = (vl_j^H dA vr_j) / (vl_j^H vr_j)``, and eigenvector tangents come
+    from ``F[i, j] = 1 / (w_j - w_i)`` plus the term that keeps LAPACK's
+    normalisation (unit norm, real largest component).  Repeated eigenvalues
+    give inf/NaN eigenvector derivatives.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sciax._src.lax.linalg_eig import eig
+    >>> w, = eig(np.array([[0.0, 1.0], [-1.0, 0.0]]), compute_right_eigenvectors=False)
+    >>> np.sort_complex(np.asarray(w))
+    array([0.-1.j, 0.+1.j])
+    """
+    return eig_p.bind(x, compute_left_eigenvectors=bool(compute_left_eigenvectors),
+                      compute_right_eigenvectors=bool(compute_right_eigenvectors))
+
+
+def _eig_abstract_eval(x: ShapedArray, *, compute_left_eigenvectors: bool,
+                       compute_right_eigenvectors: bool) -> list[ShapedArray]:
+    _check_operand("eig", x)
+    cdt = complex_dtype(x.dtype) if not dtypes.is_complex(x.dtype) else x.dtype
+    count = int(compute_left_eigenvectors) + int(compute_right_eigenvectors)
+    return [ShapedArray(x.shape[:-1], cdt)] + [ShapedArray(x.shape, cdt)] * count
+
+
+def _eig_lowering(ctx, x, *, compute_left_eigenvectors, compute_right_eigenvectors):
+    (a,) = ctx.avals_in
+    w_aval = ctx.avals_out[0]
+    v_aval = ShapedArray(a.shape, w_aval.dtype)
+    if 0 in a.shape:
+        return [_full(aval, 0) for aval in ctx.avals_out]
+    batch = a.shape[:-2]
+    real = not dtypes.is_complex(a.dtype)
+    info_aval = ShapedArray(batch, np.dtype(np.int32))
+    part = ShapedArray(a.shape[:-1], a.dtype)
+    avals_out = [*([part, part] if real else [w_aval]), v_aval, v_aval, info_aval]
+    flag = {True: _u8(ord("V")), False: _u8(ord("N"))}
+    *w, vl, vr, info = _lapack_call("geev", a.dtype, [x], [a], avals_out,
+                                    compute_left=flag[compute_left_eigenvectors],
+                                    compute_right=flag[compute_right_eigenvectors])
+    w = hlo.complex(w[0], w[1]) if real else w[0]
+    outs = [_nan_where_failed(info, batch, w, w_aval)]
+    if compute_left_eigenvectors:
+        outs.append(_nan_where_failed(info, batch, vl, v_aval))
+    if compute_right_eigenvectors:
+        outs.append(_nan_where_failed(info, batch, vr, v_aval))
+    return outs
+
+
+def _eigvec_tangent(w: Any, vr: Any, vl: Any, da: Any) -> tuple[Any, Any]:
+    """Tangents of the eigenvalues ``w`` and of the right eigenvectors ``vr``
+    (normalised as LAPACK does), given the left eigenvectors ``vl``.
+
+    ``vr^{-1} = diag(1 / (vl_j^H vr_j)) vl^H`` for distinct eigenvalues, so no
+    linear solve is needed.
+    """
+    shape = get_aval(vr).shape
+    nd = len(shape)
+    norms = reductions.reduce_sum(ew.mul(ew.conj(vl), vr), (nd - 2,))  # vl_j^H vr_j
+    p = ew.div(_mm(_H(vl), _mm(da, vr)), _cols(norms, shape))         # vr^-1 dA vr
+    dw = _diag(p)
+    du = _mm(vr, ew.mul(_cast(_safe_reciprocal_diff(w), get_aval(vr).dtype), p))
+    # dv_j = du_j + c_j v_j: pick c_j so that |v_j| stays 1 and the component
+    # of largest magnitude (index k_j, fixed) stays real
+    k = reductions.argmax(ew.abs(vr), nd - 2, np.int32)
+    rows = shape_ops.broadcasted_iota(np.int32, shape, nd - 2)
+    pick = _cast(ew.eq(rows, _rows(k, shape)), get_aval(vr).dtype)
+    du_k = reductions.reduce_sum(ew.mul(pick, du), (nd - 2,))
+    v_k = ew.real(reductions.reduce_sum(ew.mul(pick, vr), (nd - 2,)))
+    re = ew.neg(ew.real(reductions.reduce_sum(ew.mul(ew.conj(vr), du), (nd - 2,))))
+    im = ew.neg(ew.div(ew.imag(du_k), v_k))
+    dv = ew.add(du, ew.mul(vr, _rows(ew.complex(re, im), shape)))
+    return dw, dv
+
+
+def _eig_jvp(primals, tangents, *, compute_left_eigenvectors,
+             compute_right_eigenvectors):
+    (x,), (dx,) = primals, tangents
+    w, vl, vr = eig_p.bind(x, compute_left_eigenvectors=True,
+                           compute_right_eigenvectors=True)
+    da = _cast(ad.instantiate_zeros(dx), get_aval(vr).dtype)
+    dw, dvr = _eigvec_tangent(w, vr, vl, da)
+    primal_out, tangent_out = [w], [dw]
+    if compute_left_eigenvectors:
+        # left eigenvectors of A are the right ones of A^H, eigenvalues conj(w)
+        _, dvl = _eigvec_tangent(ew.conj(w), vl, vr, _H(da))
+        primal_out.append(vl)
+        tangent_out.append(dvl)
+    if compute_right_eigenvectors:
+        primal_out.append(vr)
+        tangent_out.append(dvr)
+    return primal_out, tangent_out
+
+
+eig_p = multi_result_primitive(_eig_abstract_eval, "eig")
+ad.primitive_jvps[eig_p] = _eig_jvp
+batching.primitive_batchers[eig_p] = _batch_rule(eig_p)
+register_lowering(eig_p, _eig_lowering)
+
+
+# --- schur --------------------------------------------------------------------------
+
+def schur(x: ArrayLike, *, compute_schur_vectors: bool = True,
+          sort_eig_vals: bool = False) -> Any:
+    """Schur decomposition ``x = z @ t @ z^H`` (LAPACK gees).
+
+    Parameters
+    ----------
+    x : array_like, shape (..., n, n)
+        float32, float64, complex64 or complex128.
+    compute_schur_vectors : bool, default True
+        Return ``(t, z)``; if False only ``t``.
+    sort_eig_vals : bool, default False
+        Not supported: jaxlib's gees kernel takes no selection callback.
+
+    Returns
+    -------
+    t : Array
+        Upper triangular (complex input) or quasi upper triangular with 2x2
+        blocks for complex conjugate eigenvalue pairs (real input: SciPy's
+        ``output='real'``).
+    z : Array
+        Unitary Schur vectors, only with ``compute_schur_vectors``.
+
+    Notes
+    -----
+    Not differentiable yet (a JVP raises NotImplementedError).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sciax._src.lax.linalg_eig import schur
+    >>> t, z = schur(np.array([[1.0, 2.0], [0.0, 3.0]]))
+    >>> np.allclose(np.asarray(z @ t @ z.T), [[1.0, 2.0], [0.0, 3.0]])
+    True
+    """
+    if sort_eig_vals:
+        raise NotImplementedError(
+            "schur: sort_eig_vals=True is not supported (jaxlib's LAPACK gees kernel "
+            "takes no eigenvalue selection function)")
+    out = schur_p.bind(x, compute_schur_vectors=bool(compute_schur_vectors))
+    return tuple(out) if compute_schur_vectors else out[0]
+
+
+def _schur_abstract_eval(x: ShapedArray, *, compute_schur_vectors: bool
+                         ) -> list[ShapedArray]:
+    _check_operand("schur", x)
+    aval = ShapedArray(x.shape, x.dtype)
+    return [aval, aval] if compute_schur_vectors else [aval]
+
+
+def _schur_lowering(ctx, x, *, compute_schur_vectors):
+    (a,) = ctx.avals_in
+    if 0 in a.shape:
+        return [_full(aval, 0) for aval in ctx.avals_out]
+    batch = a.shape[:-2]
+    info_aval = ShapedArray(batch, np.dtype(np.int32))
+    w_aval = ShapedArray(a.shape[:-1], a.dtype)
+    w_avals = [w_aval] if dtypes.is_complex(a.dtype) else [w_aval, w_aval]
+    t, z, *_, info = _lapack_call(
+        "gees", a.dtype, [x], [a], [a, a, *w_avals, info_aval, info_aval], {0: 0},
+        mode=_u8(ord("V" if compute_schur_vectors else "N")), sort=_u8(ord("N")))
+    outs = [_nan_where_failed(info, batch, t, a)]
+    if compute_schur_vectors:
+        outs.append(_nan_where_failed(info, batch, z, a))
+    return outs
+
+
+schur_p = multi_result_primitive(_schur_abstract_eval, "schur")
+ad.primitive_jvps[schur_p] = _not_differentiable(
+    "schur", "the Schur form's derivative needs a triangular Sylvester solve")
+batching.primitive_batchers[schur_p] = _batch_rule(schur_p)
+register_lowering(schur_p, _schur_lowering)
+
+
+# --- hessenberg ---------------------------------------------------------------------
+
+def hessenberg(x: ArrayLike) -> tuple[Any, Any]:
+    """Reduction to upper Hessenberg form ``x = q @ h @ q^H`` (LAPACK gehrd).
+
+    Parameters
+    ----------
+    x : array_like, shape (..., n, n)
+        float32, float64, complex64 or complex128.
+
+    Returns
+    -------
+    a : Array, shape (..., n, n)
+        LAPACK's packed result: ``h`` on and above the first subdiagonal, the
+        Householder vectors of ``q`` below it.
+    taus : Array, shape (..., n - 1)
+        The Householder scalars: ``q = H_1 ... H_{n-1}``, ``H_i = I - tau_i
+        v_i v_i^H`` with ``v_i[:i] = 0``, ``v_i[i] = 1`` and ``v_i[i+1:] =
+        a[i+1:, i-1]`` (1-based ``i``).
+
+    Notes
+    -----
+    Not differentiable yet (a JVP raises NotImplementedError).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sciax._src.lax.linalg_eig import hessenberg
+    >>> a, taus = hessenberg(np.eye(3))
+    >>> taus.shape
+    (2,)
+    """
+    a, taus = hessenberg_p.bind(x)
+    return a, taus
+
+
+def _hessenberg_abstract_eval(x: ShapedArray) -> list[ShapedArray]:
+    _check_operand("hessenberg", x)
+    n = x.shape[-1]
+    return [ShapedArray(x.shape, x.dtype),
+            ShapedArray((*x.shape[:-2], max(n - 1, 0)), x.dtype)]
+
+
+def _hessenberg_lowering(ctx, x):
+    (a,), (a_aval, tau_aval) = ctx.avals_in, ctx.avals_out
+    if 0 in a.shape:
+        return [x, _full(tau_aval, 0)]
+    batch, n = a.shape[:-2], a.shape[-1]
+    info_aval = ShapedArray(batch, np.dtype(np.int32))
+    out, taus, info = _lapack_call("gehrd", a.dtype, [x], [a],
+                                   [a_aval, tau_aval, info_aval], {0: 0},
+                                   low=_i32(1), high=_i32(n))
+    return [_nan_where_failed(info, batch, out, a_aval),
+            _nan_where_failed(info, batch, taus, tau_aval)]
+
+
+hessenberg_p = multi_result_primitive(_hessenberg_abstract_eval, "hessenberg")
+ad.primitive_jvps[hessenberg_p] = _not_differentiable(
+    "hessenberg", "differentiate through a Hessenberg decomposition built from "
+    "differentiable pieces instead")
+batching.primitive_batchers[hessenberg_p] = _batch_rule(hessenberg_p)
+register_lowering(hessenberg_p, _hessenberg_lowering)
