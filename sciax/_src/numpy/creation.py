@@ -313,3 +313,508 @@ def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Any:
 def identity(n: int, dtype: Any = None) -> Any:
     """The ``n`` by ``n`` identity matrix."""
     return eye(n, dtype=dtype)
+
+
+# --- more creation routines -------------------------------------------------------
+
+def asanyarray(a: Any, dtype: Any = None, order: str | None = None) -> Any:
+    """Same as :func:`asarray` (sciax has no array subclasses)."""
+    return asarray(a, dtype=dtype, order=order)
+
+
+def ascontiguousarray(a: Any, dtype: Any = None) -> Any:
+    """Same as :func:`asarray`, with at least one dimension (as NumPy)."""
+    return array(a, dtype=dtype, ndmin=1)
+
+
+def asarray_chkfinite(a: Any, dtype: Any = None, order: str | None = None) -> Any:
+    """:func:`asarray` that raises ValueError for NaN or inf (concrete input only)."""
+    out = asarray(a, dtype=dtype, order=order)
+    if isinstance(out, Tracer):
+        raise TypeError("asarray_chkfinite needs a concrete array (it checks the "
+                        "values); it cannot be used on traced values inside jit")
+    v = np.asarray(out)
+    if v.dtype.kind in "fc" and not np.isfinite(v).all():
+        raise ValueError("asarray_chkfinite: array must not contain infs or NaNs")
+    return out
+
+
+def copy(a: Any, order: str = "K", subok: bool = False) -> Any:
+    """A copy of ``a`` (arrays are immutable, so this is :func:`asarray`)."""
+    return asarray(a)
+
+
+def astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> Any:
+    """``x`` converted to ``dtype`` (Array API function).
+
+    Examples
+    --------
+    >>> snp.astype(snp.arange(3), snp.float32)
+    Array([0., 1., 2.], dtype=float32)
+    """
+    util.check_arraylike("astype", x)
+    return util.cast(util.as_operand("astype", x), _dtype_arg(dtype))
+
+
+def logspace(start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool = True,
+             base: ArrayLike = 10.0, dtype: Any = None, axis: int = 0) -> Any:
+    """``base ** linspace(start, stop, num)``.
+
+    Examples
+    --------
+    >>> snp.logspace(0.0, 2.0, 3)
+    Array([  1.,  10., 100.], dtype=float64)
+    """
+    from sciax._src.numpy import ufuncs
+
+    y = linspace(start, stop, num, endpoint=endpoint, axis=axis)
+    base = util.as_operand("logspace", base)
+    if util.ndim(base):
+        from sciax._src.numpy.shape import expand_dims
+
+        base = expand_dims(base, util.canonicalize_axis(axis, util.ndim(y)))
+    out = ufuncs.power(base, y)
+    return out if dtype is None else _cast_result(out, dtype)
+
+
+def _cast_result(x: Any, dtype: Any) -> Any:
+    dt = _dtype_arg(dtype)
+    if dtypes.is_integer(dt) and not dtypes.is_integer(get_aval(x).dtype):
+        x = lax.floor(x)
+    return util.cast(x, dt)
+
+
+def geomspace(start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool = True,
+              dtype: Any = None, axis: int = 0) -> Any:
+    """Numbers spaced evenly on a log scale from ``start`` to ``stop`` (a
+    geometric progression); the end points are exact.
+
+    Examples
+    --------
+    >>> snp.geomspace(1.0, 1000.0, 4)
+    Array([   1.,   10.,  100., 1000.], dtype=float64)
+    """
+    from sciax._src.numpy import ufuncs
+
+    start, stop = util.promote_args_inexact("geomspace", start, stop)
+    if isinstance(start, Array) and isinstance(stop, Array) and (
+            np.any(np.asarray(start) == 0) or np.any(np.asarray(stop) == 0)):
+        raise ValueError("geomspace: a sequence cannot include zero")
+    dt = get_aval(start).dtype
+    if dtypes.is_complex(dt):
+        y = ufuncs.exp(linspace(ufuncs.log(start), ufuncs.log(stop), num,
+                                endpoint=endpoint, axis=0))
+    else:
+        # the sign of start gives the sign of every sample (same-sign end points)
+        sign = ufuncs.sign(start)
+        la, lb = ufuncs.log10(ufuncs.abs(start)), ufuncs.log10(ufuncs.abs(stop))
+        y = ufuncs.multiply(sign, ufuncs.power(10.0, linspace(la, lb, num,
+                                                              endpoint=endpoint)))
+    if num > 0:
+        from sciax._src.numpy.shape import concatenate, expand_dims
+
+        parts = [expand_dims(start, 0)]
+        if endpoint and num > 1:
+            parts += [y[1:-1], expand_dims(stop, 0)]
+        else:
+            parts.append(y[1:])
+        y = concatenate([util.cast(p, get_aval(y).dtype) for p in parts], 0)
+    ax = util.canonicalize_axis(axis, util.ndim(y))
+    if ax:
+        from sciax._src.numpy.shape import moveaxis
+
+        y = moveaxis(y, 0, ax)
+    return y if dtype is None else _cast_result(y, dtype)
+
+
+def tri(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> Any:
+    """An ``N x M`` array with ones at and below the ``k``-th diagonal.
+
+    Examples
+    --------
+    >>> snp.tri(3, dtype=int)
+    Array([[1, 0, 0],
+           [1, 1, 0],
+           [1, 1, 1]], dtype=int64)
+    """
+    N = util.concrete_int(N, "tri: N")
+    M = N if M is None else util.concrete_int(M, "tri: M")
+    k = util.concrete_int(k, "tri: k")
+    dt = _dtype_arg(dtype) or dtypes.default_float()
+    return util.cast(_tri_mask((N, M), k), dt)
+
+
+def _tri_mask(shape: tuple[int, int], k: int) -> Any:
+    rows = lax.broadcasted_iota(dtypes.int64, shape, 0)
+    cols = lax.broadcasted_iota(dtypes.int64, shape, 1)
+    return lax.ge(lax.add(rows, k), cols)
+
+
+def _tri_select(name: str, m: Any, k: int, lower: bool) -> Any:
+    util.check_arraylike(name, m)
+    m = util.as_operand(name, m)
+    k = util.concrete_int(k, f"{name}: k")
+    s = get_aval(m).shape
+    if len(s) < 1:
+        raise ValueError(f"{name}: input must be at least 1-d, got a scalar")
+    if len(s) == 1:
+        m = util.broadcast_to(m, (s[0], s[0]), name)
+        s = get_aval(m).shape
+    mask = _tri_mask(s[-2:], k if lower else k - 1)
+    if not lower:
+        mask = lax.bitwise_not(mask)
+    mask = lax.broadcast_in_dim(mask, s, (len(s) - 2, len(s) - 1))
+    return lax.select(mask, m, lax.full_like(m, 0))
+
+
+def tril(m: ArrayLike, k: int = 0) -> Any:
+    """``m`` with the elements above the ``k``-th diagonal zeroed (on the last
+    two axes).
+
+    Examples
+    --------
+    >>> snp.tril(snp.ones((2, 3), dtype=int))
+    Array([[1, 0, 0],
+           [1, 1, 0]], dtype=int64)
+    """
+    return _tri_select("tril", m, k, True)
+
+
+def triu(m: ArrayLike, k: int = 0) -> Any:
+    """``m`` with the elements below the ``k``-th diagonal zeroed (on the last
+    two axes)."""
+    return _tri_select("triu", m, k, False)
+
+
+def diagonal(a: ArrayLike, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
+    """The ``offset`` diagonal of the 2-d sub-arrays on ``axis1``/``axis2``; it
+    becomes the last axis of the result.
+
+    Examples
+    --------
+    >>> snp.diagonal(snp.arange(9).reshape(3, 3), 1)
+    Array([1, 5], dtype=int64)
+    """
+    from sciax._src.numpy.shape import moveaxis
+
+    util.check_arraylike("diagonal", a)
+    a = util.as_operand("diagonal", a)
+    nd = util.ndim(a)
+    if nd < 2:
+        raise ValueError(f"diagonal requires an array of at least two dimensions, got "
+                         f"{nd}")
+    i = util.canonicalize_axis(axis1, nd, "axis1")
+    j = util.canonicalize_axis(axis2, nd, "axis2")
+    if i == j:
+        raise ValueError("diagonal: axis1 and axis2 cannot be the same")
+    offset = util.concrete_int(offset, "diagonal: offset")
+    a = moveaxis(a, (i, j), (-2, -1))
+    s = get_aval(a).shape
+    n, m = s[-2], s[-1]
+    length = builtins_max(0, min(n, m - offset) if offset >= 0 else min(n + offset, m))
+    rows = np.arange(length) + builtins_max(-offset, 0)
+    cols = np.arange(length) + builtins_max(offset, 0)
+    flat = lax.reshape(a, (*s[:-2], n * m))
+    from sciax._src.numpy.gather_util import take_axis
+
+    return take_axis(flat, rows * m + cols, len(s) - 2)
+
+
+def builtins_max(a: int, b: int) -> int:
+    return a if a >= b else b
+
+
+def diag(v: ArrayLike, k: int = 0) -> Any:
+    """The ``k``-th diagonal of a 2-d ``v``, or a 2-d array with the 1-d ``v`` on
+    its ``k``-th diagonal.
+
+    Examples
+    --------
+    >>> snp.diag(snp.array([1, 2]))
+    Array([[1, 0],
+           [0, 2]], dtype=int64)
+    >>> snp.diag(snp.arange(4).reshape(2, 2))
+    Array([0, 3], dtype=int64)
+    """
+    util.check_arraylike("diag", v)
+    v = util.as_operand("diag", v)
+    s = get_aval(v).shape
+    k = util.concrete_int(k, "diag: k")
+    if len(s) == 2:
+        return diagonal(v, k)
+    if len(s) != 1:
+        raise ValueError(f"diag: input must be 1-d or 2-d, got shape {s}")
+    n = s[0] + abs(k)
+    rows = lax.broadcasted_iota(dtypes.int64, (n, n), 0)
+    cols = lax.broadcasted_iota(dtypes.int64, (n, n), 1)
+    mask = lax.eq(lax.add(rows, k), cols)
+    # row r holds v[r] (k >= 0), column c holds v[c] (k < 0); v padded to n
+    vp = lax.pad(v, lax.full((), 0, get_aval(v).dtype), ((0, abs(k), 0),))
+    src = lax.broadcast_in_dim(vp, (n, n), (0 if k >= 0 else 1,))
+    return lax.select(mask, src, lax.full_like(src, 0))
+
+
+def diagflat(v: ArrayLike, k: int = 0) -> Any:
+    """A 2-d array with the flattened ``v`` on its ``k``-th diagonal."""
+    util.check_arraylike("diagflat", v)
+    v = util.as_operand("diagflat", v)
+    return diag(lax.reshape(v, (get_aval(v).size,)), k)
+
+
+def vander(x: ArrayLike, N: int | None = None, increasing: bool = False) -> Any:
+    """The Vandermonde matrix of the 1-d ``x``: columns are powers of ``x``.
+
+    Examples
+    --------
+    >>> snp.vander(snp.array([1, 2, 3]), 3)
+    Array([[1, 1, 1],
+           [4, 2, 1],
+           [9, 3, 1]], dtype=int64)
+    """
+    from sciax._src.numpy import ufuncs
+
+    util.check_arraylike("vander", x)
+    x = util.as_operand("vander", x)
+    if util.ndim(x) != 1:
+        raise ValueError(f"vander: x must be a one-dimensional array, got shape "
+                         f"{get_aval(x).shape}")
+    n = get_aval(x).shape[0]
+    N = n if N is None else util.concrete_int(N, "vander: N")
+    powers = np.arange(N) if increasing else np.arange(N - 1, -1, -1)
+    if N == 0:
+        return zeros((n, 0), get_aval(x).dtype)
+    xb = lax.broadcast_in_dim(x, (n, N), (0,))
+    return ufuncs.power(xb, device_put(powers.astype(
+        get_aval(x).dtype if dtypes.is_integer(get_aval(x).dtype) else np.int64)))
+
+
+def meshgrid(*xi: ArrayLike, copy: bool = True, sparse: bool = False,
+             indexing: str = "xy") -> list[Any]:
+    """Coordinate matrices from coordinate vectors (``indexing='xy'``:
+    Cartesian, the first two axes swapped; ``'ij'``: matrix indexing).
+
+    Examples
+    --------
+    >>> X, Y = snp.meshgrid(snp.arange(3), snp.arange(2))
+    >>> X.shape, Y.shape
+    ((2, 3), (2, 3))
+    """
+    if indexing not in ("xy", "ij"):
+        raise ValueError(f"meshgrid: indexing must be 'xy' or 'ij', got {indexing!r}")
+    util.check_arraylike("meshgrid", *xi)
+    xs = [util.as_operand("meshgrid", x) for x in xi]
+    xs = [lax.reshape(x, (get_aval(x).size,)) for x in xs]
+    shape = [get_aval(x).shape[0] for x in xs]
+    if indexing == "xy" and len(xs) > 1:
+        shape[0], shape[1] = shape[1], shape[0]
+    out = []
+    for i, x in enumerate(xs):
+        d = i
+        if indexing == "xy" and len(xs) > 1 and i < 2:
+            d = 1 - i
+        if sparse:
+            s = [1] * len(xs)
+            s[d] = shape[d]
+            out.append(lax.reshape(x, tuple(s)))
+        else:
+            out.append(lax.broadcast_in_dim(x, tuple(shape), (d,)))
+    return out
+
+
+def indices(dimensions: Any, dtype: Any = None, sparse: bool = False) -> Any:
+    """An array of the index grids of an array of shape ``dimensions``.
+
+    Examples
+    --------
+    >>> snp.indices((2, 3))[1]
+    Array([[0, 1, 2],
+           [0, 1, 2]], dtype=int64)
+    """
+    dims = util.as_shape(dimensions, "indices")
+    dt = _dtype_arg(dtype) or dtypes.default_int()
+    grids = []
+    for i, n in enumerate(dims):
+        if sparse:
+            s = [1] * len(dims)
+            s[i] = n
+            grids.append(lax.broadcasted_iota(dt, tuple(s), i))
+        else:
+            grids.append(lax.broadcasted_iota(dt, dims, i))
+    if sparse:
+        return tuple(grids)
+    from sciax._src.numpy.shape import stack
+
+    if not grids:
+        return zeros((0,), dt)
+    return stack(grids)
+
+
+def fromfunction(function: Any, shape: Any, *, dtype: Any = float, **kwargs: Any) -> Any:
+    """``function(*indices(shape, dtype))``: the function is called once with
+    the index grids (it must work on arrays).
+
+    Examples
+    --------
+    >>> snp.fromfunction(lambda i, j: i + j, (2, 2), dtype=int)
+    Array([[0, 1],
+           [1, 2]], dtype=int64)
+    """
+    shape = util.as_shape(shape, "fromfunction")
+    grids = indices(shape, dtype=dtype)
+    return function(*[grids[i] for i in range(len(shape))], **kwargs)
+
+
+class _IndexGrid:
+    """``mgrid``/``ogrid``: slices in, index grids out (``snp.mgrid[0:3, 0:2]``)."""
+
+    def __init__(self, sparse: bool, name: str) -> None:
+        self.sparse = sparse
+        self.name = name
+
+    def __getitem__(self, key: Any) -> Any:
+        single = not isinstance(key, tuple)
+        keys = (key,) if single else key
+        axes = []
+        for k in keys:
+            if not isinstance(k, slice):
+                raise TypeError(f"{self.name}: indices must be slices, got {k!r}")
+            start = 0 if k.start is None else k.start
+            step = 1 if k.step is None else k.step
+            if isinstance(step, complex):
+                axes.append(linspace(start, k.stop, int(abs(step)), endpoint=True))
+            else:
+                axes.append(arange(start, k.stop, step))
+        if single:
+            return axes[0]
+        dt = util.result_dtype(*axes)[0]
+        axes = [util.cast(a, dt) for a in axes]
+        grids = meshgrid(*axes, indexing="ij", sparse=self.sparse)
+        if self.sparse:
+            return tuple(grids)
+        from sciax._src.numpy.shape import stack
+
+        return stack(grids)
+
+
+mgrid = _IndexGrid(False, "mgrid")
+ogrid = _IndexGrid(True, "ogrid")
+
+
+def tril_indices(n: int, k: int = 0, m: int | None = None) -> tuple[Any, Any]:
+    """Row and column indices of the lower triangle of an ``n x m`` array."""
+    r, c = np.tril_indices(util.concrete_int(n, "tril_indices: n"), k, m)
+    return device_put(r), device_put(c)
+
+
+def triu_indices(n: int, k: int = 0, m: int | None = None) -> tuple[Any, Any]:
+    """Row and column indices of the upper triangle of an ``n x m`` array."""
+    r, c = np.triu_indices(util.concrete_int(n, "triu_indices: n"), k, m)
+    return device_put(r), device_put(c)
+
+
+def tril_indices_from(arr: ArrayLike, k: int = 0) -> tuple[Any, Any]:
+    """:func:`tril_indices` for the shape of the 2-d ``arr``."""
+    s = get_aval(util.as_operand("tril_indices_from", arr)).shape
+    if len(s) != 2:
+        raise ValueError(f"tril_indices_from: input array must be 2-d, got shape {s}")
+    return tril_indices(s[0], k, s[1])
+
+
+def triu_indices_from(arr: ArrayLike, k: int = 0) -> tuple[Any, Any]:
+    """:func:`triu_indices` for the shape of the 2-d ``arr``."""
+    s = get_aval(util.as_operand("triu_indices_from", arr)).shape
+    if len(s) != 2:
+        raise ValueError(f"triu_indices_from: input array must be 2-d, got shape {s}")
+    return triu_indices(s[0], k, s[1])
+
+
+def diag_indices(n: int, ndim: int = 2) -> tuple[Any, ...]:
+    """Indices of the main diagonal of an ``n``-sided ``ndim``-d array."""
+    idx = lax.iota(dtypes.default_int(), util.concrete_int(n, "diag_indices: n"))
+    return (idx,) * ndim
+
+
+def diag_indices_from(arr: ArrayLike) -> tuple[Any, ...]:
+    """:func:`diag_indices` for ``arr`` (all sides equal)."""
+    s = get_aval(util.as_operand("diag_indices_from", arr)).shape
+    if len(s) < 2 or len(set(s)) != 1:
+        raise ValueError(f"diag_indices_from: input array must be at least 2-d with all "
+                         f"dimensions equal, got shape {s}")
+    return diag_indices(s[0], len(s))
+
+
+def mask_indices(n: int, mask_func: Any, k: int = 0) -> tuple[Any, Any]:
+    """Indices where ``mask_func(ones((n, n)), k)`` is nonzero (e.g. triu)."""
+    m = np.asarray(mask_func(ones((n, n), dtypes.int64), k))
+    r, c = np.nonzero(m)
+    return device_put(r), device_put(c)
+
+
+def _window(name: str, M: int, fn: Any) -> Any:
+    M = util.concrete_int(M, f"{name}: M")
+    dt = dtypes.default_float()
+    if M < 1:
+        return zeros((0,), dt)
+    if M == 1:
+        return ones((1,), dt)
+    n = lax.iota(dt, M)
+    return fn(n, M)
+
+
+def bartlett(M: int) -> Any:
+    """The Bartlett (triangular) window of ``M`` points."""
+    from sciax._src.numpy import ufuncs
+
+    return _window("bartlett", M, lambda n, M: ufuncs.subtract(
+        1.0, ufuncs.abs(ufuncs.subtract(ufuncs.multiply(2.0 / (M - 1), n), 1.0))))
+
+
+def _cosine_window(coefs: tuple[float, ...]) -> Any:
+    from sciax._src.numpy import ufuncs
+
+    def fn(n: Any, M: int) -> Any:
+        out = None
+        for i, c in enumerate(coefs):
+            term = c if i == 0 else ufuncs.multiply(
+                c, ufuncs.cos(ufuncs.multiply(2.0 * np.pi * i / (M - 1), n)))
+            out = term if out is None else ufuncs.add(out, term)
+        return out
+    return fn
+
+
+def blackman(M: int) -> Any:
+    """The Blackman window of ``M`` points."""
+    return _window("blackman", M, _cosine_window((0.42, -0.5, 0.08)))
+
+
+def hamming(M: int) -> Any:
+    """The Hamming window of ``M`` points."""
+    return _window("hamming", M, _cosine_window((0.54, -0.46)))
+
+
+def hanning(M: int) -> Any:
+    """The Hann window of ``M`` points."""
+    return _window("hanning", M, _cosine_window((0.5, -0.5)))
+
+
+def kaiser(M: int, beta: ArrayLike) -> Any:
+    """The Kaiser window of ``M`` points with shape parameter ``beta``."""
+    from sciax._src.numpy import ufuncs
+    from sciax._src.numpy.mathfuncs import i0
+
+    def fn(n: Any, M: int) -> Any:
+        alpha = (M - 1) / 2.0
+        r = ufuncs.divide(ufuncs.subtract(n, alpha), alpha)
+        arg = ufuncs.multiply(beta, ufuncs.sqrt(ufuncs.subtract(1.0, ufuncs.square(r))))
+        return ufuncs.divide(i0(arg), i0(util.cast(beta, get_aval(n).dtype)))
+    return _window("kaiser", M, fn)
+
+
+__all__ = [
+    "asanyarray", "ascontiguousarray", "asarray_chkfinite", "copy", "astype",
+    "logspace", "geomspace", "tri", "tril", "triu", "diagonal", "diag", "diagflat",
+    "vander", "meshgrid", "indices", "fromfunction", "mgrid", "ogrid", "tril_indices",
+    "triu_indices", "tril_indices_from", "triu_indices_from", "diag_indices",
+    "diag_indices_from", "mask_indices", "bartlett", "blackman", "hamming", "hanning",
+    "kaiser",
+]

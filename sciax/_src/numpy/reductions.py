@@ -299,3 +299,185 @@ def _no_out(name: str, out: Any, where: Any) -> None:
                                   "arrays are immutable); use the return value")
     if where is not None:
         raise NotImplementedError(f"{name}: the where argument is not supported yet")
+
+
+# --- statistics over axes: var/std/ptp/average/count_nonzero ----------------------
+
+def _count(shape: tuple[int, ...], axes: tuple[int, ...]) -> int:
+    n = 1
+    for i in axes:
+        n *= shape[i]
+    return n
+
+
+def _abs2(x: Any) -> Any:
+    if dtypes.is_complex(get_aval(x).dtype):
+        re, im = lax.real(x), lax.imag(x)
+        return lax.add(lax.mul(re, re), lax.mul(im, im))
+    return lax.mul(x, x)
+
+
+def var(a: ArrayLike, axis: Any = None, dtype: Any = None, out: None = None,
+        ddof: int = 0, keepdims: bool = False, *, where: None = None,
+        mean: Any = None, correction: Any = None) -> Any:
+    """Variance over ``axis``: ``sum(|a - mean(a)|**2) / (N - ddof)``.
+
+    Integers give the default float; complex input a real result.  ``N - ddof
+    <= 0`` gives inf/NaN as in NumPy (which also warns).
+
+    Examples
+    --------
+    >>> snp.var(snp.array([1.0, 2.0, 3.0, 4.0]))
+    Array(1.25, dtype=float64)
+    >>> snp.var(snp.array([1.0, 2.0, 3.0, 4.0]), ddof=1)
+    Array(1.66666667, dtype=float64)
+    """
+    _no_out("var", out, where)
+    if correction is not None:
+        ddof = correction
+    a = _operand("var", a)
+    av = get_aval(a)
+    axes = util.canonicalize_axes(axis, av.ndim)
+    dt = util.to_inexact_dtype(av.dtype) if dtype is None else \
+        dtypes.canonicalize_dtype(np.dtype(dtype))
+    a = util.cast(a, dt)
+    if mean is None:
+        mu = globals()["mean"](a, axis=axes, keepdims=True)
+    else:
+        mu = util.broadcast_to(util.cast(mean, dt), _kept_shape(av.shape, axes), "var")
+    centered = lax.sub(a, lax.broadcast_in_dim(
+        lax.reshape(mu, _kept_shape(av.shape, axes)), av.shape, tuple(range(av.ndim))))
+    sq = _abs2(centered)
+    total = lax.reduce_sum(sq, axes)
+    n = _count(av.shape, axes) - ddof
+    res = lax.div(total, lax.full_like(total, n if n > 0 else 0))
+    return _keepdims(res, av.shape, axes) if keepdims else res
+
+
+def _kept_shape(shape: tuple[int, ...], axes: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(1 if i in axes else d for i, d in enumerate(shape))
+
+
+def std(a: ArrayLike, axis: Any = None, dtype: Any = None, out: None = None,
+        ddof: int = 0, keepdims: bool = False, *, where: None = None,
+        mean: Any = None, correction: Any = None) -> Any:
+    """Standard deviation over ``axis``: ``sqrt(var(a, axis, ddof=ddof))``.
+
+    Examples
+    --------
+    >>> snp.std(snp.array([1.0, 3.0]))
+    Array(1., dtype=float64)
+    """
+    _no_out("std", out, where)
+    return lax.sqrt(var(a, axis, dtype, None, ddof, keepdims, mean=mean,
+                        correction=correction))
+
+
+def ptp(a: ArrayLike, axis: Any = None, out: None = None, keepdims: bool = False
+        ) -> Any:
+    """Range (maximum minus minimum) over ``axis``.
+
+    Examples
+    --------
+    >>> snp.ptp(snp.array([[4, 9], [1, 2]]), axis=0)
+    Array([3, 7], dtype=int64)
+    """
+    _no_out("ptp", out, None)
+    from sciax._src.numpy.ufuncs import subtract
+
+    a = _operand("ptp", a)
+    if get_aval(a).dtype == dtypes.bool_:
+        raise TypeError("ptp: numpy boolean subtract is not supported; convert the "
+                        "input to an integer dtype first")
+    return subtract(max(a, axis, keepdims=keepdims), min(a, axis, keepdims=keepdims))
+
+
+def count_nonzero(a: ArrayLike, axis: Any = None, *, keepdims: bool = False) -> Any:
+    """The number of nonzero elements over ``axis`` (the default integer dtype).
+
+    Examples
+    --------
+    >>> snp.count_nonzero(snp.array([[0, 1], [2, 0]]), axis=1)
+    Array([1, 1], dtype=int64)
+    """
+    a = _bool_operand(_operand("count_nonzero", a))
+    return sum(a, axis, dtype=dtypes.default_int(), keepdims=keepdims)
+
+
+def average(a: ArrayLike, axis: Any = None, weights: ArrayLike = None,
+            returned: bool = False, *, keepdims: bool = False) -> Any:
+    """Weighted average over ``axis``: ``sum(a * w) / sum(w)``.
+
+    ``weights`` has ``a``'s shape, or is 1-d along a single ``axis``.
+
+    Examples
+    --------
+    >>> snp.average(snp.array([1.0, 2.0, 4.0]), weights=snp.array([1.0, 1.0, 2.0]))
+    Array(2.75, dtype=float64)
+    """
+    a = _operand("average", a)
+    av = get_aval(a)
+    axes = util.canonicalize_axes(axis, av.ndim)
+    if weights is None:
+        avg = mean(a, axes, keepdims=keepdims)
+        if not returned:
+            return avg
+        n = _count(av.shape, axes)
+        return avg, lax.full_like(avg, n)
+    w = _operand("average", weights)
+    ws = get_aval(w).shape
+    a, w = util.promote_dtypes_inexact(a, w)
+    if ws != av.shape:
+        if axis is None:
+            raise TypeError(f"average: axis must be specified when shapes of a {av.shape}"
+                            f" and weights {ws} differ")
+        if len(ws) != 1 or len(axes) != 1:
+            raise TypeError(f"average: 1D weights expected when shapes of a {av.shape} "
+                            f"and weights {ws} differ")
+        if ws[0] != av.shape[axes[0]]:
+            raise ValueError(f"average: length of weights {ws[0]} differs from that of "
+                             f"a along axis {axes[0]} ({av.shape[axes[0]]})")
+        w = lax.broadcast_in_dim(w, av.shape, axes)
+    from sciax._src.numpy.ufuncs import multiply
+
+    scl = sum(w, axes, keepdims=keepdims)
+    avg = lax.div(sum(multiply(a, w), axes, keepdims=keepdims), scl)
+    if returned:
+        return avg, scl
+    return avg
+
+
+def cumulative_sum(x: ArrayLike, /, *, axis: int | None = None, dtype: Any = None,
+                   include_initial: bool = False) -> Any:
+    """Array API cumulative sum; ``include_initial`` prepends a zero."""
+    return _cumulative_api("cumulative_sum", x, axis, dtype, include_initial, cumsum, 0)
+
+
+def cumulative_prod(x: ArrayLike, /, *, axis: int | None = None, dtype: Any = None,
+                    include_initial: bool = False) -> Any:
+    """Array API cumulative product; ``include_initial`` prepends a one."""
+    return _cumulative_api("cumulative_prod", x, axis, dtype, include_initial, cumprod,
+                           1)
+
+
+def _cumulative_api(name: str, x: Any, axis: Any, dtype: Any, include_initial: bool,
+                    fn: Callable, init: int) -> Any:
+    x = _operand(name, x)
+    nd = util.ndim(x)
+    if axis is None:
+        if nd > 1:
+            raise ValueError(f"{name}: axis must be specified for a {nd}-d input")
+        axis = 0
+    if nd == 0:
+        x = lax.reshape(x, (1,))
+    ax = util.canonicalize_axis(axis, util.ndim(x))
+    out = fn(x, ax, dtype)
+    if include_initial:
+        cfg = [(0, 0, 0)] * util.ndim(out)
+        cfg[ax] = (1, 0, 0)
+        out = lax.pad(out, lax.full((), init, get_aval(out).dtype), tuple(cfg))
+    return out
+
+
+__all__ = ["var", "std", "ptp", "count_nonzero", "average", "cumulative_sum",
+           "cumulative_prod"]
