@@ -12,3 +12,4 @@ from sciax._src.lax.sort import *  # noqa: F401,F403
 from sciax._src.lax.indexing import *  # noqa: F401,F403
 from sciax._src.lax.control_flow import *  # noqa: F401,F403
 from sciax._src.lax.parallel import *  # noqa: F401,F403
+from sciax.lax import linalg as linalg  # noqa: E402,F401

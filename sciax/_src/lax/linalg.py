@@ -127,7 +127,8 @@ def lower_with_lax(ctx: lowering.LoweringRuleContext, fun: Callable[..., Any],
 def nan_unless(ok: Any, x: Any) -> Any:
     """``x`` where ``ok`` (batch-shaped bool) holds, NaN in the rest of the batch."""
     aval = get_aval(x)
-    ok = shape_ops.broadcast_in_dim(ok, aval.shape, tuple(range(len(get_aval(ok).shape))))
+    batch_dims = tuple(range(len(get_aval(ok).shape)))
+    ok = shape_ops.broadcast_in_dim(ok, aval.shape, batch_dims)
     nan = np.nan + 1j * np.nan if dtypes.is_complex(aval.dtype) else np.nan
     return ew.select(ok, x, shape_ops.full(aval.shape, nan, aval.dtype))
 
@@ -222,7 +223,7 @@ def cholesky(x: ArrayLike, *, symmetrize_input: bool = True) -> Any:
     Examples
     --------
     >>> import numpy as np
-    >>> linalg.cholesky(np.array([[4.0, 2.0], [2.0, 5.0]]))
+    >>> lax.linalg.cholesky(np.array([[4.0, 2.0], [2.0, 5.0]]))
     Array([[2., 0.],
            [1., 2.]], dtype=float64)
     """
@@ -302,8 +303,8 @@ def triangular_solve(a: ArrayLike, b: ArrayLike, *, left_side: bool = False,
     Examples
     --------
     >>> import numpy as np
-    >>> a = np.array([[2.0, 0.0], [1.0, 1.0]])
-    >>> linalg.triangular_solve(a, np.array([[2.0], [3.0]]), left_side=True, lower=True)
+    >>> a, b = np.array([[2.0, 0.0], [1.0, 1.0]]), np.array([[2.0], [3.0]])
+    >>> lax.linalg.triangular_solve(a, b, left_side=True, lower=True)
     Array([[1.],
            [2.]], dtype=float64)
     """
@@ -436,7 +437,7 @@ def lu_pivots_to_permutation(pivots: ArrayLike, permutation_size: int) -> Any:
     Examples
     --------
     >>> import numpy as np
-    >>> linalg.lu_pivots_to_permutation(np.array([2, 2], np.int32), 3)
+    >>> lax.linalg.lu_pivots_to_permutation(np.array([2, 2], np.int32), 3)
     Array([2, 0, 1], dtype=int32)
     """
     return lu_pivots_to_permutation_p.bind(
@@ -522,7 +523,7 @@ def lu(x: ArrayLike) -> tuple[Any, Any, Any]:
     Examples
     --------
     >>> import numpy as np
-    >>> lu_, piv, perm = linalg.lu(np.array([[1.0, 2.0], [3.0, 4.0]]))
+    >>> lu_, piv, perm = lax.linalg.lu(np.array([[1.0, 2.0], [3.0, 4.0]]))
     >>> lu_
     Array([[3.        , 4.        ],
            [0.33333333, 0.66666667]], dtype=float64)
@@ -627,7 +628,7 @@ def geqrf(x: ArrayLike) -> tuple[Any, Any]:
     Examples
     --------
     >>> import numpy as np
-    >>> a, taus = linalg.geqrf(np.array([[3.0], [4.0]]))
+    >>> a, taus = lax.linalg.geqrf(np.array([[3.0], [4.0]]))
     >>> a[0, 0], taus.shape
     (Array(-5., dtype=float64), (1,))
     """
@@ -659,7 +660,7 @@ def householder_product(a: ArrayLike, taus: ArrayLike) -> Any:
     Examples
     --------
     >>> import numpy as np
-    >>> linalg.householder_product(*linalg.geqrf(np.array([[3.0], [4.0]])))
+    >>> lax.linalg.householder_product(*lax.linalg.geqrf(np.array([[3.0], [4.0]])))
     Array([[-0.6],
            [-0.8]], dtype=float64)
     """
@@ -726,10 +727,10 @@ def qr(x: ArrayLike, *, full_matrices: bool = True) -> tuple[Any, Any]:
     Examples
     --------
     >>> import numpy as np
-    >>> q, r = linalg.qr(np.array([[3.0, 1.0], [4.0, 2.0]]))
+    >>> q, r = lax.linalg.qr(np.array([[3.0, 1.0], [4.0, 2.0]]))
     >>> r
     Array([[-5. , -2.2],
-           [ 0. , -0.4]], dtype=float64)
+           [ 0. ,  0.4]], dtype=float64)
     """
     q, r = qr_p.bind(x, full_matrices=bool(full_matrices))
     return q, r
@@ -825,8 +826,8 @@ def tridiagonal_solve(dl: ArrayLike, d: ArrayLike, du: ArrayLike, b: ArrayLike) 
     Examples
     --------
     >>> import numpy as np
-    >>> one = np.ones(3)
-    >>> linalg.tridiagonal_solve(-one, 2 * one, -one, np.array([[1.0], [0.0], [1.0]]))
+    >>> one, b = np.ones(3), np.array([[1.0], [0.0], [1.0]])
+    >>> lax.linalg.tridiagonal_solve(-one, 2 * one, -one, b)
     Array([[1.],
            [1.],
            [1.]], dtype=float64)
