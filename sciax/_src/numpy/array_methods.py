@@ -14,7 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from sciax._src.backend.array import Array
+from sciax import lax
+from sciax._src.backend.array import Array, device_put
 from sciax._src.core import dtypes
 from sciax._src.core.avals import get_aval
 from sciax._src.core.trace import Tracer
@@ -60,16 +61,18 @@ def _transpose(self: Any, *axes: Any) -> Any:
     return shape.transpose(self, axes)
 
 
-def _astype(self: Any, dtype: Any, copy: bool = True) -> Any:
-    """The array converted to ``dtype``."""
-    return util.cast(self, dtypes.canonicalize_dtype(np.dtype(dtype)))
+def _astype(self: Any, dtype: Any, copy: bool = True, device: Any = None) -> Any:
+    """The array converted to ``dtype`` (a new array; ``copy`` is accepted for
+    NumPy compatibility: sciax arrays are immutable)."""
+    return util.cast(util.as_operand("astype", self),
+                     dtypes.canonicalize_dtype(np.dtype(dtype)))
 
 
 def _flatten(self: Any, order: str = "C") -> Any:
     return shape.ravel(self, order)
 
 
-def _round(self: Any, decimals: int = 0) -> Any:
+def _round(self: Any, decimals: int = 0, out: None = None) -> Any:
     return ufuncs.round(self, decimals)
 
 
@@ -84,10 +87,159 @@ def _mT(self: Any) -> Any:
     return shape.matrix_transpose(self)
 
 
-def _at(self: Any) -> Any:
-    raise NotImplementedError(
-        "x.at[idx] functional updates are not available yet; use sciax.lax."
-        "dynamic_update_slice or sciax.lax.scatter")
+def _at(self: Any) -> indexing._IndexUpdateHelper:
+    """``x.at[idx].set(v)`` and friends: functional updates (see
+    :class:`sciax._src.numpy.indexing._IndexUpdateRef`)."""
+    return indexing._IndexUpdateHelper(self)
+
+
+def _snp(name: str) -> Callable[..., Any] | None:
+    """``sciax.numpy.<name>`` if it exists (looked up at call time, so methods
+    bind to functions that other modules add later)."""
+    import sciax.numpy as snp
+    return getattr(snp, name, None)
+
+
+def _lazy(name: str, fallback: Callable[..., Any] | None = None
+          ) -> Callable[..., Any]:
+    def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+        fn = _snp(name) or fallback
+        if fn is None:
+            raise NotImplementedError(f"x.{name}() needs sciax.numpy.{name}, which is "
+                                      "not available yet")
+        return fn(self, *args, **kwargs)
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = f"See :func:`sciax.numpy.{name}`."
+    return method
+
+
+def _var(a: Any, axis: Any = None, dtype: Any = None, out: None = None,
+         ddof: int = 0, keepdims: bool = False, *, mean: Any = None,
+         correction: Any = None) -> Any:
+    # used until sciax.numpy.var exists
+    if correction is not None:
+        ddof = correction
+    a = util.as_operand("var", a)
+    m = reductions.mean(a, axis, dtype=dtype, keepdims=True) if mean is None else mean
+    d = ufuncs.subtract(a, m)
+    sq = ufuncs.real(ufuncs.multiply(d, ufuncs.conjugate(d))) \
+        if dtypes.is_complex(get_aval(d).dtype) else ufuncs.square(d)
+    sh = get_aval(a).shape
+    n = int(np.prod([sh[d] for d in util.canonicalize_axes(axis, len(sh))]))
+    total = reductions.sum(sq, axis, keepdims=keepdims)
+    return ufuncs.divide(total, max(n - ddof, 0))
+
+
+def _std(a: Any, *args: Any, **kwargs: Any) -> Any:
+    return ufuncs.sqrt(_var(a, *args, **kwargs))
+
+
+def _ptp(a: Any, axis: Any = None, out: None = None, keepdims: bool = False) -> Any:
+    return ufuncs.subtract(reductions.max(a, axis, keepdims=keepdims),
+                           reductions.min(a, axis, keepdims=keepdims))
+
+
+def _sort(a: Any, axis: int | None = -1, kind: Any = None, order: Any = None, *,
+          stable: bool = True, descending: bool = False) -> Any:
+    if order is not None:
+        raise TypeError("sort: 'order' (structured arrays) is not supported")
+    a = util.as_operand("sort", a)
+    if axis is None:
+        a, axis = shape.ravel(a), 0
+    axis = util.canonicalize_axis(axis, util.ndim(a))
+    out = lax.sort(a, dimension=axis, is_stable=True)
+    return lax.rev(out, (axis,)) if descending else out
+
+
+def _argsort(a: Any, axis: int | None = -1, kind: Any = None, order: Any = None, *,
+             stable: bool = True, descending: bool = False) -> Any:
+    if order is not None:
+        raise TypeError("argsort: 'order' (structured arrays) is not supported")
+    a = util.as_operand("argsort", a)
+    if axis is None:
+        a, axis = shape.ravel(a), 0
+    nd = util.ndim(a)
+    axis = util.canonicalize_axis(axis, nd)
+    if descending:
+        a = lax.rev(a, (axis,))
+    iota = lax.broadcasted_iota(dtypes.default_int(), get_aval(a).shape, axis)
+    _, idx = lax.sort((a, iota), dimension=axis, is_stable=True, num_keys=1)
+    if descending:
+        n = get_aval(a).shape[axis]
+        idx = lax.sub(lax.full_like(idx, n - 1), lax.rev(idx, (axis,)))
+    return idx
+
+
+def _nonzero(a: Any, *, size: int | None = None, fill_value: Any = None) -> Any:
+    if isinstance(a, Tracer) or size is not None:
+        raise NotImplementedError("x.nonzero() under a transformation or with size= "
+                                  "needs sciax.numpy.nonzero")
+    return tuple(device_put(i) for i in np.nonzero(np.asarray(a)))
+
+
+def _repeat(a: Any, repeats: Any, axis: int | None = None, *,
+            total_repeat_length: int | None = None) -> Any:
+    r = util.concrete_int(repeats, "repeat: repeats (until sciax.numpy.repeat "
+                          "exists)")
+    a = util.as_operand("repeat", a)
+    if axis is None:
+        a, axis = shape.ravel(a), 0
+    sh = get_aval(a).shape
+    axis = util.canonicalize_axis(axis, len(sh))
+    b = lax.broadcast_in_dim(a, sh[:axis + 1] + (r,) + sh[axis + 1:],
+                             tuple(d + (d > axis) for d in range(len(sh))))
+    return lax.reshape(b, sh[:axis] + (sh[axis] * r,) + sh[axis + 1:])
+
+
+def _view(self: Any, dtype: Any = None, type: Any = None) -> Any:
+    """The same bits read as ``dtype`` (which must have the same itemsize)."""
+    if type is not None:
+        raise TypeError("view: the 'type' argument is not supported")
+    if dtype is None:
+        return self
+    dt = dtypes.canonicalize_dtype(np.dtype(dtype))
+    src = get_aval(self).dtype
+    if dt.itemsize != src.itemsize:
+        raise ValueError(f"view: changing the itemsize ({src} -> {dt}) is not "
+                         "supported; only dtypes of equal itemsize can be viewed")
+    if dt == dtypes.bool_ or src == dtypes.bool_:
+        # bool has no bit pattern of its own in XLA; go through uint8
+        if dt == src:
+            return self
+        if src == dtypes.bool_:
+            return lax.bitcast_convert_type(util.cast(self, np.uint8), dt)
+        return util.cast(lax.bitcast_convert_type(self, np.uint8), dt)
+    return lax.bitcast_convert_type(self, dt)
+
+
+def _contains(self: Any, value: Any) -> bool:
+    return bool(reductions.any(ufuncs.equal(self, value)))
+
+
+def _take(self: Any, indices: Any, axis: int | None = None, out: None = None,
+          mode: str | None = None, **kwargs: Any) -> Any:
+    return indexing.take(self, indices, axis=axis, out=out, mode=mode, **kwargs)
+
+
+def _diagonal(self: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
+    return indexing.diagonal(self, offset, axis1, axis2)
+
+
+def _trace(self: Any, offset: int = 0, axis1: int = 0, axis2: int = 1,
+           dtype: Any = None, out: None = None) -> Any:
+    return indexing.trace(self, offset, axis1, axis2, dtype, out)
+
+
+def _copy(self: Any) -> Any:
+    return self
+
+
+def _itemsize(self: Any) -> int:
+    return get_aval(self).dtype.itemsize
+
+
+def _nbytes(self: Any) -> int:
+    return get_aval(self).size * get_aval(self).dtype.itemsize
 
 
 _operators: dict[str, Callable[..., Any]] = {
@@ -127,7 +279,20 @@ _methods: dict[str, Callable[..., Any]] = {
     "flatten": _flatten, "squeeze": shape.squeeze, "swapaxes": shape.swapaxes,
     "astype": _astype, "conj": ufuncs.conjugate, "conjugate": ufuncs.conjugate,
     "clip": ufuncs.clip, "dot": products.dot, "round": _round,
+    "var": _lazy("var", _var), "std": _lazy("std", _std), "ptp": _lazy("ptp", _ptp),
+    "sort": _lazy("sort", _sort), "argsort": _lazy("argsort", _argsort),
+    "nonzero": _lazy("nonzero", _nonzero), "repeat": _lazy("repeat", _repeat),
+    "searchsorted": _lazy("searchsorted"), "compress": _lazy("compress"),
+    "choose": _lazy("choose"), "partition": _lazy("partition"),
+    "argpartition": _lazy("argpartition"), "take": _take,
+    "diagonal": _diagonal, "trace": _trace, "view": _view,
+    "__contains__": _contains,
 }
+
+# only where the class lacks them (sciax.Array has its own)
+_tracer_extras: dict[str, Callable[..., Any]] = {"copy": _copy}
+_tracer_properties: dict[str, Callable[[Any], Any]] = {
+    "itemsize": _itemsize, "nbytes": _nbytes}
 
 _properties: dict[str, Callable[[Any], Any]] = {
     "T": _transpose, "mT": _mT, "real": ufuncs.real, "imag": ufuncs.imag, "at": _at,
@@ -142,6 +307,12 @@ def register(cls: type) -> None:
         setattr(cls, name, fn)
     for name, fn in _properties.items():
         setattr(cls, name, property(fn))
+    for name, fn in _tracer_extras.items():
+        if not hasattr(cls, name):
+            setattr(cls, name, fn)
+    for name, fn in _tracer_properties.items():
+        if not hasattr(cls, name):
+            setattr(cls, name, property(fn))
     # defining __eq__ would otherwise reset __hash__; arrays stay unhashable
     cls.__hash__ = None  # type: ignore[assignment]
 

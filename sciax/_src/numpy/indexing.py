@@ -572,3 +572,200 @@ class _IndexUpdateRef:
 def _ones_like(x: Any) -> Any:
     a = get_aval(x)
     return lax.full(a.shape, 1, a.dtype)
+
+
+# --- take, take_along_axis, put_along_axis, diagonal ---------------------------------
+
+def _mode_index(idx: Any, n: int, mode: str | None) -> tuple[Any, Any]:
+    """Indices for NumPy's ``mode='wrap'`` (reduced modulo ``n``) and the gather
+    mode to use for the others ('raise' is only possible for concrete indices)."""
+    if mode == "wrap":
+        from sciax._src.numpy import ufuncs
+        return ufuncs.remainder(idx, n), lax.GatherScatterMode.PROMISE_IN_BOUNDS
+    if mode == "raise":
+        if isinstance(idx, Tracer):
+            raise ValueError("take: mode='raise' needs concrete indices; under jit use "
+                             "mode='fill', 'clip' or 'wrap'")
+        v = np.asarray(idx)
+        if v.size and (v.min() < -n or v.max() >= n):
+            bad = v[(v < -n) | (v >= n)].flat[0]
+            raise IndexError(f"index {bad} is out of bounds for size {n}")
+        return idx, lax.GatherScatterMode.PROMISE_IN_BOUNDS
+    return idx, lax.GatherScatterMode.from_any(mode)
+
+
+def _index_operand(name: str, idx: Any) -> Any:
+    kind = _array_index_kind(idx)
+    if kind == "bool" or (kind is None and not _is_int_scalar(idx)):
+        raise IndexError(f"{name}: indices must be integers or an integer array, got "
+                         f"{type(idx).__name__} {idx!r:.40}")
+    return np.asarray(idx) if isinstance(idx, list | tuple) else idx
+
+
+def take(a: Any, indices: Any, axis: int | None = None, out: None = None,
+         mode: str | None = None, unique_indices: bool = False,
+         indices_are_sorted: bool = False, fill_value: Any = None) -> Any:
+    """Elements of ``a`` at ``indices`` along ``axis`` (``np.take``).
+
+    ``axis=None`` indexes the flattened array.  ``mode`` handles out-of-range
+    indices: ``None``/``'fill'`` (the default, as in JAX) gives ``fill_value``
+    (NaN for inexact dtypes), ``'clip'`` clamps, ``'wrap'`` wraps around and
+    ``'raise'`` raises IndexError (concrete indices only).
+
+    Examples
+    --------
+    >>> snp.take(snp.array([[1, 2], [3, 4]]), snp.array([1, 0, 1]), axis=1)
+    Array([[2, 1, 2],
+           [4, 3, 4]], dtype=int64)
+    """
+    from sciax._src.numpy import util
+    if out is not None:
+        raise TypeError("take: the 'out' argument is not supported (arrays are "
+                        "immutable)")
+    a = _as_array(util.as_operand("take", a))
+    indices = _index_operand("take", indices)
+    if axis is None:
+        a = lax.reshape(a, (get_aval(a).size,))
+        axis = 0
+    nd = get_aval(a).ndim
+    axis = util.canonicalize_axis(axis, nd)
+    n = get_aval(a).shape[axis]
+    indices, gmode = _mode_index(indices, n, mode)
+    entries = [slice(None)] * axis + [indices] + [slice(None)] * (nd - axis - 1)
+    return _gather(a, entries, mode=gmode, fill_value=fill_value, check_bounds=False,
+                   indices_are_sorted=indices_are_sorted, unique_indices=unique_indices)
+
+
+def _along_axis_entries(name: str, shape: tuple[int, ...], idx: Any,
+                        axis: int | None) -> tuple[list[Any], int]:
+    from sciax._src.numpy import util
+    ishape = get_aval(idx).shape
+    nd = len(shape)
+    if len(ishape) != nd:
+        raise ValueError(f"{name}: indices and arr must have the same number of "
+                         f"dimensions, got shapes {ishape} and {shape}")
+    axis = util.canonicalize_axis(axis, nd)
+    out_shape = []
+    for d, (s, i) in enumerate(zip(shape, ishape)):
+        if d == axis:
+            out_shape.append(i)
+        elif s == i or i == 1 or s == 1:
+            out_shape.append(max(s, i) if min(s, i) else 0)
+        else:
+            raise ValueError(f"{name}: shape mismatch between arr {shape} and indices "
+                             f"{ishape} along axis {d}")
+    entries: list[Any] = []
+    for d in range(nd):
+        if d == axis:
+            entries.append(idx)
+            continue
+        ar_shape = [1] * nd
+        ar_shape[d] = out_shape[d]
+        ar = np.arange(out_shape[d]) if shape[d] != 1 else np.zeros(out_shape[d], int)
+        entries.append(ar.reshape(ar_shape))
+    return entries, axis
+
+
+def take_along_axis(arr: Any, indices: Any, axis: int | None, mode: str | None = None,
+                    fill_value: Any = None) -> Any:
+    """``np.take_along_axis``: pick values of ``arr`` along ``axis`` at matching
+    positions of ``indices`` (as returned by argsort or argmax with keepdims).
+
+    Out-of-range indices follow ``mode`` as in :func:`take` (default 'fill').
+
+    Examples
+    --------
+    >>> x = snp.array([[3, 1, 2], [9, 7, 8]])
+    >>> snp.take_along_axis(x, snp.array([[1], [0]]), axis=1)
+    Array([[1],
+           [9]], dtype=int64)
+    """
+    from sciax._src.numpy import util
+    arr = _as_array(util.as_operand("take_along_axis", arr))
+    indices = _as_array(_index_operand("take_along_axis", indices))
+    if axis is None:
+        arr = lax.reshape(arr, (get_aval(arr).size,))
+        indices = lax.reshape(indices, (get_aval(indices).size,))
+        axis = 0
+    entries, axis = _along_axis_entries("take_along_axis", get_aval(arr).shape,
+                                        indices, axis)
+    entries[axis], gmode = _mode_index(indices, get_aval(arr).shape[axis], mode)
+    return _gather(arr, entries, mode=gmode, fill_value=fill_value, check_bounds=False)
+
+
+def put_along_axis(arr: Any, indices: Any, values: Any, axis: int | None,
+                   inplace: bool = False, mode: str | None = None) -> Any:
+    """``np.put_along_axis`` as a functional update: returns a new array.
+
+    Examples
+    --------
+    >>> x = snp.zeros((2, 3))
+    >>> snp.put_along_axis(x, snp.array([[2], [0]]), 1.0, axis=1)
+    Array([[0., 0., 1.],
+           [1., 0., 0.]], dtype=float64)
+    """
+    from sciax._src.numpy import util
+    if inplace:
+        raise ValueError("put_along_axis: sciax arrays are immutable, so inplace=True "
+                         "is not supported; use the returned array")
+    arr = _as_array(util.as_operand("put_along_axis", arr))
+    indices = _as_array(_index_operand("put_along_axis", indices))
+    shape = get_aval(arr).shape
+    if axis is None:
+        flat = lax.reshape(arr, (get_aval(arr).size,))
+        out = put_along_axis(flat, lax.reshape(indices, (get_aval(indices).size,)),
+                             values, 0, mode=mode)
+        return lax.reshape(out, shape)
+    entries, axis = _along_axis_entries("put_along_axis", shape, indices, axis)
+    return _scatter(arr, tuple(entries), values, lax.scatter,
+                    indices_are_sorted=False, unique_indices=False,
+                    mode=mode, name="put_along_axis")
+
+
+def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
+    """``np.diagonal``: the ``offset`` diagonal of the ``(axis1, axis2)`` planes,
+    as the last axis of the result.
+
+    Examples
+    --------
+    >>> snp.diagonal(snp.arange(9).reshape(3, 3), 1)
+    Array([1, 5], dtype=int64)
+    """
+    from sciax._src.numpy import util
+    a = _as_array(util.as_operand("diagonal", a))
+    shape = get_aval(a).shape
+    nd = len(shape)
+    if nd < 2:
+        raise ValueError(f"diagonal requires an array of at least two dimensions, got "
+                         f"shape {shape}")
+    a1 = util.canonicalize_axis(axis1, nd, "axis1")
+    a2 = util.canonicalize_axis(axis2, nd, "axis2")
+    if a1 == a2:
+        raise ValueError(f"diagonal: axis1 and axis2 cannot be the same ({axis1})")
+    offset = util.concrete_int(offset, "diagonal offset")
+    perm = tuple(d for d in range(nd) if d not in (a1, a2)) + (a1, a2)
+    if perm != tuple(range(nd)):
+        a = lax.transpose(a, perm)
+    n, m = shape[a1], shape[a2]
+    k = max(0, min(n + min(offset, 0), m - max(offset, 0)))
+    i = np.arange(k)
+    rows, cols = i + max(-offset, 0), i + max(offset, 0)
+    return _gather(a, [slice(None)] * (nd - 2) + [rows, cols],
+                   mode=lax.GatherScatterMode.PROMISE_IN_BOUNDS, fill_value=None,
+                   check_bounds=False, indices_are_sorted=True, unique_indices=True)
+
+
+def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None,
+          out: None = None) -> Any:
+    """``np.trace``: the sum of the ``offset`` diagonal of each ``(axis1, axis2)``
+    plane.
+
+    Examples
+    --------
+    >>> snp.trace(snp.eye(3))
+    Array(3., dtype=float64)
+    """
+    from sciax._src.numpy import reductions
+    if out is not None:
+        raise TypeError("trace: the 'out' argument is not supported")
+    return reductions.sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype)
