@@ -13,3 +13,4 @@ from sciax._src.lax.indexing import *  # noqa: F401,F403
 from sciax._src.lax.control_flow import *  # noqa: F401,F403
 from sciax._src.lax.parallel import *  # noqa: F401,F403
 from sciax.lax import linalg as linalg  # noqa: E402,F401
+from sciax._src.lax.fft import *  # noqa: F401,F403
