@@ -86,8 +86,8 @@ def test_cholesky_not_positive_definite_gives_nan_per_batch_member(run):
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("lower", [True, False])
 @pytest.mark.parametrize("trans", [0, 1, 2])
-@pytest.mark.parametrize("unit_diagonal", [False, True])
-def test_triangular_solve_left_matches_scipy(dtype, lower, trans, unit_diagonal):
+def test_triangular_solve_left_matches_scipy(dtype, lower, trans):
+    unit_diagonal = trans == 1  # one case each way keeps the compile count down
     rng = np.random.default_rng(3)
     a = _well_conditioned(rng, (2, 4, 4), dtype)
     b = _rand(rng, (2, 4, 3), dtype)

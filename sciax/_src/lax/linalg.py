@@ -157,28 +157,37 @@ def matmul(a: Any, b: Any) -> Any:
     return dot.dot_general(a, b, (((n - 1,), (n - 2,)), (batch, batch)))
 
 
-def _band_mask(shape: tuple[int, ...], k: int, lower: bool) -> np.ndarray:
-    rows, cols = np.indices(shape[-2:])
-    mask = (cols - rows <= k) if lower else (cols - rows >= k)
-    return np.broadcast_to(mask, shape)
+def _band_mask(shape: tuple[int, ...], k: int, lower: bool) -> Any:
+    """Bool ``j - i <= k`` (lower) or ``j - i >= k`` over the last two axes,
+    built from iotas so that large matrices do not become large constants."""
+    n = len(shape)
+    rows = shape_ops.broadcasted_iota(np.int32, shape, n - 2)
+    cols = shape_ops.broadcasted_iota(np.int32, shape, n - 1)
+    diff = ew.sub(cols, rows)
+    return ew.le(diff, k) if lower else ew.ge(diff, k)
+
+
+def _masked(x: Any, mask: Any) -> Any:
+    aval = get_aval(x)
+    return ew.select(mask, x, shape_ops.full(aval.shape, 0, aval.dtype))
 
 
 def tril(x: Any, k: int = 0) -> Any:
     """Entries on and below the ``k``-th diagonal, zeros above (linear in ``x``)."""
-    aval = get_aval(x)
-    return ew.mul(x, np.asarray(_band_mask(aval.shape, k, True), aval.dtype))
+    return _masked(x, _band_mask(get_aval(x).shape, k, True))
 
 
 def triu(x: Any, k: int = 0) -> Any:
     """Entries on and above the ``k``-th diagonal, zeros below (linear in ``x``)."""
-    aval = get_aval(x)
-    return ew.mul(x, np.asarray(_band_mask(aval.shape, k, False), aval.dtype))
+    return _masked(x, _band_mask(get_aval(x).shape, k, False))
 
 
-def eye_like(shape: tuple[int, ...], dtype: Any) -> np.ndarray:
-    """Identity matrices of ``shape[-2:]`` broadcast over ``shape[:-2]`` (NumPy)."""
-    return np.ascontiguousarray(np.broadcast_to(
-        np.eye(shape[-2], shape[-1], dtype=dtype), shape))
+def eye(shape: tuple[int, ...], dtype: Any, k: int = 0) -> Any:
+    """Identity matrices of ``shape[-2:]`` (ones on the ``k``-th diagonal),
+    broadcast over ``shape[:-2]``."""
+    on_diag = ew.eq(ew.sub(*(shape_ops.broadcasted_iota(np.int32, shape, a)
+                             for a in (len(shape) - 1, len(shape) - 2))), k)
+    return ew.convert_element_type(on_diag, dtype)
 
 
 def front_batcher(prim: Primitive) -> Callable[..., Any]:
@@ -263,9 +272,8 @@ def _cholesky_jvp(primals, tangents):
                            conjugate_a=True)
     inner = triangular_solve(factor, tmp, left_side=True, lower=True)
     shape, dtype = get_aval(x).shape, get_aval(x).dtype
-    phi_mask = np.asarray(_band_mask(shape, 0, True) * (1 - 0.5 * eye_like(shape, int)),
-                          dtype)
-    return factor, matmul(factor, ew.mul(inner, phi_mask))
+    half_diag = ew.sub(shape_ops.full(shape, 1, dtype), ew.mul(eye(shape, dtype), 0.5))
+    return factor, matmul(factor, ew.mul(tril(inner), half_diag))
 
 
 cholesky_p = standard_primitive(_cholesky_shape_rule, lambda x: x.dtype, "cholesky",
@@ -601,9 +609,12 @@ def _lu_jvp(primals, tangents):
     dtype = get_aval(x).dtype
     k = min(m, n)
     l_mat = ew.add(_pad_last2(tril(_slice_last2(factor, (0, m), (0, k)), -1), m, m),
-                   eye_like((*batch, m, m), dtype))
-    u_eye = np.zeros((*batch, n, n), dtype)
-    u_eye[..., range(k, n), range(k, n)] = 1
+                   eye((*batch, m, m), dtype))
+    # U padded to (n, n) with ones on the diagonal below its k rows
+    u_eye = ew.convert_element_type(
+        ew.ge(shape_ops.broadcasted_iota(np.int32, (*batch, n, n), len(batch)), k),
+        dtype)
+    u_eye = ew.mul(eye((*batch, n, n), dtype), u_eye)
     u_mat = ew.add(_pad_last2(triu(_slice_last2(factor, (0, k), (0, n))), n, n), u_eye)
     pdx = matmul(_permutation_matrix(perm, dtype), dx)
     la = triangular_solve(l_mat, pdx, left_side=True, lower=True, unit_diagonal=True)
@@ -747,7 +758,7 @@ def _qr_composite(x: Any, *, full_matrices: bool) -> list[Any]:
     dtype = get_aval(x).dtype
     if m == 0 or n == 0:
         k = m if full_matrices else min(m, n)
-        return [eye_like((*batch, m, k), dtype), np.zeros((*batch, k, n), dtype)]
+        return [eye((*batch, m, k), dtype), shape_ops.full((*batch, k, n), 0, dtype)]
     r, taus = geqrf(x)
     if m < n:
         q = householder_product(_slice_last2(r, (0, m), (0, m)), taus)
@@ -769,9 +780,8 @@ def _thin_qr_jvp(q: Any, r: Any, dx: Any) -> tuple[Any, Any]:
     c_low = tril(c, -1)
     omega = ew.sub(c_low, adjoint(c_low))
     if dtypes.is_complex(dtype):
-        eye = eye_like(get_aval(c).shape, dtype)
         imag = ew.sub(c, ew.convert_element_type(ew.real(c), dtype))
-        omega = ew.add(omega, ew.mul(imag, eye))
+        omega = ew.add(omega, ew.mul(imag, eye(get_aval(c).shape, dtype)))
     dq = ew.add(matmul(q, ew.sub(omega, c)), dx_rinv)
     dr = matmul(ew.sub(c, omega), r)
     return dq, dr
