@@ -8,8 +8,8 @@ geev, gees and gehrd.  LAPACK's column-major layout is requested through the
 custom call's operand/result layouts, so no transposes are emitted.
 
 When LAPACK reports a failure (``info != 0``, e.g. a non-converged QR
-iteration or NaN input) the outputs of that batch member are NaN, as in JAX;
-nothing raises at run time.
+iteration) or the input matrix holds a NaN, the outputs of that batch member
+are NaN; nothing raises at run time.
 
 Derivatives are the closed forms of nondegenerate perturbation theory
 (Giles 2008, "An extended collection of matrix derivative results"); the
@@ -100,11 +100,32 @@ def _full(aval: ShapedArray, value: Any) -> ir.Value:
                                 ir.DenseI64ArrayAttr.get([]))
 
 
-def _nan_where_failed(info: ir.Value, batch: tuple[int, ...], x: ir.Value,
-                      aval: ShapedArray) -> ir.Value:
-    """``x`` with the batch members whose ``info != 0`` replaced by NaN."""
+def _has_no_nan(x: Any) -> Any:
+    nd = get_aval(x).ndim
+    return reductions.reduce_and(ew.eq(x, x), (nd - 2, nd - 1))
+
+
+def _input_has_no_nan(ctx, x: ir.Value) -> ir.Value:
+    """Per batch member of the operand: no NaN entry.  Emitted before the
+    kernel call, which may overwrite its operand in place."""
+    a = ctx.avals_in[0]
+    ok_aval = ShapedArray(a.shape[:-2], np.dtype(bool))
+    sub = lowering.LoweringRuleContext(ctx.module_ctx, None, [a], [ok_aval])
+    (finite,) = lowering.lower_fun(_has_no_nan)(sub, x)
+    return finite
+
+
+def _success(no_nan: ir.Value, info: ir.Value, batch: tuple[int, ...]) -> ir.Value:
+    """LAPACK reported success and the input had no NaN (some kernels return
+    finite garbage for NaN input)."""
     info_aval = ShapedArray(batch, np.dtype(np.int32))
-    ok = ew._compare(info, _full(info_aval, 0), "EQ", np.dtype(np.int32))
+    return hlo.and_(no_nan, ew._compare(info, _full(info_aval, 0), "EQ",
+                                        np.dtype(np.int32)))
+
+
+def _nan_where_failed(ok: ir.Value, batch: tuple[int, ...], x: ir.Value,
+                      aval: ShapedArray) -> ir.Value:
+    """``x`` with the batch members where ``ok`` is false replaced by NaN."""
     ok = hlo.broadcast_in_dim(
         lowering.aval_to_ir_type(ShapedArray(aval.shape, np.dtype(bool))), ok,
         ir.DenseI64ArrayAttr.get(list(range(len(batch)))))
@@ -194,18 +215,26 @@ def _cols(v: Any, shape: tuple[int, ...]) -> Any:
 
 def _safe_reciprocal_diff(w: Any, square: bool = False) -> Any:
     """``F[i, j] = 1 / (w_j - w_i)`` (or ``1 / (w_j**2 - w_i**2)``), and 0 where
-    the two are exactly equal (the diagonal and exactly repeated values).
+    the two are equal to working accuracy (on the diagonal and for repeated
+    values).
 
-    The division sees 1 where the result is 0, so no inf enters the graph and
+    LAPACK computes the eigenvalues of a matrix with a repeated eigenvalue to
+    within a few ``n * eps * max|w|`` of each other, so "equal" means a gap
+    below ``10 * n * eps * max|w|`` (squared values: ``max|w|**2``); the
+    division sees 1 where the result is 0, so no inf enters the graph and
     higher derivatives stay finite.
     """
-    n = get_aval(w).shape[-1]
-    shape = (*get_aval(w).shape[:-1], n, n)
+    aval = get_aval(w)
+    n = aval.shape[-1]
+    shape = (*aval.shape[:-1], n, n)
     wj, wi = _rows(w, shape), _cols(w, shape)
     if square:
         wj, wi = ew.mul(wj, wj), ew.mul(wi, wi)
     diff = ew.sub(wj, wi)
-    same = ew.eq(diff, shape_ops.full_like(diff, 0))
+    gap = ew.abs(diff)
+    scale = reductions.reduce_max(ew.max(ew.abs(wj), ew.abs(wi)), (aval.ndim,))
+    eps = float(np.finfo(aval.dtype).eps)
+    same = ew.le(gap, ew.mul(_cols(scale, shape), shape_ops.full_like(gap, 10 * n * eps)))
     one = shape_ops.full_like(diff, 1)
     zero = shape_ops.full_like(diff, 0)
     return ew.select(same, zero, ew.div(one, ew.select(same, one, diff)))
@@ -259,8 +288,9 @@ def eigh(x: ArrayLike, *, lower: bool = True, symmetrize_input: bool = True,
     -----
     Derivatives follow first-order perturbation theory: ``dw = Re diag(V^H dA
     V)`` and ``dv = V (F * (V^H dA V))`` with ``F[i, j] = 1 / (w_j - w_i)``.
-    For exactly repeated eigenvalues the terms coupling equal eigenvalues are
-    dropped (``F[i, j] = 0`` where ``w_i == w_j``): derivatives of quantities
+    For repeated eigenvalues the terms coupling equal eigenvalues are dropped
+    (``F[i, j] = 0`` where ``|w_i - w_j| <= 10 n eps max|w|``, the accuracy to
+    which LAPACK separates a repeated eigenvalue): derivatives of quantities
     that do not depend on the choice of basis inside an eigenspace (the sum of
     the repeated eigenvalues, the projector ``v_c v_c^H`` onto the eigenspace,
     functions of the whole spectrum) are then correct, while individual
@@ -300,11 +330,13 @@ def _eigh_lowering(ctx, x, *, lower, sort_eigenvalues):
     batch = a.shape[:-2]
     info_aval = ShapedArray(batch, np.dtype(np.int32))
     kernel = "heevd" if dtypes.is_complex(a.dtype) else "syevd"
+    no_nan = _input_has_no_nan(ctx, x)
     v, w, info = _lapack_call(kernel, a.dtype, [x], [a], [v_aval, w_aval, info_aval],
                               {0: 0}, mode=_u8(ord("V")), uplo=_u8(ord("L" if lower
                                                                        else "U")))
-    return [_nan_where_failed(info, batch, v, v_aval),
-            _nan_where_failed(info, batch, w, w_aval)]
+    ok = _success(no_nan, info, batch)
+    return [_nan_where_failed(ok, batch, v, v_aval),
+            _nan_where_failed(ok, batch, w, w_aval)]
 
 
 def _hermitian_from_triangle(t: Any, lower: bool) -> Any:
@@ -371,7 +403,8 @@ def svd(x: ArrayLike, *, full_matrices: bool = True, compute_uv: bool = True,
     -----
     Derivatives (thin and full) assume distinct, nonzero singular values:
     ``ds = Re diag(U^H dA V)``; ``du``/``dvh`` use ``1 / (s_j^2 - s_i^2)``.
-    Terms coupling exactly equal singular values are dropped and ``1 / s`` is
+    Terms coupling singular values equal to working accuracy are dropped (as
+    in :func:`eigh`) and ``1 / s`` is
     taken as 0 where ``s == 0``, so basis-independent quantities (``s``
     itself, projectors onto singular subspaces) keep correct derivatives
     while individual vectors of repeated or zero singular values have none.
@@ -428,13 +461,15 @@ def _svd_lowering(ctx, x, *, full_matrices, compute_uv, algorithm):
         return outs if compute_uv else outs[:1]
     mode = "N" if not compute_uv else ("A" if full_matrices else "S")
     info_aval = ShapedArray(batch, np.dtype(np.int32))
+    no_nan = _input_has_no_nan(ctx, x)
     _, s, u, vh, info = _lapack_call(
         algorithm, a.dtype, [x], [a], [a, s_aval, u_aval, vh_aval, info_aval], {0: 0},
         mode=_u8(ord(mode)))
-    outs = [_nan_where_failed(info, batch, s, s_aval)]
+    ok = _success(no_nan, info, batch)
+    outs = [_nan_where_failed(ok, batch, s, s_aval)]
     if compute_uv:
-        outs += [_nan_where_failed(info, batch, u, u_aval),
-                 _nan_where_failed(info, batch, vh, vh_aval)]
+        outs += [_nan_where_failed(ok, batch, u, u_aval),
+                 _nan_where_failed(ok, batch, vh, vh_aval)]
     return outs
 
 
@@ -527,8 +562,11 @@ def eig(x: ArrayLike, *, compute_left_eigenvectors: bool = False,
     Derivatives assume distinct eigenvalues (a diagonalisable matrix):
     ``dw_j = (vl_j^H dA vr_j) / (vl_j^H vr_j)``, and eigenvector tangents come
     from ``F[i, j] = 1 / (w_j - w_i)`` plus the term that keeps LAPACK's
-    normalisation (unit norm, real largest component).  Repeated eigenvalues
-    give inf/NaN eigenvector derivatives.
+    normalisation (unit norm, real largest component).  As in :func:`eigh`,
+    terms coupling eigenvalues equal to working accuracy are dropped, which
+    gives the right answer for basis-independent quantities of normal
+    matrices; for a defective matrix the derivative does not exist and the
+    finite values returned are meaningless.
 
     Examples
     --------
@@ -562,15 +600,17 @@ def _eig_lowering(ctx, x, *, compute_left_eigenvectors, compute_right_eigenvecto
     part = ShapedArray(a.shape[:-1], a.dtype)
     avals_out = [*([part, part] if real else [w_aval]), v_aval, v_aval, info_aval]
     flag = {True: _u8(ord("V")), False: _u8(ord("N"))}
+    no_nan = _input_has_no_nan(ctx, x)
     *w, vl, vr, info = _lapack_call("geev", a.dtype, [x], [a], avals_out,
                                     compute_left=flag[compute_left_eigenvectors],
                                     compute_right=flag[compute_right_eigenvectors])
+    ok = _success(no_nan, info, batch)
     w = hlo.complex(w[0], w[1]) if real else w[0]
-    outs = [_nan_where_failed(info, batch, w, w_aval)]
+    outs = [_nan_where_failed(ok, batch, w, w_aval)]
     if compute_left_eigenvectors:
-        outs.append(_nan_where_failed(info, batch, vl, v_aval))
+        outs.append(_nan_where_failed(ok, batch, vl, v_aval))
     if compute_right_eigenvectors:
-        outs.append(_nan_where_failed(info, batch, vr, v_aval))
+        outs.append(_nan_where_failed(ok, batch, vr, v_aval))
     return outs
 
 
@@ -684,12 +724,14 @@ def _schur_lowering(ctx, x, *, compute_schur_vectors):
     info_aval = ShapedArray(batch, np.dtype(np.int32))
     w_aval = ShapedArray(a.shape[:-1], a.dtype)
     w_avals = [w_aval] if dtypes.is_complex(a.dtype) else [w_aval, w_aval]
+    no_nan = _input_has_no_nan(ctx, x)
     t, z, *_, info = _lapack_call(
         "gees", a.dtype, [x], [a], [a, a, *w_avals, info_aval, info_aval], {0: 0},
         mode=_u8(ord("V" if compute_schur_vectors else "N")), sort=_u8(ord("N")))
-    outs = [_nan_where_failed(info, batch, t, a)]
+    ok = _success(no_nan, info, batch)
+    outs = [_nan_where_failed(ok, batch, t, a)]
     if compute_schur_vectors:
-        outs.append(_nan_where_failed(info, batch, z, a))
+        outs.append(_nan_where_failed(ok, batch, z, a))
     return outs
 
 
@@ -749,11 +791,13 @@ def _hessenberg_lowering(ctx, x):
         return [x, _full(tau_aval, 0)]
     batch, n = a.shape[:-2], a.shape[-1]
     info_aval = ShapedArray(batch, np.dtype(np.int32))
+    no_nan = _input_has_no_nan(ctx, x)
     out, taus, info = _lapack_call("gehrd", a.dtype, [x], [a],
                                    [a_aval, tau_aval, info_aval], {0: 0},
                                    low=_i32(1), high=_i32(n))
-    return [_nan_where_failed(info, batch, out, a_aval),
-            _nan_where_failed(info, batch, taus, tau_aval)]
+    ok = _success(no_nan, info, batch)
+    return [_nan_where_failed(ok, batch, out, a_aval),
+            _nan_where_failed(ok, batch, taus, tau_aval)]
 
 
 hessenberg_p = multi_result_primitive(_hessenberg_abstract_eval, "hessenberg")
