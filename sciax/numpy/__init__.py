@@ -72,3 +72,9 @@ from sciax._src.numpy.ufuncs import (
     trunc as trunc, where as where)
 
 ndarray = _array_methods.Array
+from sciax._src.numpy.creation import *  # noqa: F401,F403,E402
+from sciax._src.numpy.reductions import *  # noqa: F401,F403,E402
+from sciax._src.numpy.manipulation import *  # noqa: F401,F403,E402
+from sciax._src.numpy.sorting import *  # noqa: F401,F403,E402
+from sciax._src.numpy.statistics import *  # noqa: F401,F403,E402
+from sciax._src.numpy.nan_reductions import *  # noqa: F401,F403,E402
