@@ -243,6 +243,28 @@ def test_real_valued_wrapper_of_complex_function():
     np.testing.assert_array_equal(complex(sciax.grad(lax.real)(z[0])), 1 + 0j)
 
 
+def test_clamp_scalar_bounds():
+    # scalar bounds broadcast against x: their cotangents sum over the clamped entries
+    x = np.array([-2.0, -0.5, 0.25, 1.5, 3.0])
+    check_grads(lambda lo, x, hi: lax.clamp(lo, x, hi), (-1.0, x, 1.0), order=2)
+    g_lo, g_x, g_hi = sciax.grad(
+        lambda lo, x, hi: lax.reduce_sum(lax.clamp(lo, x, hi), (0,)),
+        argnums=(0, 1, 2))(np.float64(-1.0), x, np.float64(1.0))
+    assert (float(g_lo), float(g_hi)) == (1.0, 2.0)
+    np.testing.assert_array_equal(np.asarray(g_x), [0, 1, 1, 0, 0])
+
+
+def test_max_min_ties_share_the_tangent():
+    x = np.array([1.0, 2.0, 3.0])
+    y = np.array([1.0, 0.0, 3.0])
+    for op in (lax.max, lax.min):
+        gx, gy = sciax.grad(lambda x, y: lax.reduce_sum(op(x, y), (0,)),
+                            argnums=(0, 1))(x, y)
+        winner = (x > y) if op is lax.max else (x < y)
+        np.testing.assert_array_equal(np.asarray(gx), np.where(x == y, 0.5, winner))
+        np.testing.assert_array_equal(np.asarray(gy), np.where(x == y, 0.5, ~winner))
+
+
 # --- select_n and convert_element_type ------------------------------------------------
 
 @SETTINGS
