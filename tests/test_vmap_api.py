@@ -20,7 +20,7 @@ def _close(a, b, rtol=1e-13):
     np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=rtol, atol=1e-13)
 
 
-# --- the seed example -------------------------------------------------------------------
+# --- the seed example -----------------------------------------------------------------
 
 def foo(tree):
     x, (y, z) = tree  # per example: x (2, 3), y (3, 4), z (4, 5)
@@ -42,7 +42,7 @@ def test_seed_in_axes_pytree_prefix():
     _close(out, loop)
 
 
-# --- per-example gradients --------------------------------------------------------------
+# --- per-example gradients ------------------------------------------------------------
 
 def loss(params, x, y):
     w, b = params
@@ -60,7 +60,8 @@ def test_per_example_gradients_equal_a_loop():
         _close(gw[i], lw)
         _close(gb[i], lb)
     # jit outside, and the batch mean equals the gradient of the mean loss
-    jw, jb = sciax.jit(sciax.vmap(sciax.grad(loss), in_axes=(None, 0, 0)))(params, xs, ys)
+    per_example = sciax.vmap(sciax.grad(loss), in_axes=(None, 0, 0))
+    jw, jb = sciax.jit(per_example)(params, xs, ys)
     _close(jw, gw)
 
     def mean_loss(p):
@@ -82,7 +83,7 @@ def test_per_example_jacobians_and_hessians():
     _close(J, np.stack([np.diag(np.cos(x)) for x in xs]))
 
 
-# --- in_axes / out_axes -----------------------------------------------------------------
+# --- in_axes / out_axes ---------------------------------------------------------------
 
 X = RNG.standard_normal((4, 3))
 Y = RNG.standard_normal((3, 4))
@@ -196,15 +197,15 @@ def test_axis_size_with_no_mapped_input():
         sciax.vmap(lambda a: a, axis_size=5)(X)
 
 
-# --- collectives ------------------------------------------------------------------------
+# --- collectives ----------------------------------------------------------------------
 
 def test_collectives_under_vmap():
     v = np.array([3.0, -1.0, 4.0, 2.0])
     n = v.size
-    _close(sciax.vmap(lambda x: lax.psum(x, "i"), axis_name="i")(v), np.full(n, v.sum()))
-    _close(sciax.vmap(lambda x: lax.pmean(x, "i"), axis_name="i")(v), np.full(n, v.mean()))
-    _close(sciax.vmap(lambda x: lax.pmax(x, "i"), axis_name="i")(v), np.full(n, 4.0))
-    _close(sciax.vmap(lambda x: lax.pmin(x, "i"), axis_name="i")(v), np.full(n, -1.0))
+    for op, expected in [(lax.psum, v.sum()), (lax.pmean, v.mean()), (lax.pmax, 4.0),
+                         (lax.pmin, -1.0)]:
+        out = sciax.vmap(lambda x: op(x, "i"), axis_name="i")(v)
+        _close(out, np.full(n, expected))
     _close(sciax.vmap(lambda x: x / lax.psum(x, "i"), axis_name="i")(v), v / v.sum())
     idx = sciax.vmap(lambda x: lax.axis_index("i"), axis_name="i")(v)
     np.testing.assert_array_equal(np.asarray(idx), np.arange(n))
@@ -252,7 +253,7 @@ def test_unbound_axis_name():
         sciax.vmap(lambda x: lax.psum(x, "k"), axis_name="i")(X)
 
 
-# --- errors -------------------------------------------------------------------------------
+# --- errors ---------------------------------------------------------------------------
 
 def test_mismatched_batch_sizes():
     with pytest.raises(ValueError, match=r"inconsistent sizes.*leaf 0: 4.*leaf 1: 3"):

@@ -8,6 +8,7 @@ tracers their NumPy operators and methods.
 
 from sciax._src.numpy import array_methods as _array_methods  # noqa: F401
 from sciax.numpy import fft as fft  # noqa: E402,F401
+from sciax.numpy import linalg as linalg  # noqa: E402,F401
 from sciax._src.numpy.creation import (
     arange as arange, array as array, asarray as asarray, empty as empty,
     empty_like as empty_like, eye as eye, full as full, full_like as full_like,

@@ -232,7 +232,8 @@ def test_real_valued_wrapper_of_complex_function():
     # |exp(z)|^2 = exp(2 Re z): a real function of a complex input
     def f(z):
         w = lax.exp(z)
-        return lax.add(lax.mul(lax.real(w), lax.real(w)), lax.mul(lax.imag(w), lax.imag(w)))
+        re, im = lax.real(w), lax.imag(w)
+        return lax.add(lax.mul(re, re), lax.mul(im, im))
 
     z = np.array([0.2 + 0.5j, -0.4 + 1.0j])
     check_grads(f, (z,), order=2)
@@ -308,7 +309,7 @@ def test_convert_complex_to_real_keeps_real_part_cotangent():
     np.testing.assert_array_equal(np.asarray(ct), [1.0 + 0j, 2.0 + 0j])
 
 
-# --- zero tangents and integer inputs ----------------------------------------------------
+# --- zero tangents and integer inputs -------------------------------------------------
 
 X = np.array([-2.3, -0.5, 0.7, 1.5, 3.25])
 
@@ -338,7 +339,9 @@ def test_comparison_tangent_is_zero():
 
 def test_piecewise_function_through_select():
     # |x| via select(x < 0, ...): the comparison has no tangent, each branch has its own
-    f = lambda x: lax.reduce_sum(lax.select(lax.lt(x, 0.0), lax.neg(x), x), (0,))  # noqa: E731
+    def f(x):
+        return lax.reduce_sum(lax.select(lax.lt(x, 0.0), lax.neg(x), x), (0,))
+
     np.testing.assert_array_equal(np.asarray(sciax.grad(f)(X)), np.sign(X))
 
 

@@ -136,7 +136,8 @@ def test_pad_negative_and_interior_cotangent(config):
 @given(shape=st.sampled_from(RANKED), data=st.data())
 def test_concatenate(shape, data):
     dim = data.draw(st.integers(0, len(shape) - 1), label="dimension")
-    sizes = data.draw(st.lists(st.integers(0, 2), min_size=2, max_size=3), label="sizes")
+    sizes = data.draw(st.lists(st.integers(0, 2), min_size=2, max_size=3),
+                      label="sizes")
     xs = [_x(data, (*shape[:dim], k, *shape[dim + 1:])) for k in sizes]
     _grads(lambda *xs: lax.concatenate(xs, dim), *xs)
 
@@ -204,8 +205,8 @@ def test_dynamic_slice_traced_indices_under_jit():
     np.testing.assert_array_equal(g, expected)
 
     def h(x, u, i):
-        return lax.reduce_sum(lax.integer_pow(lax.dynamic_update_slice(x, u, (i, 0)), 2),
-                              (0, 1))
+        y = lax.dynamic_update_slice(x, u, (i, 0))
+        return lax.reduce_sum(lax.integer_pow(y, 2), (0, 1))
     u = np.ones((1, 4))
     gx, gu = sciax.grad(sciax.jit(h), argnums=(0, 1))(x, u, np.int32(2))
     expected = 2 * x

@@ -42,8 +42,8 @@ _BITCASTS = [r for r in BITCAST_RECORDS if r.name.endswith(
     ("float64_to_int64", "float32_to_uint8", "uint8_to_float32"))]
 # The complex variants of unary functions (log_complex ...) share the real
 # records' batching rule and only add compile time: left out.
-CASES = ([(r, _dtype(r)) for r in RECORDS if not r.name.endswith("_complex")] + [(r, _convert_record_dtype(r))
-                                              for r in _CONVERTS] +
+CASES = ([(r, _dtype(r)) for r in RECORDS if not r.name.endswith("_complex")] +
+         [(r, _convert_record_dtype(r)) for r in _CONVERTS] +
          [(r, r.dtypes[0]) for r in _BITCASTS])
 IDS = [r.name for r, _ in CASES]
 
