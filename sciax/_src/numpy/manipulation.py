@@ -747,17 +747,13 @@ def apply_along_axis(func1d: Callable, axis: int, arr: ArrayLike, *args: Any,
     nd = util.ndim(arr)
     ax = util.canonicalize_axis(axis, nd)
     fn = lambda v: func1d(v, *args, **kwargs)  # noqa: E731
-    for i in range(nd - 1, -1, -1):
-        if i != ax:
-            fn = vmap(fn, in_axes=i, out_axes=-1)
-    out = fn(arr)
-    out = util.as_operand("apply_along_axis", out)
-    # vmapped axes sit last in reverse order; NumPy puts the function's own
-    # output axes at ``axis``
+    for _ in range(nd - 1):
+        fn = vmap(fn)
+    out = util.as_operand("apply_along_axis", fn(moveaxis(arr, ax, -1)))
+    # the batch axes lead; NumPy puts the function's own output axes at ``axis``
     k = util.ndim(out) - (nd - 1)
-    lead = list(range(k))
-    rest = list(range(k, util.ndim(out)))
-    out = lax.transpose(out, tuple(rest[:ax] + lead + rest[ax:])) if k and ax else out
+    if k and ax != nd - 1:
+        out = moveaxis(out, tuple(range(nd - 1, nd - 1 + k)), tuple(range(ax, ax + k)))
     return out
 
 

@@ -533,6 +533,10 @@ def _conv(name: str, a: Any, v: Any, mode: str, flip: bool) -> Any:
     n, m = get_aval(a).shape[0], get_aval(v).shape[0]
     if n == 0 or m == 0:
         raise ValueError(f"{name}: inputs cannot be empty")
+    if not flip and m > n:
+        # NumPy: correlate(a, v) = conj(correlate(v, a))[::-1] for longer v
+        res = lax.rev(_conv(name, v, a, mode, False), (0,))
+        return conj(res) if dtypes.is_complex(get_aval(res).dtype) else res
     if not flip:
         v = conj(v) if dtypes.is_complex(get_aval(v).dtype) else v
         v = lax.rev(v, (0,))
@@ -560,11 +564,6 @@ def _conv(name: str, a: Any, v: Any, mode: str, flip: bool) -> Any:
         res = lax.slice(out, (m - 1,), (n,))
     else:
         raise ValueError(f"{name}: mode must be 'full', 'same' or 'valid', got {mode!r}")
-    if swapped and not flip:
-        # correlate(a, v) with len(v) > len(a) is the reversed (conjugated) result
-        res = lax.rev(res, (0,))
-        if dtypes.is_complex(get_aval(res).dtype):
-            res = conj(res)
     return res
 
 
