@@ -24,7 +24,6 @@ from typing import Any
 
 import numpy as np
 
-from sciax._src.backend import lapack
 from sciax._src.backend.mlir import dense_constant, hlo, ir
 from sciax._src.core import dtypes
 from sciax._src.core.avals import ShapedArray, get_aval
@@ -33,44 +32,22 @@ from sciax._src.interpreters.lowering import register_lowering
 from sciax._src.lax import elementwise as ew
 from sciax._src.lax import reductions, shape_ops
 from sciax._src.lax._rules import complex_dtype, multi_result_primitive, real_dtype
-from sciax._src.lax.dot import dot_general
+from sciax._src.lax.linalg import (adjoint as _H, char_attr, check_matrix,
+                                   eye as _eye, front_batcher, lapack_call,
+                                   lapack_target, lower_with_lax, matmul as _mm, tril,
+                                   triu)
 
 ArrayLike = Any
 
 __all__ = ["eigh", "svd", "eig", "schur", "hessenberg",
            "eigh_p", "svd_p", "eig_p", "schur_p", "hessenberg_p"]
 
-# the dtypes LAPACK has kernels for, by their BLAS prefix letter
-_LAPACK_PREFIX = {np.dtype(np.float32): "s", np.dtype(np.float64): "d",
-                  np.dtype(np.complex64): "c", np.dtype(np.complex128): "z"}
 
-
-# --- shared checks and lowering helpers ---------------------------------------------
+# --- shared checks and lowering helpers (the generic ones live in linalg.py) -------
 
 def _check_operand(name: str, x: ShapedArray, square: bool = True) -> None:
     """Rank >= 2, (square,) and a dtype LAPACK supports; errors name the op."""
-    if x.ndim < 2:
-        raise ValueError(f"{name} needs an array of rank 2 or more (a batch of "
-                         f"matrices in the last two axes), got shape {x.shape}")
-    if square and x.shape[-1] != x.shape[-2]:
-        raise ValueError(f"{name} needs square matrices in the last two axes, got "
-                         f"shape {x.shape}")
-    if x.dtype not in _LAPACK_PREFIX:
-        raise TypeError(f"{name} does not accept dtype {x.dtype}; expected float32, "
-                        "float64, complex64 or complex128 (convert integer and "
-                        "half-precision inputs first)")
-
-
-def _layout(ndim: int, matrix: bool) -> tuple[int, ...]:
-    """Minor-to-major layout: column-major in the last two axes for a batch of
-    matrices (what LAPACK reads), row-major otherwise."""
-    if matrix:
-        return (ndim - 2, ndim - 1, *range(ndim - 3, -1, -1))
-    return tuple(range(ndim - 1, -1, -1))
-
-
-def _u8(value: int) -> ir.Attribute:
-    return ir.IntegerAttr.get(ir.IntegerType.get_unsigned(8), value)
+    check_matrix(name, x, square=square)
 
 
 def _i32(value: int) -> ir.Attribute:
@@ -81,17 +58,9 @@ def _lapack_call(kernel: str, dtype: np.dtype, operands: Sequence[ir.Value],
                  avals_in: Sequence[ShapedArray], avals_out: Sequence[ShapedArray],
                  aliases: dict[int, int] | None = None, **attrs: ir.Attribute
                  ) -> list[ir.Value]:
-    """Call ``lapack_<prefix><kernel>_ffi``; arrays of the operand's full rank
-    are passed column-major (JAX's convention for these kernels)."""
-    lapack.register_targets()
-    target = f"lapack_{_LAPACK_PREFIX[np.dtype(dtype)]}{kernel}_ffi"
-    nd = max(a.ndim for a in avals_in)
-    return lapack.custom_call(
-        target, [lowering.aval_to_ir_type(a) for a in avals_out], operands,
-        backend_config=attrs,
-        operand_layouts=[_layout(a.ndim, a.ndim == nd) for a in avals_in],
-        result_layouts=[_layout(a.ndim, a.ndim == nd) for a in avals_out],
-        output_operand_aliases=aliases)
+    """Call ``lapack_<prefix><kernel>_ffi`` (batched, column-major matrices)."""
+    return lapack_call(lapack_target(kernel, dtype), operands, avals_in, avals_out,
+                       attrs=attrs, aliases=aliases)
 
 
 def _full(aval: ShapedArray, value: Any) -> ir.Value:
@@ -109,9 +78,7 @@ def _input_has_no_nan(ctx, x: ir.Value) -> ir.Value:
     """Per batch member of the operand: no NaN entry.  Emitted before the
     kernel call, which may overwrite its operand in place."""
     a = ctx.avals_in[0]
-    ok_aval = ShapedArray(a.shape[:-2], np.dtype(bool))
-    sub = lowering.LoweringRuleContext(ctx.module_ctx, None, [a], [ok_aval])
-    (finite,) = lowering.lower_fun(_has_no_nan)(sub, x)
+    (finite,) = lower_with_lax(ctx, _has_no_nan, [a], x, multiple_results=False)
     return finite
 
 
@@ -139,59 +106,18 @@ def _eye_ir(aval: ShapedArray) -> ir.Value:
     return dense_constant(np.ascontiguousarray(eye))
 
 
-def _batch_rule(prim):
-    """The rule of every primitive here: the batch axis goes in front, where
-    the LAPACK kernels loop over leading axes anyway."""
-    def rule(vals, dims, **params):
-        (x,), (d,) = vals, dims
-        outs = prim.bind(batching.moveaxis(x, d, 0), **params)
-        return outs, [0] * len(outs)
-    return rule
-
-
-# --- matrix helpers for the derivative rules (plain lax code) -----------------------
+# --- matrix helpers for the derivative rules (plain lax code) ---------------------
 
 def _is_complex(x: Any) -> bool:
     return dtypes.is_complex(get_aval(x).dtype)
-
-
-def _swap(x: Any) -> Any:
-    nd = get_aval(x).ndim
-    return shape_ops.transpose(x, (*range(nd - 2), nd - 1, nd - 2))
-
-
-def _conj(x: Any) -> Any:
-    return ew.conj(x) if _is_complex(x) else x
 
 
 def _real(x: Any) -> Any:
     return ew.real(x) if _is_complex(x) else x
 
 
-def _H(x: Any) -> Any:
-    return _conj(_swap(x))
-
-
-def _mm(a: Any, b: Any) -> Any:
-    """Batched matrix product over the trailing two axes."""
-    nd = get_aval(a).ndim
-    batch = tuple(range(nd - 2))
-    return dot_general(a, b, (((nd - 1,), (nd - 2,)), (batch, batch)))
-
-
 def _cast(x: Any, dtype: np.dtype) -> Any:
     return ew.convert_element_type(x, dtype)
-
-
-def _index_masks(shape: tuple[int, ...]) -> tuple[Any, Any]:
-    nd = len(shape)
-    return (shape_ops.broadcasted_iota(np.int32, shape, nd - 2),
-            shape_ops.broadcasted_iota(np.int32, shape, nd - 1))
-
-
-def _eye(shape: tuple[int, ...], dtype: np.dtype) -> Any:
-    i, j = _index_masks(shape)
-    return _cast(ew.eq(i, j), dtype)
 
 
 def _diag(x: Any) -> Any:
@@ -234,7 +160,8 @@ def _safe_reciprocal_diff(w: Any, square: bool = False) -> Any:
     gap = ew.abs(diff)
     scale = reductions.reduce_max(ew.max(ew.abs(wj), ew.abs(wi)), (aval.ndim,))
     eps = float(np.finfo(aval.dtype).eps)
-    same = ew.le(gap, ew.mul(_cols(scale, shape), shape_ops.full_like(gap, 10 * n * eps)))
+    tol = ew.mul(_cols(scale, shape), shape_ops.full_like(gap, 10 * n * eps))
+    same = ew.le(gap, tol)
     one = shape_ops.full_like(diff, 1)
     zero = shape_ops.full_like(diff, 0)
     return ew.select(same, zero, ew.div(one, ew.select(same, one, diff)))
@@ -319,7 +246,8 @@ def eigh(x: ArrayLike, *, lower: bool = True, symmetrize_input: bool = True,
 def _eigh_abstract_eval(x: ShapedArray, *, lower: bool, sort_eigenvalues: bool
                         ) -> list[ShapedArray]:
     _check_operand("eigh", x)
-    return [ShapedArray(x.shape, x.dtype), ShapedArray(x.shape[:-1], real_dtype(x.dtype))]
+    return [ShapedArray(x.shape, x.dtype),
+            ShapedArray(x.shape[:-1], real_dtype(x.dtype))]
 
 
 def _eigh_lowering(ctx, x, *, lower, sort_eigenvalues):
@@ -332,8 +260,8 @@ def _eigh_lowering(ctx, x, *, lower, sort_eigenvalues):
     kernel = "heevd" if dtypes.is_complex(a.dtype) else "syevd"
     no_nan = _input_has_no_nan(ctx, x)
     v, w, info = _lapack_call(kernel, a.dtype, [x], [a], [v_aval, w_aval, info_aval],
-                              {0: 0}, mode=_u8(ord("V")), uplo=_u8(ord("L" if lower
-                                                                       else "U")))
+                              {0: 0}, mode=char_attr("V"),
+                              uplo=char_attr("L" if lower else "U"))
     ok = _success(no_nan, info, batch)
     return [_nan_where_failed(ok, batch, v, v_aval),
             _nan_where_failed(ok, batch, w, w_aval)]
@@ -343,11 +271,8 @@ def _hermitian_from_triangle(t: Any, lower: bool) -> Any:
     """The Hermitian matrix that LAPACK sees when it reads one triangle of ``t``
     (linear in ``t``): that triangle, its conjugate transpose, and the real
     part of the diagonal."""
-    shape = get_aval(t).shape
-    i, j = _index_masks(shape)
-    zero = shape_ops.full_like(t, 0)
-    tri = ew.select(ew.gt(i, j) if lower else ew.lt(i, j), t, zero)
-    diag = ew.select(ew.eq(i, j), t, zero)
+    tri = tril(t, -1) if lower else triu(t, 1)
+    diag = ew.mul(t, _eye(get_aval(t).shape, get_aval(t).dtype))
     if _is_complex(t):
         diag = _cast(ew.real(diag), get_aval(t).dtype)
     return ew.add(ew.add(tri, _H(tri)), diag)
@@ -366,7 +291,7 @@ def _eigh_jvp(primals, tangents, *, lower, sort_eigenvalues):
 
 eigh_p = multi_result_primitive(_eigh_abstract_eval, "eigh")
 ad.primitive_jvps[eigh_p] = _eigh_jvp
-batching.primitive_batchers[eigh_p] = _batch_rule(eigh_p)
+batching.primitive_batchers[eigh_p] = front_batcher(eigh_p)
 register_lowering(eigh_p, _eigh_lowering)
 
 
@@ -464,7 +389,7 @@ def _svd_lowering(ctx, x, *, full_matrices, compute_uv, algorithm):
     no_nan = _input_has_no_nan(ctx, x)
     _, s, u, vh, info = _lapack_call(
         algorithm, a.dtype, [x], [a], [a, s_aval, u_aval, vh_aval, info_aval], {0: 0},
-        mode=_u8(ord(mode)))
+        mode=char_attr(mode))
     ok = _success(no_nan, info, batch)
     outs = [_nan_where_failed(ok, batch, s, s_aval)]
     if compute_uv:
@@ -531,7 +456,7 @@ def _svd_jvp(primals, tangents, *, full_matrices, compute_uv, algorithm):
 
 svd_p = multi_result_primitive(_svd_abstract_eval, "svd")
 ad.primitive_jvps[svd_p] = _svd_jvp
-batching.primitive_batchers[svd_p] = _batch_rule(svd_p)
+batching.primitive_batchers[svd_p] = front_batcher(svd_p)
 register_lowering(svd_p, _svd_lowering)
 
 
@@ -599,7 +524,7 @@ def _eig_lowering(ctx, x, *, compute_left_eigenvectors, compute_right_eigenvecto
     info_aval = ShapedArray(batch, np.dtype(np.int32))
     part = ShapedArray(a.shape[:-1], a.dtype)
     avals_out = [*([part, part] if real else [w_aval]), v_aval, v_aval, info_aval]
-    flag = {True: _u8(ord("V")), False: _u8(ord("N"))}
+    flag = {True: char_attr("V"), False: char_attr("N")}
     no_nan = _input_has_no_nan(ctx, x)
     *w, vl, vr, info = _lapack_call("geev", a.dtype, [x], [a], avals_out,
                                     compute_left=flag[compute_left_eigenvectors],
@@ -661,7 +586,7 @@ def _eig_jvp(primals, tangents, *, compute_left_eigenvectors,
 
 eig_p = multi_result_primitive(_eig_abstract_eval, "eig")
 ad.primitive_jvps[eig_p] = _eig_jvp
-batching.primitive_batchers[eig_p] = _batch_rule(eig_p)
+batching.primitive_batchers[eig_p] = front_batcher(eig_p)
 register_lowering(eig_p, _eig_lowering)
 
 
@@ -727,7 +652,7 @@ def _schur_lowering(ctx, x, *, compute_schur_vectors):
     no_nan = _input_has_no_nan(ctx, x)
     t, z, *_, info = _lapack_call(
         "gees", a.dtype, [x], [a], [a, a, *w_avals, info_aval, info_aval], {0: 0},
-        mode=_u8(ord("V" if compute_schur_vectors else "N")), sort=_u8(ord("N")))
+        mode=char_attr("V" if compute_schur_vectors else "N"), sort=char_attr("N"))
     ok = _success(no_nan, info, batch)
     outs = [_nan_where_failed(ok, batch, t, a)]
     if compute_schur_vectors:
@@ -738,7 +663,7 @@ def _schur_lowering(ctx, x, *, compute_schur_vectors):
 schur_p = multi_result_primitive(_schur_abstract_eval, "schur")
 ad.primitive_jvps[schur_p] = _not_differentiable(
     "schur", "the Schur form's derivative needs a triangular Sylvester solve")
-batching.primitive_batchers[schur_p] = _batch_rule(schur_p)
+batching.primitive_batchers[schur_p] = front_batcher(schur_p)
 register_lowering(schur_p, _schur_lowering)
 
 
@@ -804,5 +729,5 @@ hessenberg_p = multi_result_primitive(_hessenberg_abstract_eval, "hessenberg")
 ad.primitive_jvps[hessenberg_p] = _not_differentiable(
     "hessenberg", "differentiate through a Hessenberg decomposition built from "
     "differentiable pieces instead")
-batching.primitive_batchers[hessenberg_p] = _batch_rule(hessenberg_p)
+batching.primitive_batchers[hessenberg_p] = front_batcher(hessenberg_p)
 register_lowering(hessenberg_p, _hessenberg_lowering)
