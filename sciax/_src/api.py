@@ -15,32 +15,66 @@ import numpy as np
 
 from sciax._src.backend.pytree import registry
 from sciax._src.core import dtypes
-from sciax._src.core.avals import get_aval
+from sciax._src.core.avals import get_aval, is_arraylike
 from sciax._src.interpreters import ad
 from sciax._src.util import safe_zip
 
 
-def _flat_fun(fun: Callable, in_tree: Any, out_store: list) -> Callable:
+class _OutStore:
+    """What a flattened function learned about its outputs while traced."""
+
+    __slots__ = ("tree", "aux_tree", "n_out", "aux_static")
+
+    def __init__(self) -> None:
+        self.tree = self.aux_tree = None
+        self.n_out = 0
+        # aux leaves that are not arrays (strings, ...): passed through as they are
+        self.aux_static: list[tuple[int, Any]] = []
+
+    def aux(self, array_leaves: Sequence[Any]) -> Any:
+        if self.aux_tree is None:
+            return None
+        leaves = list(array_leaves)
+        for i, v in self.aux_static:
+            leaves.insert(i, v)
+        return self.aux_tree.unflatten(leaves)
+
+    def split(self, leaves: Sequence[Any]) -> tuple[Any, Any]:
+        """(output tree, aux tree or None) from the flat outputs."""
+        return self.tree.unflatten(leaves[:self.n_out]), self.aux(leaves[self.n_out:])
+
+
+class _OneArg:
+    """A treedef stand-in whose ``unflatten`` gives the single argument tuple
+    ``(tree.unflatten(leaves),)``."""
+
+    def __init__(self, tree: Any):
+        self.tree = tree
+
+    def unflatten(self, leaves: Sequence[Any]) -> tuple:
+        return (self.tree.unflatten(leaves),)
+
+
+def _flat_fun(fun: Callable, in_tree: Any, store: _OutStore,
+              has_aux: bool = False) -> Callable:
+    """``fun`` on flat leaves.  With ``has_aux`` the aux leaves are appended to
+    the outputs, so transformations hand back their primal values."""
     def flat(*leaves: Any) -> list[Any]:
         out = fun(*in_tree.unflatten(leaves))
-        out_leaves, out_tree = registry.flatten(out)
-        out_store.append(out_tree)
-        return out_leaves
+        aux_leaves: list[Any] = []
+        if has_aux:
+            if not (isinstance(out, tuple) and len(out) == 2):
+                raise TypeError("a function differentiated with has_aux=True must "
+                                f"return a pair (output, aux); got {type(out).__name__}")
+            out, aux = out
+            all_aux, store.aux_tree = registry.flatten(aux)
+            store.aux_static = [(i, v) for i, v in enumerate(all_aux)
+                                if not is_arraylike(v)]
+            aux_leaves = [v for v in all_aux if is_arraylike(v)]
+        out_leaves, store.tree = registry.flatten(out)
+        store.n_out = len(out_leaves)
+        return [*out_leaves, *aux_leaves]
     return flat
-
-
-def _split_aux(fun: Callable, has_aux: bool, aux_store: list) -> Callable:
-    if not has_aux:
-        return fun
-
-    def f(*args: Any) -> Any:
-        out = fun(*args)
-        if not (isinstance(out, tuple) and len(out) == 2):
-            raise TypeError("a function differentiated with has_aux=True must return a "
-                            f"pair (output, aux); got {type(out).__name__}")
-        aux_store.append(out[1])
-        return out[0]
-    return f
 
 
 def _check_tangent(p: Any, t: Any, i: int) -> None:
@@ -72,13 +106,12 @@ def jvp(fun: Callable, primals: Sequence[Any], tangents: Sequence[Any],
         raise TypeError(f"jvp: primal and tangent trees differ: {p_tree} vs {t_tree}")
     for i, (p, t) in enumerate(safe_zip(p_leaves, t_leaves)):
         _check_tangent(p, t, i)
-    out_tree: list = []
-    aux: list = []
-    flat = _flat_fun(_split_aux(fun, has_aux, aux), p_tree, out_tree)
-    out_p, out_t = ad.jvp_flat(lambda *xs: flat(*xs), p_leaves, t_leaves)
-    out_t = [ad.instantiate_zeros(t) for t in out_t]
-    res = (out_tree[0].unflatten(out_p), out_tree[0].unflatten(out_t))
-    return (*res, aux[0]) if has_aux else res
+    store = _OutStore()
+    out_p, out_t = ad.jvp_flat(_flat_fun(fun, p_tree, store, has_aux), p_leaves, t_leaves)
+    out_t = [ad.instantiate_zeros(t) for t in out_t[:store.n_out]]
+    out, aux = store.split(out_p)
+    res = (out, store.tree.unflatten(out_t))
+    return (*res, aux) if has_aux else res
 
 
 def linearize(fun: Callable, *primals: Any) -> tuple[Any, Callable]:
@@ -91,8 +124,8 @@ def linearize(fun: Callable, *primals: Any) -> tuple[Any, Callable]:
     2.0
     """
     p_leaves, p_tree = registry.flatten(primals)
-    out_tree: list = []
-    out, lin, _ = ad.linearize_flat(_flat_fun(fun, p_tree, out_tree), p_leaves)
+    store = _OutStore()
+    out, lin, _ = ad.linearize_flat(_flat_fun(fun, p_tree, store), p_leaves)
 
     def f_jvp(*tangents: Any) -> Any:
         t_leaves, t_tree = registry.flatten(tangents)
@@ -101,9 +134,9 @@ def linearize(fun: Callable, *primals: Any) -> tuple[Any, Callable]:
                             f" got {t_tree}")
         from sciax._src.core.jaxpr import eval_jaxpr
 
-        return out_tree[0].unflatten(eval_jaxpr(lin.jaxpr, lin.consts, *t_leaves))
+        return store.tree.unflatten(eval_jaxpr(lin.jaxpr, lin.consts, *t_leaves))
 
-    return out_tree[0].unflatten(out), f_jvp
+    return store.tree.unflatten(out), f_jvp
 
 
 def vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple[Any, ...]:
@@ -117,29 +150,29 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple[Any, ...]:
     [3.0, 2.0]
     """
     p_leaves, p_tree = registry.flatten(primals)
-    out_tree: list = []
-    aux: list = []
-    flat = _flat_fun(_split_aux(fun, has_aux, aux), p_tree, out_tree)
-    out, lin, _ = ad.linearize_flat(flat, p_leaves)
-    tree = out_tree[0]
-    out_avals = [get_aval(o) for o in out]
+    store = _OutStore()
+    outs, lin, _ = ad.linearize_flat(_flat_fun(fun, p_tree, store, has_aux), p_leaves)
+    tree = store.tree
+    out, aux = store.split(outs)
+    out_avals = [get_aval(o) for o in outs]
+    aux_zeros = [ad.Zero(a) for a in out_avals[store.n_out:]]
 
     def vjp_fn(ct: Any) -> tuple[Any, ...]:
         ct_leaves, ct_tree = registry.flatten(ct)
         if ct_tree != tree:
             raise TypeError(f"vjp function expects a cotangent of structure {tree}, "
                             f"got {ct_tree}")
-        for c, a in safe_zip(ct_leaves, out_avals):
+        for c, a in safe_zip(ct_leaves, out_avals[:store.n_out]):
             ca = get_aval(c)
             if ca.shape != a.shape:
                 raise ValueError(f"vjp: cotangent of shape {ca.shape} given for an "
                                  f"output of shape {a.shape}")
-        cts = ad.backward_pass(lin.jaxpr, lin.consts, ct_leaves)
+        cts = ad.backward_pass(lin.jaxpr, lin.consts, [*ct_leaves, *aux_zeros])
         cts = [ad.instantiate_zeros(c) for c in cts]
         return p_tree.unflatten(cts)
 
-    res = (tree.unflatten(out), vjp_fn)
-    return (*res, aux[0]) if has_aux else res
+    res = (out, vjp_fn)
+    return (*res, aux) if has_aux else res
 
 
 def _argnums_tuple(argnums: int | Sequence[int], nargs: int, fname: str) -> tuple[int, ...]:
@@ -327,47 +360,45 @@ def _jacobian(fun: Callable, argnums: Any, has_aux: bool, holomorphic: bool,
         dyn = tuple(args[i] for i in nums)
         in_leaves, in_tree = registry.flatten(dyn[0] if single else dyn)
         _check_input_dtypes(name, in_leaves, holomorphic, allow_int)
-        aux: list = []
-        out_tree_box: list = []
+        store = _OutStore()
 
-        def f_flat(*leaves: Any) -> list[Any]:
-            vals = in_tree.unflatten(leaves)
+        def f_args(*vals_in: Any) -> Any:
             full = list(args)
-            for i, a in zip(nums, (vals,) if single else vals):
+            for i, a in zip(nums, (vals_in[0],) if single else vals_in[0]):
                 full[i] = a
-            out = fun(*full, **kwargs)
-            if has_aux:
-                out, a = out
-                aux.append(a)
-            o_leaves, o_tree = registry.flatten(out)
-            out_tree_box.append(o_tree)
-            return o_leaves
+            return fun(*full, **kwargs)
 
+        f_flat = _flat_fun(f_args, _OneArg(in_tree), store, has_aux)
         in_avals = [get_aval(x) for x in in_leaves]
         in_sizes = [int(np.prod(a.shape)) for a in in_avals]
         in_shapes = [a.shape for a in in_avals]
         if forward:
             basis, n = _std_basis(in_avals)
-            outs_box: list = []
+            primal_box: list = []
 
             def push(*ts: Any) -> list[Any]:
                 outs, t_outs = ad.jvp_flat(f_flat, in_leaves, list(ts))
-                outs_box.append(outs)
-                return [ad.instantiate_zeros(t) for t in t_outs]
+                primal_box.append(outs)
+                # aux values do not depend on the tangents: they come out unbatched
+                return [*(ad.instantiate_zeros(t) for t in t_outs[:store.n_out]),
+                        *outs[store.n_out:]]
 
-            cols = batching.vmap_flat(push, basis, [0] * len(basis),
-                                      lambda m: [0] * m, n)
-            outs = f_flat(*in_leaves) if not outs_box else outs_box[0]
-            out_avals = [get_aval(o) for o in outs]
+            res = batching.vmap_flat(
+                push, basis, [0] * len(basis),
+                lambda k: [0] * store.n_out + [None] * (k - store.n_out), n)
+            cols, aux_leaves = res[:store.n_out], res[store.n_out:]
+            out_avals = [get_aval(o) for o in primal_box[0][:store.n_out]]
             rows = [_split_rows(c, in_sizes, in_shapes, oa.shape, in_first=False)
                     for c, oa in zip(cols, out_avals)]
         else:
             outs, lin, _ = ad.linearize_flat(f_flat, in_leaves)
-            out_avals = [get_aval(o) for o in outs]
+            out_avals = [get_aval(o) for o in outs[:store.n_out]]
+            aux_leaves = outs[store.n_out:]
+            aux_zeros = [ad.Zero(get_aval(o)) for o in aux_leaves]
             basis, m = _std_basis(out_avals)
 
             def pull(*cts: Any) -> list[Any]:
-                res = ad.backward_pass(lin.jaxpr, lin.consts, list(cts))
+                res = ad.backward_pass(lin.jaxpr, lin.consts, [*cts, *aux_zeros])
                 return [ad.instantiate_zeros(c) for c in res]
 
             cts = batching.vmap_flat(pull, basis, [0] * len(basis),
@@ -378,8 +409,8 @@ def _jacobian(fun: Callable, argnums: Any, has_aux: bool, holomorphic: bool,
                       for c, ia in zip(cts, in_avals)]
             rows = [[per_in[i][o] for i in range(len(in_avals))]
                     for o in range(len(out_avals))]
-        jac = out_tree_box[-1].unflatten([in_tree.unflatten(r) for r in rows])
-        return (jac, aux[-1]) if has_aux else jac
+        jac = store.tree.unflatten([in_tree.unflatten(r) for r in rows])
+        return (jac, store.aux(aux_leaves)) if has_aux else jac
 
     return jac_f
 

@@ -88,7 +88,8 @@ def callback(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
 
     Examples
     --------
-    >>> sciax.debug.callback(lambda x: print("got", x), snp.arange(3))
+    >>> import builtins
+    >>> sciax.debug.callback(lambda x: builtins.print("got", x), snp.arange(3))
     got [0 1 2]
     """
     leaves, tree = registry.flatten((args, kwargs))

@@ -84,13 +84,7 @@ def _patterns(rec: OpRecord) -> list[tuple]:
     operand, operands at different positions, one operand unbatched."""
     n = rec.nargs
     if n == 1:
-        pats = [(0,), (1,), (-1,)]
-        if rec.name.startswith("bitcast") and rec.name.endswith("uint8_to_float32"):
-            # BUG: the widening bitcast's batching rule keeps a trailing batch axis
-            # in place, so the bitcast consumes the batch axis instead of the
-            # example's last axis (see test_widening_bitcast_batched_last_axis).
-            pats.remove((-1,))
-        return pats
+        return [(0,), (1,), (-1,)]
     return [(0,) * n, (-1,) * n, tuple(range(n)), (None,) + (1,) * (n - 1),
             (-1,) * (n - 1) + (None,)]
 
@@ -131,9 +125,6 @@ def test_size_one_and_empty_batches(rec, dtype):
         assert out.dtype == example.dtype
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: bitcast_convert_type batching rule "
-                   "leaves a trailing batch axis last, where a widening bitcast "
-                   "consumes it")
 def test_widening_bitcast_batched_last_axis():
     x = np.arange(60, dtype=np.uint8).reshape(3, 4, 5)  # 5 examples of (3, 4)
     f = lambda x: lax.bitcast_convert_type(x, np.float32)  # noqa: E731

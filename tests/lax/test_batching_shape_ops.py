@@ -139,11 +139,6 @@ def test_size_one_and_empty_batches(name):
     pats = [(0,) * len(makers), (-1,) * len(makers)]
     if len(makers) > 1:
         pats.append((0,) + (None,) * (len(makers) - 1))
-    if name == "dynamic_slice":
-        # BUG: with batched start indices and an empty batch, dynamic_slice's
-        # batching rule asks gather for a slice of size 1 on the empty batch axis
-        # (see test_dynamic_slice_empty_batch_batched_indices)
-        pats = [p for p in pats if p[1:] == (None,) * (len(p) - 1)]
     for pattern in pats:
         args, in_axes = _place(empty, pattern, unbatched=[x[0] for x in one])
         out = sciax.vmap(f, in_axes=in_axes)(*args)
@@ -151,8 +146,6 @@ def test_size_one_and_empty_batches(name):
         assert out.dtype == example.dtype
 
 
-@pytest.mark.xfail(strict=True, raises=ValueError, reason="BUG: dynamic_slice "
-                   "batching rule gathers slice size 1 on an empty batch axis")
 def test_dynamic_slice_empty_batch_batched_indices():
     f = sciax.vmap(lambda x, i: lax.dynamic_slice(x, (i,), (2,)))
     out = f(np.zeros((0, 3)), np.zeros((0,), np.int32))

@@ -6,3 +6,8 @@ client and devices), :mod:`.array` (the Array type and device_put),
 (the MLIR/StableHLO op builders that lowering rules call), :mod:`.pytree`
 (jaxlib's C++ pytree registry) and :mod:`.lapack` (LAPACK kernel targets).
 """
+
+import os as _os
+
+# jaxlib's C++ logs an INFO line per client creation to stderr; keep warnings.
+_os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")

@@ -854,7 +854,8 @@ def fori_loop(lower: Any, upper: Any, body_fun: Callable[[Any, Any], Any],
         def step(carry, _):
             i, val = carry
             return (ew.add(i, 1), body_fun(i, val)), None
-        i0 = ew.convert_element_type(lo, np.int32)
+        # the index is a weak default int, as a Python int would be
+        i0 = ew.convert_element_type(lo, dtypes.default_int(), weak_type=True)
         (_, val), _ = scan(step, (i0, init_val), None, length=max(hi - lo, 0))
         return val
     dt = np.result_type(*(get_aval(b).dtype if not dtypes.is_python_scalar(b)

@@ -157,7 +157,7 @@ def _integer_pow_lowering(ctx: lowering.LoweringRuleContext, x: ir.Value, *, y: 
     aval = ctx.avals_in[0]
     if y == 0:
         return lowering.ir_constant(np.ones(aval.shape), aval)
-    acc, base, n = None, x, abs(y)
+    acc, base, n = None, x, -y if y < 0 else y  # (abs is lax.abs here)
     while n:
         if n & 1:
             acc = base if acc is None else hlo.multiply(acc, base)
@@ -819,8 +819,19 @@ for _prim in (neg_p, sign_p, floor_p, ceil_p, round_p, abs_p, exp_p, exp2_p, exp
               cosh_p, tanh_p, asinh_p, acosh_p, atanh_p, sqrt_p, rsqrt_p, cbrt_p,
               logistic_p, erf_p, erfc_p, erf_inv_p, lgamma_p, digamma_p, is_finite_p,
               not_p, population_count_p, clz_p, integer_pow_p, convert_element_type_p,
-              bitcast_convert_type_p, real_p, imag_p, conj_p, stop_gradient_p):
+              real_p, imag_p, conj_p, stop_gradient_p):
     batching.defvectorized(_prim)
+
+
+def _bitcast_batch(vals, dims, *, new_dtype):
+    # A size-changing bitcast adds or consumes the last axis: keep the batch
+    # axis out of its way by moving it to the front.
+    (x,), (d,) = vals, dims
+    x = batching.moveaxis(x, d, 0)
+    return bitcast_convert_type_p.bind(x, new_dtype=new_dtype), 0
+
+
+batching.primitive_batchers[bitcast_convert_type_p] = _bitcast_batch
 
 for _prim in (add_p, sub_p, mul_p, div_p, rem_p, pow_p, max_p, min_p, atan2_p,
               nextafter_p, polygamma_p, eq_p, ne_p, lt_p, le_p, gt_p, ge_p, and_p, or_p,

@@ -966,6 +966,8 @@ def _dynamic_slice_batch(vals, dims, *, slice_sizes):
 
     x = batching.bdim_at_front(x, dx, size)
     shape = _aval(x).shape[1:]
+    if size == 0:  # nothing to gather (and a size-1 batch window would not fit)
+        return _zeros_like_aval(_aval(x).update(shape=(0, *slice_sizes))), 0
     starts = _batched_start_indices(idx, di, size, shape, slice_sizes)
     rank = len(shape)
     dnums = GatherDimensionNumbers(
@@ -1012,6 +1014,8 @@ def _dynamic_update_slice_batch(vals, dims):
     from sciax._src.lax.indexing import ScatterDimensionNumbers, scatter
 
     shape = _aval(x).shape[1:]
+    if size == 0:
+        return x, 0
     starts = _batched_start_indices(idx, di, size, shape, _aval(upd).shape[1:])
     rank = len(shape)
     dnums = ScatterDimensionNumbers(
