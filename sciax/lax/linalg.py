@@ -12,3 +12,4 @@ from sciax._src.lax.linalg import (
     lu_pivots_to_permutation_p as lu_pivots_to_permutation_p, qr as qr, qr_p as qr_p,
     triangular_solve as triangular_solve, triangular_solve_p as triangular_solve_p,
     tridiagonal_solve as tridiagonal_solve, tridiagonal_solve_p as tridiagonal_solve_p)
+from sciax._src.lax.linalg_eig import *  # noqa: F401,F403  eigh, svd, eig, schur, ...

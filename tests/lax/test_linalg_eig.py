@@ -176,6 +176,7 @@ def test_hessenberg_matches_scipy(run, dtype):
         close(h, h_ref, dtype, scale=10)
         q = _q_from_reflectors(packed[i], taus[i])
         close(q, q_ref, dtype, scale=10)
+        close(run(la.hessenberg_q, packed[i], taus[i]), q_ref, dtype, scale=10)
         close(q @ h @ H(q), a[i], dtype, scale=10)
 
 
@@ -200,6 +201,8 @@ def test_vmap_matches_loop(in_axes):
                    in_axes=in_axes, atol=1e-10)
     check_batching(la.schur, (a,), in_axes=in_axes, atol=1e-10)
     check_batching(la.hessenberg, (a,), in_axes=in_axes, atol=1e-10)
+    check_batching(lambda x: la.hessenberg_q(*la.hessenberg(x)), (a,), in_axes=in_axes,
+                   atol=1e-10)
 
 
 def test_vmap_of_grad_and_jit():
@@ -326,6 +329,7 @@ def test_empty_matrices():
     np.testing.assert_array_equal(np.asarray(vh)[1], np.eye(3))
     packed, taus = la.hessenberg(np.ones((1, 1)))
     assert taus.shape == (0,)
+    np.testing.assert_array_equal(np.asarray(la.hessenberg_q(packed, taus)), [[1.0]])
 
 
 @pytest.mark.parametrize("f", [la.eigh, la.eig, la.schur, la.hessenberg])

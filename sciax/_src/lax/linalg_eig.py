@@ -33,13 +33,14 @@ from sciax._src.lax import elementwise as ew
 from sciax._src.lax import reductions, shape_ops
 from sciax._src.lax._rules import complex_dtype, multi_result_primitive, real_dtype
 from sciax._src.lax.linalg import (adjoint as _H, char_attr, check_matrix,
-                                   eye as _eye, front_batcher, lapack_call,
+                                   eye as _eye, front_batcher, householder_product,
+                                   lapack_call,
                                    lapack_target, lower_with_lax, matmul as _mm, tril,
                                    triu)
 
 ArrayLike = Any
 
-__all__ = ["eigh", "svd", "eig", "schur", "hessenberg",
+__all__ = ["eigh", "svd", "eig", "schur", "hessenberg", "hessenberg_q",
            "eigh_p", "svd_p", "eig_p", "schur_p", "hessenberg_p"]
 
 
@@ -231,8 +232,7 @@ def eigh(x: ArrayLike, *, lower: bool = True, symmetrize_input: bool = True,
     Examples
     --------
     >>> import numpy as np
-    >>> from sciax._src.lax.linalg_eig import eigh
-    >>> v, w = eigh(np.array([[2.0, 1.0], [1.0, 2.0]]))
+    >>> v, w = lax.linalg.eigh(np.array([[2.0, 1.0], [1.0, 2.0]]))
     >>> w
     Array([1., 3.], dtype=float64)
     """
@@ -342,8 +342,7 @@ def svd(x: ArrayLike, *, full_matrices: bool = True, compute_uv: bool = True,
     Examples
     --------
     >>> import numpy as np
-    >>> from sciax._src.lax.linalg_eig import svd
-    >>> svd(np.array([[3.0, 0.0], [0.0, -4.0]]), compute_uv=False)
+    >>> lax.linalg.svd(np.array([[3.0, 0.0], [0.0, -4.0]]), compute_uv=False)
     Array([4., 3.], dtype=float64)
     """
     if algorithm not in _SVD_DRIVERS:
@@ -496,8 +495,8 @@ def eig(x: ArrayLike, *, compute_left_eigenvectors: bool = False,
     Examples
     --------
     >>> import numpy as np
-    >>> from sciax._src.lax.linalg_eig import eig
-    >>> w, = eig(np.array([[0.0, 1.0], [-1.0, 0.0]]), compute_right_eigenvectors=False)
+    >>> rotation = np.array([[0.0, 1.0], [-1.0, 0.0]])
+    >>> w, = lax.linalg.eig(rotation, compute_right_eigenvectors=False)
     >>> np.sort_complex(np.asarray(w))
     array([0.-1.j, 0.+1.j])
     """
@@ -621,8 +620,7 @@ def schur(x: ArrayLike, *, compute_schur_vectors: bool = True,
     Examples
     --------
     >>> import numpy as np
-    >>> from sciax._src.lax.linalg_eig import schur
-    >>> t, z = schur(np.array([[1.0, 2.0], [0.0, 3.0]]))
+    >>> t, z = lax.linalg.schur(np.array([[1.0, 2.0], [0.0, 3.0]]))
     >>> np.allclose(np.asarray(z @ t @ z.T), [[1.0, 2.0], [0.0, 3.0]])
     True
     """
@@ -694,8 +692,7 @@ def hessenberg(x: ArrayLike) -> tuple[Any, Any]:
     Examples
     --------
     >>> import numpy as np
-    >>> from sciax._src.lax.linalg_eig import hessenberg
-    >>> a, taus = hessenberg(np.eye(3))
+    >>> a, taus = lax.linalg.hessenberg(np.eye(3))
     >>> taus.shape
     (2,)
     """
@@ -731,3 +728,37 @@ ad.primitive_jvps[hessenberg_p] = _not_differentiable(
     "differentiable pieces instead")
 batching.primitive_batchers[hessenberg_p] = front_batcher(hessenberg_p)
 register_lowering(hessenberg_p, _hessenberg_lowering)
+
+
+def hessenberg_q(a: ArrayLike, taus: ArrayLike) -> Any:
+    """The unitary ``q`` of ``x = q @ h @ q^H`` from :func:`hessenberg`'s output.
+
+    LAPACK's orghr/unghr, done with ``householder_product`` (orgqr/ungqr) on
+    the reflectors below the first subdiagonal: ``q = diag(1, q')``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 10.0]])
+    >>> a, taus = lax.linalg.hessenberg(x)
+    >>> q = np.asarray(lax.linalg.hessenberg_q(a, taus))
+    >>> h = np.triu(np.asarray(a), -1)
+    >>> np.allclose(q @ h @ q.T, x)
+    True
+    """
+    aval = get_aval(a)
+    _check_operand("hessenberg_q", aval)
+    *batch, n, _ = aval.shape
+    if n <= 1:
+        return _eye(aval.shape, aval.dtype)
+    nd = aval.ndim
+    # the reflectors of the (n-1) x (n-1) block below the first row; the
+    # entries above its diagonal are ignored by orgqr
+    block = shape_ops.slice(a, (0,) * (nd - 2) + (1, 0), (*batch, n, n - 1))
+    q = householder_product(block, taus)
+    zero = shape_ops.full((), 0, aval.dtype)
+    q = shape_ops.pad(q, zero, [(0, 0, 0)] * (nd - 2) + [(1, 0, 0), (1, 0, 0)])
+    # plus the 1 in the top-left corner (where row + column == 0)
+    corner = ew.eq(ew.add(shape_ops.broadcasted_iota(np.int32, aval.shape, nd - 2),
+                          shape_ops.broadcasted_iota(np.int32, aval.shape, nd - 1)), 0)
+    return ew.add(q, _cast(corner, aval.dtype))
