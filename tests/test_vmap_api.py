@@ -256,7 +256,7 @@ def test_unbound_axis_name():
 # --- errors ---------------------------------------------------------------------------
 
 def test_mismatched_batch_sizes():
-    with pytest.raises(ValueError, match=r"inconsistent sizes.*leaf 0: 4.*leaf 1: 3"):
+    with pytest.raises(ValueError, match=r"inconsistent sizes.*argument 0 \(leaf 0\) has size 4.*argument 1 \(leaf 1\) has size 3"):
         sciax.vmap(lambda a, b: a)(X, Y)
 
 

@@ -493,12 +493,17 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0,
                 f"with {len(args)} positional arguments; in_axes must be an int, None "
                 "or a tuple with one entry per positional argument")
         axes = in_axes if isinstance(in_axes, tuple) else (in_axes,) * len(args)
-        flat_axes = []
+        flat_axes: list = []
+        names: list[str] = []  # which argument each leaf belongs to, for errors
         for i, (ax, a) in enumerate(zip(axes, args)):
-            flat_axes.extend(_broadcast_prefix(ax, a, f"vmap in_axes[{i}]"))
+            these = _broadcast_prefix(ax, a, f"vmap in_axes[{i}]")
+            flat_axes.extend(these)
+            names.extend([f"argument {i}"] * len(these))
         leaves, in_tree = registry.flatten((args, kwargs))
-        kw_leaves = len(leaves) - len(flat_axes)
-        flat_axes.extend([0] * kw_leaves)
+        for k in kwargs:
+            n = len(registry.flatten(kwargs[k])[0])
+            names.extend([f"keyword argument {k!r}"] * n)
+        flat_axes.extend([0] * (len(leaves) - len(flat_axes)))
         dims, sizes = [], []
         for k, (x, ax) in enumerate(zip(leaves, flat_axes)):
             if ax is None:
@@ -507,7 +512,7 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0,
             shape = get_aval(x).shape
             if not -len(shape) <= ax < len(shape):
                 raise ValueError(
-                    f"vmap in_axes {ax} is out of range for argument leaf {k} of "
+                    f"vmap in_axes {ax} is out of range for {names[k]} (leaf {k}) of "
                     f"shape {shape} (rank {len(shape)})")
             ax %= len(shape)
             dims.append(ax)
@@ -516,7 +521,7 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0,
         if axis_size is not None:
             size_set.add(axis_size)
         if len(size_set) > 1:
-            detail = ", ".join(f"leaf {k}: {s}" for k, s in sizes)
+            detail = ", ".join(f"{names[k]} (leaf {k}) has size {s}" for k, s in sizes)
             raise ValueError(
                 "vmap got inconsistent sizes for the mapped axes of its arguments: "
                 f"{detail}" + (f"; axis_size={axis_size}" if axis_size is not None else ""))

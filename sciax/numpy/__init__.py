@@ -15,7 +15,8 @@ from sciax._src.numpy.creation import (
     identity as identity, linspace as linspace, ones as ones, ones_like as ones_like,
     zeros as zeros, zeros_like as zeros_like)
 from sciax._src.numpy.indexing import (
-    put_along_axis as put_along_axis, take as take, take_along_axis as take_along_axis)
+    put_along_axis as put_along_axis, take as take, take_along_axis as take_along_axis,
+    trace as trace)
 from sciax._src.numpy.products import (
     dot as dot, inner as inner, matmul as matmul, outer as outer, vdot as vdot)
 from sciax._src.numpy.reductions import (
