@@ -234,7 +234,7 @@ def qr(a: Any, mode: str = "reduced") -> Any:
     Examples
     --------
     >>> q, r = snp.linalg.qr(snp.array([[3.0, 0.0], [4.0, 5.0]]))
-    >>> bool(snp.allclose(q @ r, snp.array([[3.0, 0.0], [4.0, 5.0]])))
+    >>> bool(np.allclose(q @ r, [[3.0, 0.0], [4.0, 5.0]]))
     True
     """
     if mode not in ("reduced", "complete", "r"):
