@@ -1,0 +1,80 @@
+"""
+Linear algebra (:mod:`sciax.linalg`)
+====================================
+
+SciPy's ``scipy.linalg`` with SciPy's names, signatures and result
+conventions, built on the primitives of :mod:`sciax.lax.linalg`.  Every
+function takes stacks of matrices ``(..., M, N)`` (leading axes are batch
+axes) and works eagerly, under ``sciax.jit``, ``sciax.vmap`` and ``sciax.grad``.
+Where a traced value cannot raise (a singular matrix, a matrix that is not
+positive definite, NaN input) the result holds infs/NaNs instead of SciPy's
+``LinAlgError``; shape errors raise ``ValueError`` as in SciPy.
+
+Basics
+------
+   solve - Solve a linear system (general, symmetric, Hermitian, positive
+       definite, diagonal, triangular, banded or tridiagonal)
+   solve_triangular - Solve a triangular system
+   solve_banded - Solve a banded system
+   solveh_banded - Solve a Hermitian positive-definite banded system
+   inv - Inverse of a square matrix
+   det - Determinant of a square matrix
+   slogdet - Sign and log of the absolute determinant (sciax extra)
+   norm - Matrix or vector norm
+   lstsq - Least-squares solution of a linear system
+   pinv - Moore-Penrose pseudo-inverse
+   pinvh - Pseudo-inverse of a Hermitian matrix
+   matrix_rank - Rank by singular values (also in sciax.numpy.linalg)
+
+Eigenvalue problems
+-------------------
+   eig - Eigenvalues and left/right eigenvectors of a general matrix
+   eigvals - Eigenvalues of a general matrix
+   eigh - Eigenvalues and eigenvectors of a Hermitian matrix
+   eigvalsh - Eigenvalues of a Hermitian matrix
+   eig_banded - Eigenvalues and eigenvectors of a Hermitian banded matrix
+   eigvals_banded - Eigenvalues of a Hermitian banded matrix
+   eigh_tridiagonal - Eigenvalues and eigenvectors of a real symmetric
+       tridiagonal matrix
+   eigvalsh_tridiagonal - Eigenvalues of a real symmetric tridiagonal matrix
+
+Decompositions
+--------------
+   lu - LU decomposition
+   lu_factor - LU decomposition in LAPACK's packed form
+   lu_solve - Solve a system with the factors from lu_factor
+   svd - Singular value decomposition
+   svdvals - Singular values
+   orth - Orthonormal basis of the range
+   null_space - Orthonormal basis of the null space
+   cholesky - Cholesky factor
+   cho_factor - Cholesky factor for cho_solve
+   cho_solve - Solve a system with the factor from cho_factor
+   cholesky_banded - Cholesky factor of a banded matrix
+   cho_solve_banded - Solve with the factor from cholesky_banded
+   qr - QR decomposition
+   rq - RQ decomposition
+   schur - Schur decomposition
+   rsf2csf - Real Schur form to complex Schur form
+   hessenberg - Hessenberg form
+   cossin - Cosine-sine decomposition of a unitary matrix
+   subspace_angles - Angles between two subspaces
+"""
+
+from sciax.linalg._basic import (
+    LinAlgError as LinAlgError, lstsq as lstsq, matrix_rank as matrix_rank,
+    norm as norm, null_space as null_space, orth as orth, pinv as pinv,
+    pinvh as pinvh, subspace_angles as subspace_angles)
+from sciax.linalg._decomp import (
+    cholesky as cholesky, cossin as cossin, eig as eig, eig_banded as eig_banded,
+    eigh as eigh, eigh_tridiagonal as eigh_tridiagonal, eigvals as eigvals,
+    eigvals_banded as eigvals_banded, eigvalsh as eigvalsh,
+    eigvalsh_tridiagonal as eigvalsh_tridiagonal, hessenberg as hessenberg, lu as lu,
+    qr as qr, rq as rq, rsf2csf as rsf2csf, schur as schur, svd as svd,
+    svdvals as svdvals)
+from sciax.linalg._solve import (
+    cho_factor as cho_factor, cho_solve as cho_solve,
+    cho_solve_banded as cho_solve_banded, cholesky_banded as cholesky_banded,
+    det as det, inv as inv, lu_factor as lu_factor, lu_solve as lu_solve,
+    slogdet as slogdet, solve as solve, solve_banded as solve_banded,
+    solve_triangular as solve_triangular, solveh_banded as solveh_banded)
