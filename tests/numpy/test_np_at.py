@@ -66,12 +66,14 @@ def test_at_grads_and_vmap():
     rng = np.random.default_rng(0)
     x, v = rng.normal(size=(4, 3)), rng.normal(size=(2, 3))
     i = np.array([2, 2])
-    check_grads(lambda a, b: snp.asarray(a).at[i].add(b), (x, v), order=2, modes=("fwd", "rev"))
-    check_grads(lambda a, b: snp.asarray(a).at[np.array([1, 3])].set(b), (x, v), order=1)
-    check_grads(lambda a, b: snp.asarray(a).at[np.array([1, 3]), 1:].multiply(b[:, 1:]), (x, v),
-                order=1)
-    check_batching(lambda a, b: snp.asarray(a).at[i].add(b), (np.stack([x, x]), np.stack([v, v])))
-    check_batching(lambda a, j: snp.asarray(a).at[j].set(0.0), (np.stack([x, x]),
+    S = snp.asarray
+    check_grads(lambda a, b: S(a).at[i].add(b), (x, v), order=2, modes=("fwd", "rev"))
+    check_grads(lambda a, b: S(a).at[np.array([1, 3])].set(b), (x, v), order=1)
+    check_grads(lambda a, b: S(a).at[np.array([1, 3]), 1:].multiply(b[:, 1:]),
+                (x, v), order=1)
+    check_batching(lambda a, b: S(a).at[i].add(b), (np.stack([x, x]),
+                                                    np.stack([v, v])))
+    check_batching(lambda a, j: S(a).at[j].set(0.0), (np.stack([x, x]),
                    np.array([[0, 1], [3, 3]])))
 
 

@@ -15,7 +15,7 @@ I0 = np.array([[1, 0], [1, 1]])
 CASES = [
     1, -1, (0, slice(None), 2), (slice(None, None, -1), slice(1, 3)), (Ellipsis, None),
     [1, 0], ([0, 1], [2, -1]), ([0, 1], None, [0, 1]),          # split by None: first
-    (slice(None), [0, 2], None, [0, 3]), (0, slice(None), [1, 2]),  # int joins the group
+    (slice(None), [0, 2], None, [0, 3]), (0, slice(None), [1, 2]),  # int joins
     (I0, Ellipsis, -1), (slice(None, None, -1), [[0], [2]], slice(1, None, 2)),
     (Ellipsis, [3, -4]), (None, 1, None, slice(None, None, -2)), (np.array(1), [0, 2]),
     X[..., 0] > 5, (slice(None), np.array([True, False, True])), True, False,
@@ -49,8 +49,8 @@ def test_getitem_grads_and_vmap():
     check_grads(lambda a: snp.asarray(a)[idx], (x,), order=2, modes=("fwd", "rev"))
     check_grads(lambda a: snp.asarray(a)[np.array([[1, 1], [0, 2]])], (x,), order=1)
     check_batching(lambda a: snp.asarray(a)[[2, 0], 1:], (np.stack([x, 2 * x]),))
-    check_batching(lambda a, i: snp.asarray(a)[i, ::-1], (np.stack([x, x + 1]), np.array([[0, 2],
-                   [1, 1]])), in_axes=(0, 0))
+    check_batching(lambda a, i: snp.asarray(a)[i, ::-1],
+                   (np.stack([x, x + 1]), np.array([[0, 2], [1, 1]])), in_axes=(0, 0))
 
 
 def test_bad_indices():

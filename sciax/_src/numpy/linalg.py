@@ -189,7 +189,8 @@ def det(a: Any) -> Any:
     """
     a = _matrix("det", a, square=True)
     if get_aval(a).shape[-1] == 0:
-        return util.broadcast_to(util.cast(1, get_aval(a).dtype), get_aval(a).shape[:-2])
+        shape = get_aval(a).shape
+        return util.broadcast_to(util.cast(1, get_aval(a).dtype), shape[:-2])
     diag, sign = _lu_det_parts(a)
     return ufuncs.multiply(sign, reductions.prod(diag, axis=-1))
 
