@@ -17,10 +17,10 @@ from jaxlib import _jax
 
 from sciax._src.backend import client as _client
 from sciax._src.core import dtypes
-from sciax._src.core.avals import ShapedArray
+from sciax._src.core.avals import HasAval, ShapedArray
 
 
-class Array:
+class Array(HasAval):
     """An n-dimensional array on an XLA device (sciax's ``ndarray``).
 
     Arrays are immutable: use ``x.at[idx].set(v)`` for functional updates.
@@ -43,35 +43,7 @@ class Array:
         self.aval = aval
         self._npy = None
 
-    # -- metadata ---------------------------------------------------------------
-    @property
-    def shape(self) -> tuple[int, ...]:
-        return self.aval.shape
-
-    @property
-    def dtype(self) -> np.dtype:
-        return self.aval.dtype
-
-    @property
-    def ndim(self) -> int:
-        return len(self.aval.shape)
-
-    @property
-    def size(self) -> int:
-        return self.aval.size
-
-    @property
-    def weak_type(self) -> bool:
-        return self.aval.weak_type
-
-    @property
-    def itemsize(self) -> int:
-        return self.aval.dtype.itemsize
-
-    @property
-    def nbytes(self) -> int:
-        return self.aval.size * self.aval.dtype.itemsize
-
+    # -- metadata (shape, dtype, ndim, size, ... come from HasAval) -----------
     def devices(self) -> set:
         return {self.device}
 
@@ -137,11 +109,6 @@ class Array:
             raise TypeError(
                 f"only integer arrays can be used as an index; got dtype {self.dtype}")
         return operator.index(self._scalar("int").item())
-
-    def __len__(self) -> int:
-        if not self.shape:
-            raise TypeError("len() of unsized object (a 0-d array)")
-        return self.shape[0]
 
     def __iter__(self):
         if not self.shape:

@@ -64,6 +64,47 @@ class ShapedArray:
         return f"ShapedArray({self.str_short()}{weak})"
 
 
+class HasAval:
+    """Array metadata read off ``self.aval``: the shared surface of concrete
+    arrays (:class:`sciax.Array`) and tracers."""
+
+    __slots__ = ()
+    aval: ShapedArray
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.aval.shape
+
+    @property
+    def dtype(self) -> np.dtype:
+        return self.aval.dtype
+
+    @property
+    def ndim(self) -> int:
+        return len(self.aval.shape)
+
+    @property
+    def size(self) -> int:
+        return self.aval.size
+
+    @property
+    def weak_type(self) -> bool:
+        return self.aval.weak_type
+
+    @property
+    def itemsize(self) -> int:
+        return self.aval.dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return self.aval.size * self.aval.dtype.itemsize
+
+    def __len__(self) -> int:
+        if not self.aval.shape:
+            raise TypeError("len() of unsized object (a 0-d array)")
+        return self.aval.shape[0]
+
+
 def raise_to_shaped(aval: ShapedArray, weak_type: bool | None = None) -> ShapedArray:
     if weak_type is None or weak_type == aval.weak_type:
         return aval

@@ -19,7 +19,7 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
-from sciax._src.core.avals import ShapedArray
+from sciax._src.core.avals import HasAval, ShapedArray
 
 
 class Primitive:
@@ -102,7 +102,7 @@ def set_current_trace(trace: Trace) -> Iterator[None]:
         _state.trace = prev
 
 
-class Tracer:
+class Tracer(HasAval):
     """A stand-in for an array while a function is being transformed.
 
     Subclasses hold what their trace needs (a primal and a tangent, a value and
@@ -117,31 +117,6 @@ class Tracer:
     @property
     def aval(self) -> ShapedArray:
         raise NotImplementedError
-
-    @property
-    def shape(self) -> tuple[int, ...]:
-        return self.aval.shape
-
-    @property
-    def dtype(self):
-        return self.aval.dtype
-
-    @property
-    def ndim(self) -> int:
-        return self.aval.ndim
-
-    @property
-    def size(self) -> int:
-        return self.aval.size
-
-    @property
-    def weak_type(self) -> bool:
-        return self.aval.weak_type
-
-    def __len__(self) -> int:
-        if not self.aval.shape:
-            raise TypeError("len() of unsized object (a 0-d array)")
-        return self.aval.shape[0]
 
     def __iter__(self):
         if not self.aval.shape:

@@ -234,14 +234,6 @@ def _copy(self: Any) -> Any:
     return self
 
 
-def _itemsize(self: Any) -> int:
-    return get_aval(self).dtype.itemsize
-
-
-def _nbytes(self: Any) -> int:
-    return get_aval(self).size * get_aval(self).dtype.itemsize
-
-
 _operators: dict[str, Callable[..., Any]] = {
     "__add__": _binary(ufuncs.add), "__radd__": _binary(ufuncs.add, True),
     "__sub__": _binary(ufuncs.subtract), "__rsub__": _binary(ufuncs.subtract, True),
@@ -291,8 +283,6 @@ _methods: dict[str, Callable[..., Any]] = {
 
 # only where the class lacks them (sciax.Array has its own)
 _tracer_extras: dict[str, Callable[..., Any]] = {"copy": _copy}
-_tracer_properties: dict[str, Callable[[Any], Any]] = {
-    "itemsize": _itemsize, "nbytes": _nbytes}
 
 _properties: dict[str, Callable[[Any], Any]] = {
     "T": _transpose, "mT": _mT, "real": ufuncs.real, "imag": ufuncs.imag, "at": _at,
@@ -310,9 +300,6 @@ def register(cls: type) -> None:
     for name, fn in _tracer_extras.items():
         if not hasattr(cls, name):
             setattr(cls, name, fn)
-    for name, fn in _tracer_properties.items():
-        if not hasattr(cls, name):
-            setattr(cls, name, property(fn))
     # defining __eq__ would otherwise reset __hash__; arrays stay unhashable
     cls.__hash__ = None  # type: ignore[assignment]
 
