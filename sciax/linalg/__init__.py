@@ -78,3 +78,4 @@ from sciax.linalg._solve import (
     det as det, inv as inv, lu_factor as lu_factor, lu_solve as lu_solve,
     slogdet as slogdet, solve as solve, solve_banded as solve_banded,
     solve_triangular as solve_triangular, solveh_banded as solveh_banded)
+from sciax.linalg._special_matrices import *  # noqa: F401,F403  block_diag, toeplitz, ...
