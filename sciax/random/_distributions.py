@@ -25,7 +25,7 @@ import sciax
 import sciax.numpy as snp
 from sciax import lax
 from sciax.random._prng import (canonical_shape, check_key, fold_in, random_bits,
-                                split)
+                                rolled_hash, split)
 
 # --- argument helpers ----------------------------------------------------------------
 
@@ -597,7 +597,8 @@ def _rejection(key: Any, shape: tuple[int, ...], dtype: np.dtype, propose: Any) 
 
     def body(state):
         i, done, val = state
-        v, ok = propose(fold_in(key, i))
+        with rolled_hash():
+            v, ok = propose(fold_in(key, i))
         new = lax.bitwise_and(ok, lax.bitwise_not(done))
         return i + 1, lax.bitwise_or(done, ok), snp.where(new, v, val)
 
@@ -605,6 +606,19 @@ def _rejection(key: Any, shape: tuple[int, ...], dtype: np.dtype, propose: Any) 
     return lax.while_loop(cond, body, init)[2]
 
 
+def _two_uniforms(key: Any, shape: tuple[int, ...], dtype: np.dtype) -> tuple[Any, Any]:
+    # one hash for both: halves of a (2, *shape) draw
+    u = uniform(key, (2,) + shape, dtype)
+    return u[0], u[1]
+
+
+def _normal_and_uniform(key: Any, shape: tuple[int, ...], dtype: np.dtype
+                        ) -> tuple[Any, Any]:
+    u = uniform(key, (2,) + shape, dtype, _nextafter(-1.0, 0.0, dtype), 1.0)
+    return lax.erf_inv(u[0]) * math.sqrt(2), (u[1] + 1) * 0.5
+
+
+@sciax.jit
 def _gamma_log_sample(key: Any, a: Any) -> Any:
     """``log`` of Gamma(a, 1) samples (``a`` already has the sample shape).
 
@@ -620,9 +634,7 @@ def _gamma_log_sample(key: Any, a: Any) -> Any:
     c = lax.rsqrt(9 * d)
 
     def propose(k):
-        kn, ku = split(k)
-        x = normal(kn, shape, dtype)
-        u = uniform(ku, shape, dtype)
+        x, u = _normal_and_uniform(k, shape, dtype)
         v = 1 + c * x
         pos = v > 0
         v3 = snp.where(pos, v * v * v, 1)
@@ -855,7 +867,8 @@ def _poisson_knuth(key: Any, lam: Any) -> Any:
 
     def body(state):
         i, done, k, logp = state
-        logp = logp + snp.log(uniform(fold_in(key, i), shape, dtype))
+        with rolled_hash():
+            logp = logp + snp.log(uniform(fold_in(key, i), shape, dtype))
         stop = logp < -lam
         k = snp.where(done | stop, k, k + 1)
         return i + 1, done | stop, k, logp
@@ -876,9 +889,8 @@ def _poisson_ptrs(key: Any, lam: Any) -> Any:
     v_r = 0.9277 - 3.6224 / (b - 2)
 
     def propose(k):
-        ku, kv = split(k)
-        u = uniform(ku, shape, dtype) - 0.5
-        v = uniform(kv, shape, dtype)
+        u, v = _two_uniforms(k, shape, dtype)
+        u = u - 0.5
         us = 0.5 - snp.abs(u)
         kk = snp.floor((2 * a / us + b) * u + lam + 0.43)
         fast = (us >= 0.07) & (v <= v_r)
@@ -907,13 +919,17 @@ def poisson(key: Any, lam: Any, shape: Sequence[int] | None = None, dtype: Any =
     shape = _check_shape("poisson", shape, lam)
     fdt = _float_dtype("poisson", None)
     lam = lax.stop_gradient(_param(lam, fdt, shape))
+    return _poisson(key, lam).astype(idt)
+
+
+@sciax.jit     # one compiled program per shape, eagerly too
+def _poisson(key: Any, lam: Any) -> Any:
     small = lam < _KNUTH_MAX_RATE
     k1, k2 = split(key)
     knuth = _poisson_knuth(k1, snp.where(small, lam, 0.0))
     ptrs = _poisson_ptrs(k2, snp.where(small, 1e5, lam))
     out = snp.where(small, knuth, ptrs)
-    bad = ~(lam >= 0)
-    return snp.where(bad, -1, out).astype(idt)
+    return snp.where(lam >= 0, out, -1)
 
 
 def _binomial_inversion(key: Any, n: Any, p: Any) -> Any:
@@ -926,7 +942,8 @@ def _binomial_inversion(key: Any, n: Any, p: Any) -> Any:
 
     def body(state):
         i, done, count, total = state
-        u = uniform(fold_in(key, i), shape, dtype)
+        with rolled_hash():
+            u = uniform(fold_in(key, i), shape, dtype)
         total = total + snp.ceil(snp.log1p(-u) / log1mp)
         stop = total > n
         count = snp.where(done | stop, count, count + 1)
@@ -952,9 +969,8 @@ def _binomial_btrs(key: Any, n: Any, p: Any) -> Any:
     h = lax.lgamma(m + 1) + lax.lgamma(n - m + 1)
 
     def propose(k):
-        ku, kv = split(k)
-        u = uniform(ku, shape, dtype) - 0.5
-        v = uniform(kv, shape, dtype)
+        u, v = _two_uniforms(k, shape, dtype)
+        u = u - 0.5
         us = 0.5 - snp.abs(u)
         kk = snp.floor((2 * a / us + b) * u + c)
         fast = (us >= 0.07) & (v <= v_r)
@@ -984,6 +1000,11 @@ def binomial(key: Any, n: Any, p: Any, shape: Sequence[int] | None = None,
     shape = _check_shape("binomial", shape, n, p)
     n = lax.stop_gradient(_param(n, dtype, shape))
     p = lax.stop_gradient(_param(p, dtype, shape))
+    return _binomial(key, n, p)
+
+
+@sciax.jit
+def _binomial(key: Any, n: Any, p: Any) -> Any:
     flip = p > 0.5
     ps = snp.where(flip, 1 - p, p)
     small = n * ps < _KNUTH_MAX_RATE
