@@ -57,7 +57,6 @@ Decompositions
    schur - Schur decomposition
    rsf2csf - Real Schur form to complex Schur form
    hessenberg - Hessenberg form
-   cossin - Cosine-sine decomposition of a unitary matrix
    subspace_angles - Angles between two subspaces
 """
 
@@ -66,7 +65,7 @@ from sciax.linalg._basic import (
     norm as norm, null_space as null_space, orth as orth, pinv as pinv,
     pinvh as pinvh, subspace_angles as subspace_angles)
 from sciax.linalg._decomp import (
-    cholesky as cholesky, cossin as cossin, eig as eig, eig_banded as eig_banded,
+    cholesky as cholesky, eig as eig, eig_banded as eig_banded,
     eigh as eigh, eigh_tridiagonal as eigh_tridiagonal, eigvals as eigvals,
     eigvals_banded as eigvals_banded, eigvalsh as eigvalsh,
     eigvalsh_tridiagonal as eigvalsh_tridiagonal, hessenberg as hessenberg, lu as lu,
