@@ -26,5 +26,6 @@ from sciax import debug as debug
 from sciax import distributed as distributed
 from sciax import lax as lax
 from sciax import numpy as numpy
+from sciax import random as random
 
 __version__ = "0.1.0"

@@ -241,21 +241,22 @@ def test_jit_over_the_seed():
 
 # --- shapes and dtypes -----------------------------------------------------------------
 
-def test_dtypes_follow_x64():
-    assert sr.normal(KEY, (2,)).dtype == np.float64
-    assert sr.uniform(KEY, (2,), np.float32).dtype == np.float32
-    assert sr.normal(KEY, (2,), np.complex64).dtype == np.complex64
-    assert sr.poisson(KEY, 2.0, (2,)).dtype == np.int64
-    with sciax.config.override(enable_x64=False):
-        assert sr.normal(KEY, (2,)).dtype == np.float32
-        assert sr.randint(KEY, (2,), 0, 3).dtype == np.int32
-        assert sr.gamma(KEY, 2.0, (2,)).dtype == np.float32
-
-
 def _out_shape(fn):
     # traced, not compiled: shape rules without the compile cost
     (aval,) = sciax.make_jaxpr(fn)(KEY).out_avals
     return aval.shape, aval.dtype
+
+
+def test_dtypes_follow_x64():
+    assert _out_shape(lambda k: sr.normal(k, (2,)))[1] == np.float64
+    assert _out_shape(lambda k: sr.uniform(k, (2,), np.float32))[1] == np.float32
+    assert _out_shape(lambda k: sr.normal(k, (2,), np.complex64))[1] == np.complex64
+    assert _out_shape(lambda k: sr.poisson(k, 2.0, (2,)))[1] == np.int64
+    with sciax.config.override(enable_x64=False):
+        assert _out_shape(lambda k: sr.normal(k, (2,)))[1] == np.float32
+        assert _out_shape(lambda k: sr.randint(k, (2,), 0, 3))[1] == np.int32
+        assert _out_shape(lambda k: sr.gamma(k, 2.0, (2,)))[1] == np.float32
+        assert sr.uniform(KEY, (3,)).dtype == np.float32
 
 
 def test_shapes_broadcast_parameters():
