@@ -80,3 +80,4 @@ from sciax._src.numpy.manipulation import *  # noqa: F401,F403,E402
 from sciax._src.numpy.sorting import *  # noqa: F401,F403,E402
 from sciax._src.numpy.statistics import *  # noqa: F401,F403,E402
 from sciax._src.numpy.nan_reductions import *  # noqa: F401,F403,E402
+from sciax._src.numpy.mathfuncs import *  # noqa: F401,F403,E402
