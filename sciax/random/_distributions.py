@@ -1050,8 +1050,8 @@ def multivariate_normal(key: Any, mean: Any, cov: Any, shape: Sequence[int] | No
 
     ``mean`` is ``(..., n)``, ``cov`` ``(..., n, n)``; ``shape`` defaults to
     their broadcast batch shape.  ``method="cholesky"`` uses a built-in
-    column-by-column factorisation; ``"eigh"`` and ``"svd"`` need
-    ``sciax.numpy.linalg``.
+    column-by-column factorisation; ``"eigh"`` and ``"svd"`` use
+    :mod:`sciax.linalg` (also for covariances that are only semi-definite).
 
     Examples
     --------
@@ -1075,11 +1075,11 @@ def multivariate_normal(key: Any, mean: Any, cov: Any, shape: Sequence[int] | No
         factor = _batched(_cholesky, cov, 2)
     else:
         try:
-            from sciax.numpy import linalg
+            from sciax import linalg
         except ImportError:
             raise NotImplementedError(
-                f"multivariate_normal: method={method!r} needs sciax.numpy.linalg, "
-                "which is not available yet; use method='cholesky'") from None
+                f"multivariate_normal: method={method!r} needs sciax.linalg, which "
+                "is not available; use method='cholesky'") from None
         if method == "eigh":
             w, v = linalg.eigh(cov)
         else:

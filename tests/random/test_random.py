@@ -121,6 +121,9 @@ CONTINUOUS = {
     "mvn_projection": (lambda k: sr.multivariate_normal(
         k, snp.asarray([1.0, 2.0]), snp.asarray([[2.0, 0.6], [0.6, 1.0]]), (N,)
     ) @ snp.asarray([1.0, -1.0]), st.norm(-1, np.sqrt(2 + 1 - 1.2)).cdf),
+    "mvn_eigh_projection": (lambda k: sr.multivariate_normal(
+        k, snp.zeros(2), snp.asarray([[2.0, 0.6], [0.6, 1.0]]), (N,), method="eigh"
+    ) @ snp.asarray([1.0, -1.0]), st.norm(0, np.sqrt(2 + 1 - 1.2)).cdf),
 }
 
 
