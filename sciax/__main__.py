@@ -203,8 +203,53 @@ def control_flow() -> None:
               lax.scan(lambda c, v: (c + v, c + v), 0.0, xs)[1]))(snp.arange(4.0))))
 
 
-COMING = ["the full sciax.numpy surface", "sciax.linalg", "sciax.optimize",
-          "sciax.integrate"]
+def custom_rules() -> None:
+    _section("custom derivative rules, checkpointing, debugging inside jit")
+
+    @sciax.custom_jvp
+    def log1pexp(x):
+        return snp.log1p(snp.exp(x))
+
+    @log1pexp.defjvp
+    def _(primals, tangents):
+        (x,), (t,) = primals, tangents
+        return log1pexp(x), t * lax.logistic(x)
+
+    _show("grad(log1pexp)(1000.0) with a custom_jvp rule (naive: nan)",
+          float(sciax.grad(log1pexp)(1000.0)))
+    f = sciax.checkpoint(lambda x: snp.sin(snp.sin(x)))
+    _show("grad(checkpoint(sin o sin))(1.0), intermediates recomputed",
+          float(sciax.grad(f)(1.0)))
+
+    def loop(x):
+        def body(c):
+            sciax.debug.print("    debug.print inside jit(while_loop): i={} x={}",
+                              c[0], c[1])
+            return c[0] + 1, c[1] * 2.0
+        return lax.while_loop(lambda c: c[0] < 3, body, (0, x))[1]
+
+    _show("jit(loop)(1.0)", float(sciax.jit(loop)(1.0)))
+
+
+def linear_algebra_and_random() -> None:
+    _section("linear algebra (LAPACK through XLA), FFT and random numbers")
+    a = snp.array([[4.0, 1.0], [1.0, 3.0]])
+    _show("lax.linalg.cholesky([[4, 1], [1, 3]])", repr(lax.linalg.cholesky(a)))
+    _show("snp.linalg.solve(a, [1, 2])", repr(snp.linalg.solve(a, snp.array([1.0, 2.0]))))
+    _show("grad(logdet)(a) = inv(a).T",
+          repr(sciax.grad(lambda m: snp.linalg.slogdet(m)[1])(a)))
+    _show("eigh eigenvalues", repr(lax.linalg.eigh(a)[1]))
+    _show("snp.fft.rfft([1, 2, 3, 4])", repr(snp.fft.rfft(snp.arange(1.0, 5.0))))
+    key = sciax.random.key(0)
+    k1, k2 = sciax.random.split(key)
+    _show("random.normal(key, (3,)) (threefry2x32, same bits as JAX)",
+          repr(sciax.random.normal(k1, (3,))))
+    _show("vmap over split keys, uniform",
+          repr(sciax.vmap(lambda k: sciax.random.uniform(k))(sciax.random.split(k2, 3))))
+
+
+COMING = ["the rest of sciax.numpy and sciax.linalg", "sciax.optimize",
+          "sciax.integrate", "sciax.special and sciax.stats"]
 
 
 def main() -> int:
@@ -212,7 +257,8 @@ def main() -> int:
     print(f"sciax {sciax.__version__} tour (Python {sys.version.split()[0]}, "
           f"NumPy {np.__version__})")
     for step in (devices_and_arrays, eager_lax, numpy_layer, staging, jit_section,
-                 pytrees, float32_mode, derivatives, batching, control_flow):
+                 pytrees, float32_mode, derivatives, batching, control_flow,
+                 custom_rules, linear_algebra_and_random):
         step()
     _section("coming next")
     print(", ".join(COMING))
