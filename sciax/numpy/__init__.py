@@ -83,3 +83,4 @@ from sciax._src.numpy.nan_reductions import *  # noqa: F401,F403,E402
 from sciax._src.numpy.mathfuncs import *  # noqa: F401,F403,E402
 from sciax._src.numpy.setops import *  # noqa: F401,F403,E402
 from sciax._src.numpy.polynomial import *  # noqa: F401,F403,E402
+from sciax._src.numpy.einsum import *  # noqa: F401,F403,E402
