@@ -85,3 +85,4 @@ from sciax._src.numpy.setops import *  # noqa: F401,F403,E402
 from sciax._src.numpy.polynomial import *  # noqa: F401,F403,E402
 from sciax._src.numpy.einsum import *  # noqa: F401,F403,E402
 from sciax._src.numpy.dtype_utils import *  # noqa: F401,F403,E402
+from sciax._src.numpy.misc import *  # noqa: F401,F403,E402

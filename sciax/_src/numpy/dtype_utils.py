@@ -72,7 +72,8 @@ def min_scalar_type(a: Any, /) -> np.dtype:
     from sciax._src.core.trace import Tracer
 
     if isinstance(a, Tracer):
-        raise TypeError("min_scalar_type depends on the value of its argument, which is "
+        raise TypeError("min_scalar_type depends on the value of its argument, which "
+                        "is "
                         "traced here (inside jit/vmap/grad)")
     return np.min_scalar_type(np.asarray(a))
 
@@ -160,7 +161,8 @@ def isdtype(dtype: Any, kind: Any) -> builtins.bool:
     for k in kinds:
         if isinstance(k, str):
             if k not in _KINDS:
-                raise ValueError(f"isdtype: kind argument must be one of {list(_KINDS)} "
+                raise ValueError("isdtype: kind argument must be one of "
+                                 f"{list(_KINDS)} "
                                  f"(or a dtype, or a tuple of these), got {k!r}")
             if _KINDS[k](dt):
                 return True

@@ -89,21 +89,24 @@ def _parse(spec: str, shapes: list[tuple[int, ...]]
     if "->" in spec:
         lhs, rhs = spec.split("->", 1)
         if "->" in rhs or "-" in rhs.replace("->", "") or ">" in rhs:
-            raise ValueError(f"einsum: invalid subscripts {spec!r} (more than one '->')")
+            raise ValueError(f"einsum: invalid subscripts {spec!r} (more than one "
+                             "'->')")
     else:
         if "-" in spec or ">" in spec:
             raise ValueError(f"einsum: invalid subscripts {spec!r} (a lone '-' or '>')")
         lhs, rhs = spec, None
     terms = lhs.split(",")
     if len(terms) != len(shapes):
-        raise ValueError(f"einsum: the subscripts {spec!r} name {len(terms)} operand(s) "
+        raise ValueError(f"einsum: the subscripts {spec!r} name {len(terms)} "
+                         "operand(s) "
                          f"but {len(shapes)} were given")
     n_ell = 0
     for term, shape in zip(terms, shapes):
         named = len(term.replace("...", ""))
         if "..." in term:
             if named > len(shape):
-                raise ValueError(f"einsum: operand of shape {shape} has fewer dimensions "
+                raise ValueError(f"einsum: operand of shape {shape} has fewer "
+                                 "dimensions "
                                  f"than the subscripts {term!r} name")
             n_ell = max(n_ell, len(shape) - named)
         elif named != len(shape):
@@ -204,14 +207,16 @@ def _plan(spec: str, shapes: list[tuple[int, ...]], optimize: Any
         for step in path:
             if not step or any(not 0 <= k < n for k in step) or len(set(step)) != \
                     len(step):
-                raise ValueError(f"einsum: invalid contraction {step} in the given path "
+                raise ValueError(f"einsum: invalid contraction {step} in the given "
+                                 "path "
                                  f"(with {n} operands left)")
             n -= len(step) - 1
         if n != 1 and len(ops) > 1:
             raise ValueError("einsum: the given path does not contract every operand")
     elif optimize is False or optimize is None or optimize == "none":
         path = [(0, 1)] * (len(ops) - 1)
-    elif optimize in (True, "greedy", "optimal", "auto", "dp", "branch-2", "branch-all"):
+    elif optimize in (True, "greedy", "optimal", "auto", "dp", "branch-2",
+                      "branch-all"):
         path = _greedy_path(ops, out, sizes)
     else:
         raise ValueError(f"einsum: optimize must be a bool, 'greedy', 'optimal' or an "
@@ -252,7 +257,8 @@ def _contract(a: Any, la: list[Label], b: Any, lb: list[Label], keep: set[Label]
 
     batch = [lab for lab in la if lab in lb and lab in keep]
     contract = [lab for lab in la if lab in lb and lab not in keep]
-    dims = ((tuple(la.index(c) for c in contract), tuple(lb.index(c) for c in contract)),
+    dims = ((tuple(la.index(c) for c in contract),
+             tuple(lb.index(c) for c in contract)),
             (tuple(la.index(c) for c in batch), tuple(lb.index(c) for c in batch)))
     out = _dot_general(a, b, dims)
     labs = batch + [lab for lab in la if lab not in lb] + \
@@ -448,7 +454,8 @@ def tensordot(a: ArrayLike, b: ArrayLike, axes: Any = 2, *, precision: Any = Non
     for i, j in zip(ax_a, ax_b):
         if sa[i] != sb[j]:
             raise ValueError(f"tensordot: shape-mismatch for sum: axis {i} of a (shape "
-                             f"{sa}) has length {sa[i]}, axis {j} of b (shape {sb}) has "
+                             f"{sa}) has length {sa[i]}, axis {j} of b (shape {sb}) "
+                             "has "
                              f"{sb[j]}")
     out = _dot_general(a, b, ((ax_a, ax_b), ((), ())))
     if preferred_element_type is not None:
@@ -482,7 +489,8 @@ def kron(a: ArrayLike, b: ArrayLike) -> Any:
 
 def _core(name: str, x: Any, k: int, what: str) -> None:
     if util.ndim(x) < k:
-        raise ValueError(f"{name}: {what} must have at least {k} dimension(s), got shape "
+        raise ValueError(f"{name}: {what} must have at least {k} dimension(s), got "
+                         "shape "
                          f"{get_aval(x).shape}")
 
 

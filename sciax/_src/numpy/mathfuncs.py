@@ -264,7 +264,8 @@ def gradient(f: ArrayLike, *varargs: ArrayLike, axis: Any = None,
     elif len(varargs) == len(axes):
         spacings = list(varargs)
     else:
-        raise TypeError(f"gradient: expected 0, 1 or {len(axes)} spacing arguments, got "
+        raise TypeError(f"gradient: expected 0, 1 or {len(axes)} spacing arguments, "
+                        "got "
                         f"{len(varargs)}")
     if edge_order not in (1, 2):
         raise ValueError(f"gradient: edge_order must be 1 or 2, got {edge_order!r}")
@@ -335,9 +336,11 @@ def _gradient_coords(f: Any, x: Any, ax: int, n: int, edge_order: int) -> Any:
     def comb(terms: Sequence[tuple[Any, Any]]) -> Any:
         out = None
         for coef, part in terms:
-            coef = lax.broadcast_in_dim(coef, _shape(part), ()) if util.ndim(coef) == 0 \
-                else lax.broadcast_in_dim(_along(coef, nd, ax), _shape(part),
-                                          tuple(range(nd)))
+            if util.ndim(coef) == 0:
+                coef = lax.broadcast_in_dim(coef, _shape(part), ())
+            else:
+                coef = lax.broadcast_in_dim(_along(coef, nd, ax), _shape(part),
+                                            tuple(range(nd)))
             t = lax.mul(coef, part)
             out = t if out is None else lax.add(out, t)
         return out
@@ -353,8 +356,8 @@ def _gradient_coords(f: Any, x: Any, ax: int, n: int, edge_order: int) -> Any:
                                            ufuncs.multiply(d1, ufuncs.add(d1, d2)))),
              s(0, 1)),
             (ufuncs.divide(ufuncs.add(d1, d2), ufuncs.multiply(d1, d2)), s(1, 2)),
-            (ufuncs.negative(ufuncs.divide(d1, ufuncs.multiply(d2, ufuncs.add(d1, d2)))),
-             s(2, 3))]))
+            (ufuncs.negative(ufuncs.divide(d1, ufuncs.multiply(
+                d2, ufuncs.add(d1, d2)))), s(2, 3))]))
     if n > 2:
         d1, d2 = _slice_axis(dx, 0, n - 2, 0), _slice_axis(dx, 1, n - 1, 0)
         s12 = ufuncs.add(d1, d2)
@@ -363,8 +366,8 @@ def _gradient_coords(f: Any, x: Any, ax: int, n: int, edge_order: int) -> Any:
         c = ufuncs.divide(d1, ufuncs.multiply(d2, s12))
         parts.append(comb([(a, s(0, n - 2)), (b, s(1, n - 1)), (c, s(2, n))]))
     if edge_order == 1:
-        parts.append(lax.div(lax.sub(s(n - 1, n), s(n - 2, n - 1)), lax.broadcast_in_dim(
-            at(dx, n - 2), _shape(s(0, 1)), ())))
+        last_dx = lax.broadcast_in_dim(at(dx, n - 2), _shape(s(0, 1)), ())
+        parts.append(lax.div(lax.sub(s(n - 1, n), s(n - 2, n - 1)), last_dx))
     else:
         d1, d2 = at(dx, n - 3), at(dx, n - 2)
         s12 = ufuncs.add(d1, d2)
@@ -451,10 +454,12 @@ def cross(a: ArrayLike, b: ArrayLike, axisa: int = -1, axisb: int = -1,
     b0, b1 = comp_b[0], comp_b[1]
     if ka == 2:
         b2 = comp_b[2]
-        parts = [mul(a1, b2), ufuncs.negative(mul(a0, b2)), sub(mul(a0, b1), mul(a1, b0))]
+        parts = [mul(a1, b2), ufuncs.negative(mul(a0, b2)),
+                 sub(mul(a0, b1), mul(a1, b0))]
     elif kb == 2:
         a2 = comp_a[2]
-        parts = [ufuncs.negative(mul(a2, b1)), mul(a2, b0), sub(mul(a0, b1), mul(a1, b0))]
+        parts = [ufuncs.negative(mul(a2, b1)), mul(a2, b0),
+                 sub(mul(a0, b1), mul(a1, b0))]
     else:
         a2, b2 = comp_a[2], comp_b[2]
         parts = [sub(mul(a1, b2), mul(a2, b1)), sub(mul(a2, b0), mul(a0, b2)),
@@ -488,7 +493,8 @@ def interp(x: ArrayLike, xp: ArrayLike, fp: ArrayLike, left: ArrayLike = None,
         raise ValueError(f"interp: xp and fp must be 1-d sequences, got shapes "
                          f"{_shape(xp)} and {_shape(fp)}")
     if _shape(xp)[0] != _shape(fp)[0]:
-        raise ValueError(f"interp: fp and xp are not of the same length ({_shape(fp)[0]} "
+        raise ValueError("interp: fp and xp are not of the same length "
+                         f"({_shape(fp)[0]} "
                          f"and {_shape(xp)[0]})")
     if _shape(xp)[0] == 0:
         raise ValueError("interp: array of sample points is empty")
@@ -778,8 +784,9 @@ def nan_to_num(x: ArrayLike, copy: bool = True, nan: ArrayLike = 0.0,
 
     Examples
     --------
-    >>> snp.nan_to_num(snp.array([snp.nan, snp.inf, -snp.inf, 1.0]))
-    Array([ 0.00000000e+000,  1.79769313e+308, -1.79769313e+308,  1.00000000e+000],      dtype=float64)
+    >>> snp.nan_to_num(snp.array([snp.nan, snp.inf, -snp.inf, 1.0]), posinf=9.0)
+    Array([ 0.00000000e+000,  9.00000000e+000, -1.79769313e+308,  1.00000000e+000],
+          dtype=float64)
     """
     x = _operand("nan_to_num", x)
     dt = _dt(x)

@@ -144,7 +144,8 @@ def polyder(p: ArrayLike, m: int = 1) -> Any:
     p = _coeffs("polyder", p)
     m = util.concrete_int(m, "polyder: m")
     if m < 0:
-        raise ValueError(f"polyder: order of derivative must be positive (see polyint), "
+        raise ValueError("polyder: order of derivative must be positive (see "
+                         "polyint), "
                          f"got {m}")
     for _ in range(m):
         n = max(_len(p) - 1, 0)
@@ -179,7 +180,8 @@ def polyint(p: ArrayLike, m: int = 1, k: ArrayLike = None) -> Any:
         if util.ndim(ks) == 0:
             ks = lax.broadcast_in_dim(ks, (m,), ())
         elif get_aval(ks).shape != (m,) and get_aval(ks).shape != (1,):
-            raise ValueError(f"polyint: k must be a scalar or a rank-1 array of length 1 "
+            raise ValueError("polyint: k must be a scalar or a rank-1 array of "
+                             "length 1 "
                              f"or m (= {m}), got shape {get_aval(ks).shape}")
         elif get_aval(ks).shape == (1,):
             ks = lax.broadcast_in_dim(lax.reshape(ks, ()), (m,), ())
@@ -317,7 +319,8 @@ def polyfit(x: ArrayLike, y: ArrayLike, deg: int, rcond: float | None = None,
             raise TypeError(f"polyfit: expected a 1-d w of length {nx}, got shape "
                             f"{get_aval(w).shape}")
         lhs = ufuncs.multiply(lhs, lax.reshape(w, (nx, 1)))
-        rhs = ufuncs.multiply(rhs, w if util.ndim(rhs) == 1 else lax.reshape(w, (nx, 1)))
+        rhs = ufuncs.multiply(rhs, w if util.ndim(rhs) == 1 else
+                              lax.reshape(w, (nx, 1)))
     scale = ufuncs.sqrt(reductions.sum(ufuncs.multiply(lhs, lhs), axis=0))
     lhs = ufuncs.divide(lhs, scale)
     c, resids, rank, s = lstsq(lhs, rhs, rcond)
