@@ -145,7 +145,7 @@ def solve_sylvester(a: Any, b: Any, q: Any) -> Any:
     --------
     >>> import sciax.linalg
     >>> a = np.array([[-3.0, -2.0], [0.0, -1.0]])
-    >>> b = np.array([[2.0, 0.0], [0.0, 3.0]])
+    >>> b = np.array([[2.0, 0.0], [0.0, 4.0]])
     >>> q = np.array([[1.0, 2.0], [3.0, 4.0]])
     >>> x = sciax.linalg.solve_sylvester(a, b, q)
     >>> np.allclose(a @ x + x @ b, q)
@@ -443,6 +443,8 @@ def solve_discrete_are(a: Any, b: Any, q: Any, r: Any, e: Any = None, s: Any = N
 
     Notes
     -----
+    ``r`` (and ``e``) must be invertible here: SciPy's extended pencil also
+    handles a singular ``r``, which gives NaNs here.
     SciPy uses the ordered generalized Schur form of the symplectic pencil
     (not available from jaxlib's kernels).  Here the structured doubling
     algorithm (Chu, Fan, Lin 2005) iterates ``A_k, G_k, H_k`` from ``A, G =
@@ -457,8 +459,8 @@ def solve_discrete_are(a: Any, b: Any, q: Any, r: Any, e: Any = None, s: Any = N
     >>> import sciax.linalg
     >>> a = np.array([[0.0, 1.0], [0.0, -1.0]])
     >>> b = np.array([[1.0, 0.0], [2.0, 1.0]])
-    >>> q = np.array([[-4.0, -4.0], [-4.0, 7.0]])
-    >>> r = np.array([[9.0, 3.0], [3.0, 1.0]])
+    >>> q = np.array([[4.0, 1.0], [1.0, 7.0]])
+    >>> r = np.array([[9.0, 3.0], [3.0, 2.0]])
     >>> x = sciax.linalg.solve_discrete_are(a, b, q, r)
     >>> res = (a.T @ x @ a - x - a.T @ x @ b @ np.linalg.solve(r + b.T @ x @ b,
     ...        b.T @ x @ a) + q)
