@@ -632,34 +632,8 @@ def dft(n: int, scale: str | None = None) -> Any:
 
 # --- products ----------------------------------------------------------------------
 
-def kron(a: Any, b: Any) -> Any:
-    """Kronecker product (NumPy's ``kron``; ``scipy.linalg.kron`` before 1.17).
-
-    Parameters
-    ----------
-    a, b : array_like
-        Arrays of any rank; the shorter shape is padded with leading ones.
-
-    Returns
-    -------
-    Array
-        Shape ``a.shape * b.shape`` elementwise: blocks ``a[i, j] * b``.
-
-    Examples
-    --------
-    >>> import sciax.linalg
-    >>> sciax.linalg.kron([[1, 2], [3, 4]], [[1, 1]])
-    Array([[1, 1, 2, 2],
-           [3, 3, 4, 4]], dtype=int64)
-    """
-    a, b = snp.asarray(a), snp.asarray(b)
-    nd = max(a.ndim, b.ndim)
-    a = a.reshape((1,) * (nd - a.ndim) + a.shape)
-    b = b.reshape((1,) * (nd - b.ndim) + b.shape)
-    # interleave the axes: (a0, b0, a1, b1, ...) then merge each pair
-    ae = a.reshape(tuple(x for s in a.shape for x in (s, 1)))
-    be = b.reshape(tuple(x for s in b.shape for x in (1, s)))
-    return (ae * be).reshape(tuple(p * q for p, q in zip(a.shape, b.shape)))
+# NumPy's kron (scipy.linalg.kron before SciPy 1.17)
+kron = snp.kron
 
 
 def khatri_rao(a: Any, b: Any) -> Any:
