@@ -58,7 +58,7 @@ def cholesky(a: Any, lower: bool = False, overwrite_a: bool = False,
     return cholesky_factor(a, bool(lower))
 
 
-# --- LU, QR, RQ -------------------------------------------------------------------------
+# --- LU, QR, RQ -----------------------------------------------------------------------
 
 def lu(a: Any, permute_l: bool = False, overwrite_a: bool = False,
        check_finite: bool = True, p_indices: bool = False) -> tuple[Any, ...]:
@@ -213,7 +213,7 @@ def rq(a: Any, overwrite_a: bool = False, lwork: Any = None, mode: str = "full",
     return r if mode == "r" else (r, q)
 
 
-# --- SVD --------------------------------------------------------------------------------
+# --- SVD ------------------------------------------------------------------------------
 
 def svd(a: Any, full_matrices: bool = True, compute_uv: bool = True,
         overwrite_a: bool = False, check_finite: bool = True,
@@ -277,7 +277,7 @@ def svdvals(a: Any, overwrite_a: bool = False, check_finite: bool = True) -> Any
     return svd(a, compute_uv=False)
 
 
-# --- Hermitian eigenproblems -------------------------------------------------------------
+# --- Hermitian eigenproblems ----------------------------------------------------------
 
 def _subset(name: str, w: Any, v: Any, subset_by_index: Any, subset_by_value: Any
             ) -> tuple[Any, Any]:
@@ -374,7 +374,8 @@ def eigh(a: Any, b: Any = None, *, lower: bool = True, eigvals_only: bool = Fals
             cm = adjoint(c) @ a @ c
         v, w = lla.eigh(cm, lower=True, symmetrize_input=True)
         if type in (1, 2):
-            v = tri(c, v, left_side=True, lower=True, transpose_a=True, conjugate_a=True)
+            v = tri(c, v, left_side=True, lower=True, transpose_a=True,
+                    conjugate_a=True)
         else:
             v = c @ v
     w, v = _subset("eigh", w, v, subset_by_index, subset_by_value)

@@ -57,7 +57,7 @@ def _op(a: Any, trans: int) -> Any:
     return a if trans == 0 else swap(a) if trans == 1 else adjoint(a)
 
 
-# --- solves with implicit derivatives --------------------------------------------------
+# --- solves with implicit derivatives -------------------------------------------------
 
 def _gen_solve_fun(a: Any, b: Any, trans: int) -> Any:
     lu, _, perm = lla.lu(a)
@@ -106,9 +106,9 @@ def _structure(name: str, assume_a: Any) -> str:
     try:
         return _STRUCTURES[assume_a]
     except (KeyError, TypeError):
+        known = sorted(k for k in _STRUCTURES if k)
         raise ValueError(f"{name}: {assume_a!r} is not a recognized matrix structure; "
-                         f"assume_a must be one of {sorted(k for k in _STRUCTURES if k)} "
-                         "or None") from None
+                         f"assume_a must be one of {known} or None") from None
 
 
 def _solve_structured(kind: str, a: Any, b: Any, lower: bool, trans: int) -> Any:
@@ -301,7 +301,7 @@ def inv(a: Any, overwrite_a: bool = False, check_finite: bool = True, *,
     return _solve_structured(kind, a, _util.eye_like(a, a.shape[:-2]), bool(lower), 0)
 
 
-# --- determinants ----------------------------------------------------------------------
+# --- determinants ---------------------------------------------------------------------
 
 def _lu_det_parts(a: Any) -> tuple[Any, Any, Any, Any]:
     """LU factors, permutation, diagonal of U and the sign of the permutation."""
@@ -436,7 +436,7 @@ def slogdet(a: Any, overwrite_a: bool = False, check_finite: bool = True
     return _slogdet(a)
 
 
-# --- LU ----------------------------------------------------------------------------------
+# --- LU -------------------------------------------------------------------------------
 
 def lu_factor(a: Any, overwrite_a: bool = False, check_finite: bool = True
               ) -> tuple[Any, Any]:
@@ -522,7 +522,7 @@ def lu_solve(lu_and_piv: tuple[Any, Any], b: Any, trans: Any = 0,
     return x[..., 0] if vector else x
 
 
-# --- Cholesky ---------------------------------------------------------------------------
+# --- Cholesky -------------------------------------------------------------------------
 
 def cholesky_factor(a: Any, lower: bool) -> Any:
     """The Cholesky factor of the Hermitian matrix in one triangle of ``a``
@@ -614,7 +614,7 @@ def cho_solve(c_and_lower: tuple[Any, bool], b: Any, overwrite_b: bool = False,
     return x[..., 0] if vector else x
 
 
-# --- banded -----------------------------------------------------------------------------
+# --- banded ---------------------------------------------------------------------------
 
 def _check_band(name: str, ab: Any, rows: int) -> None:
     if ab.ndim < 2:
@@ -768,5 +768,6 @@ def cho_solve_banded(cb_and_lower: tuple[Any, bool], b: Any, overwrite_b: bool =
         raise ValueError(f"cho_solve_banded: cb must be at least 2-D, got shape "
                          f"{cb.shape}")
     k, n = cb.shape[-2] - 1, cb.shape[-1]
-    c = _util.banded_to_dense(cb, k, 0, n) if lower else _util.banded_to_dense(cb, 0, k, n)
+    c = _util.banded_to_dense(cb, k, 0, n) if lower else \
+        _util.banded_to_dense(cb, 0, k, n)
     return cho_solve((c, bool(lower)), b)

@@ -50,7 +50,8 @@ STRUCTURES = [None, "gen", "sym", "her", "pos", "diagonal", "tridiagonal",
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128])
 @pytest.mark.parametrize("assume_a", STRUCTURES)
 def test_solve_matches_scipy(dtype, assume_a):
-    a = spd(4, dtype) if assume_a in ("sym", "her", "pos") else well_conditioned(4, dtype)
+    hermitian = assume_a in ("sym", "her", "pos")
+    a = spd(4, dtype) if hermitian else well_conditioned(4, dtype)
     b = rand((4, 2), dtype, 1)
     for lower in (False, True):
         x = linalg.solve(a, b, assume_a=assume_a, lower=lower)
@@ -127,8 +128,7 @@ def test_banded_solvers():
     close(linalg.solveh_banded(abl, b, lower=True), sl.solveh_banded(ab, b),
           np.float64)
     cb = linalg.cholesky_banded(ab)
-    keep = np.triu(np.ones((3, 6)), 0)[:, ::-1][::-1]  # SciPy leaves corners as-is
-    keep = (np.arange(6)[None] >= 2 - np.arange(3)[:, None])
+    keep = np.arange(6)[None] >= 2 - np.arange(3)[:, None]  # SciPy leaves corners as-is
     close(np.where(keep, cb, 0), np.where(keep, sl.cholesky_banded(ab), 0), np.float64)
     close(linalg.cho_solve_banded((cb, False), b),
           sl.cho_solve_banded((sl.cholesky_banded(ab), False), b), np.float64)
@@ -168,7 +168,7 @@ def test_bad_input_raises_naming_the_problem():
         linalg.lu_solve((np.eye(3), np.zeros(2, np.int32)), np.ones(3))
 
 
-# --- derivatives -------------------------------------------------------------------------
+# --- derivatives ----------------------------------------------------------------------
 
 @pytest.mark.parametrize("assume_a", ["gen", "pos", "sym", "tridiagonal"])
 def test_solve_gradients(assume_a):
