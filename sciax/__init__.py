@@ -27,5 +27,6 @@ from sciax import distributed as distributed
 from sciax import lax as lax
 from sciax import numpy as numpy
 from sciax import random as random
+from sciax import linalg as linalg
 
 __version__ = "0.1.0"
