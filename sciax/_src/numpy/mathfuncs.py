@@ -1031,6 +1031,10 @@ def spacing(x: ArrayLike, /) -> Any:
     """The distance from ``x`` to the next float away from zero (negative for
     negative ``x``; NaN for infinities and NaN).
 
+    XLA on CPU flushes subnormal numbers to zero, so ``spacing(0.0)`` is 0
+    here (NumPy: the smallest subnormal); ``ldexp`` and ``frexp`` likewise
+    treat subnormal values as 0.
+
     Examples
     --------
     >>> float(snp.spacing(snp.float32(1.0)))
