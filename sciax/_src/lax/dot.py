@@ -177,6 +177,8 @@ def _dot_general_lowering(ctx: lowering.LoweringRuleContext, lhs: ir.Value,
             x = hlo.convert(lowering.aval_to_ir_type(aval.update(dtype=out_aval.dtype)),
                             x)
         operands.append(x)
+    if not lc and out_aval.dtype != np.dtype(bool):
+        return _outer_product(operands, ctx.avals_in, out_aval, lb, rb)
     dnums = hlo.DotDimensionNumbers.get(
         lhs_batching_dimensions=list(lb), rhs_batching_dimensions=list(rb),
         lhs_contracting_dimensions=list(lc), rhs_contracting_dimensions=list(rc))
@@ -184,6 +186,28 @@ def _dot_general_lowering(ctx: lowering.LoweringRuleContext, lhs: ir.Value,
               ir.ArrayAttr.get([hlo.PrecisionAttr.get(p) for p in precision]))
     return hlo.dot_general(lowering.aval_to_ir_type(out_aval), *operands, dnums,
                            precision_config=config)
+
+
+def _outer_product(operands, avals, out_aval, lb, rb):
+    """A dot_general without contracting dimensions is an elementwise product of
+    broadcasts; XLA's CPU backend runs that as one fused loop, where a batched
+    dot with nothing to contract becomes a sequence of tiny matrix products
+    (seen in per-example gradients, whose transposed dots have this form)."""
+    nb = len(lb)
+    lhs_aval, rhs_aval = avals
+    l_free = [d for d in range(lhs_aval.ndim) if d not in lb]
+    r_free = [d for d in range(rhs_aval.ndim) if d not in rb]
+    out_type = lowering.aval_to_ir_type(out_aval)
+    pieces = []
+    for x, aval, batch, free, offset in ((operands[0], lhs_aval, lb, l_free, nb),
+                                         (operands[1], rhs_aval, rb, r_free,
+                                          nb + len(l_free))):
+        perm = [*batch, *free]
+        if perm != list(range(aval.ndim)):
+            x = hlo.transpose(x, ir.DenseI64ArrayAttr.get(perm))
+        dims = [*range(nb), *range(offset, offset + len(free))]
+        pieces.append(hlo.broadcast_in_dim(out_type, x, ir.DenseI64ArrayAttr.get(dims)))
+    return hlo.multiply(*pieces)
 
 
 dot_general_p = standard_primitive(_dot_general_shape_rule, _dot_general_dtype_rule,
