@@ -101,3 +101,13 @@ def test_bad_input():
         L.matrix_power(A, 1.5)
     with pytest.raises(ValueError, match="3 elements"):
         L.cross(A, A)
+
+
+def test_norm_gradient_at_zero_is_zero_not_nan():
+    # the 2-norm's sqrt has a custom JVP so the origin gets the subgradient 0
+    g = sciax.grad(snp.linalg.norm)(snp.zeros(3))
+    np.testing.assert_array_equal(np.asarray(g), np.zeros(3))
+    g = sciax.grad(snp.linalg.norm)(snp.array([3.0, 4.0]))
+    np.testing.assert_allclose(np.asarray(g), [0.6, 0.8], rtol=1e-15)
+    g = sciax.grad(lambda x: snp.linalg.norm(x, axis=0).sum())(snp.zeros((2, 2)))
+    assert np.all(np.isfinite(np.asarray(g)))

@@ -20,6 +20,7 @@ import numpy as np
 from sciax import lax
 from sciax._src.core import dtypes
 from sciax._src.core.avals import get_aval
+from sciax._src.custom_derivatives import custom_jvp
 from sciax._src.numpy import indexing, products, reductions, ufuncs, util
 
 LinAlgError = np.linalg.LinAlgError
@@ -341,7 +342,7 @@ def _abs2_sum(x: Any, axis: Any, keepdims: bool) -> Any:
 
 def _vector_norm(x: Any, ord: Any, axis: Any, keepdims: bool) -> Any:
     if ord is None or ord == 2:
-        return ufuncs.sqrt(_abs2_sum(x, axis, keepdims))
+        return _norm_sqrt(_abs2_sum(x, axis, keepdims))
     ax = ufuncs.absolute(x)
     if ord == np.inf:
         return reductions.max(ax, axis=axis, keepdims=keepdims)
@@ -362,7 +363,7 @@ def _vector_norm(x: Any, ord: Any, axis: Any, keepdims: bool) -> Any:
 def _matrix_norm(x: Any, ord: Any, axes: tuple[int, int], keepdims: bool) -> Any:
     r, c = axes
     if ord is None or ord == "fro":
-        return ufuncs.sqrt(_abs2_sum(x, axes, keepdims))
+        return _norm_sqrt(_abs2_sum(x, axes, keepdims))
     if ord in (1, -1, np.inf, -np.inf):
         ax = ufuncs.absolute(x)
         sum_axis, red_axis = (r, c) if ord in (1, -1) else (c, r)
@@ -386,6 +387,22 @@ def _matrix_norm(x: Any, ord: Any, axes: tuple[int, int], keepdims: bool) -> Any
     raise ValueError(f"norm: invalid norm order {ord!r} for matrices")
 
 
+@custom_jvp
+def _norm_sqrt(s: Any) -> Any:
+    """``sqrt`` of a sum of squares whose derivative at 0 is 0, not inf: the
+    chain rule then gives the 2-norm the subgradient 0 at the origin instead
+    of ``0 * inf = nan``."""
+    return ufuncs.sqrt(s)
+
+
+@_norm_sqrt.defjvp
+def _norm_sqrt_jvp(primals, tangents):
+    (s,), (t,) = primals, tangents
+    out = ufuncs.sqrt(s)
+    safe = ufuncs.where(out == 0, 1.0, out)
+    return out, ufuncs.where(out == 0, 0.0, t / (2.0 * safe))
+
+
 def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> Any:
     """Vector or matrix norm (``np.linalg.norm``), by NumPy's rules for
     ``ord`` and ``axis``.
@@ -401,7 +418,7 @@ def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> A
     nd = util.ndim(x)
     if axis is None:
         if ord is None:
-            out = ufuncs.sqrt(_abs2_sum(x, None, False))
+            out = _norm_sqrt(_abs2_sum(x, None, False))
             return lax.reshape(out, (1,) * nd) if keepdims else out
         if nd == 1:
             return _vector_norm(x, ord, 0, keepdims)
