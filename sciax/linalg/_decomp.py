@@ -630,7 +630,8 @@ def schur(a: Any, output: str = "real", lwork: Any = None, overwrite_a: bool = F
 
     Notes
     -----
-    Not differentiable (lax.linalg.schur has no JVP rule yet).  NaN input
+    Differentiable for a triangular ``T`` (complex output, or a real spectrum);
+    a real quasi-triangular ``T`` (complex-conjugate pairs) gives NaN tangents.  NaN input
     gives NaNs.
 
     Examples

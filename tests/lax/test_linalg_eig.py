@@ -15,6 +15,7 @@ import pytest
 import scipy.linalg
 
 import sciax
+import sciax.numpy as snp
 from sciax import lax
 from sciax._src.lax import linalg_eig as la
 from sciax.test_util import check_batching, check_grads
@@ -301,10 +302,33 @@ def test_eig_grads(dtype):
                     order=1)
 
 
-def test_schur_and_hessenberg_not_differentiable():
+def _schur_invariants(x):
+    # gauge-invariant functions of the Schur form: eigenvalues, |T_ij|^2 and the
+    # projector onto the first invariant subspace
+    t, z = la.schur(x)
+    z1 = lax.slice_in_dim(z, 0, 1, 1, 1)
+    proj = lax.dot_general(z1, snp.conj(z1), (((1,), (1,)), ((), ())))
+    return (lax.mul(t, snp.conj(t)), proj)
+
+
+def test_schur_jvp_complex_and_real_spectrum():
+    rng = np.random.default_rng(3)
+    a = rng.normal(size=(4, 4)) + 1j * rng.normal(size=(4, 4))
+    check_grads(_schur_invariants, (a,), order=1, modes=("fwd", "rev"))
+    # real input with a real, well separated spectrum: T is triangular
+    q = np.linalg.qr(rng.normal(size=(4, 4)))[0]
+    r = np.triu(rng.normal(size=(4, 4)), 1) * 0.5 + np.diag([1.0, 2.0, 3.0, 4.0])
+    check_grads(_schur_invariants, (q @ r @ q.T,), order=1, modes=("fwd", "rev"))
+
+
+def test_schur_jvp_real_conjugate_pair_is_nan():
+    a = np.array([[0.0, -2.0, 0.3], [1.0, 0.0, 0.1], [0.0, 0.0, 3.0]])
+    _, dt = sciax.jvp(lambda x: la.schur(x)[0], (a,), (np.ones((3, 3)),))
+    assert np.all(np.isnan(np.asarray(dt)))
+
+
+def test_hessenberg_not_differentiable():
     a = rand((3, 3), np.float64)
-    with pytest.raises(NotImplementedError, match="schur"):
-        sciax.jvp(lambda x: la.schur(x)[0], (a,), (a,))
     with pytest.raises(NotImplementedError, match="hessenberg"):
         sciax.grad(lambda x: lax.reduce_sum(la.hessenberg(x)[0], (0, 1)))(a)
 

@@ -14,7 +14,8 @@ are NaN; nothing raises at run time.
 Derivatives are the closed forms of nondegenerate perturbation theory
 (Giles 2008, "An extended collection of matrix derivative results"); the
 docstring of each wrapper says what happens at repeated eigenvalues or
-singular values.  ``schur`` and ``hessenberg`` are not differentiable yet.
+singular values.  ``schur`` is differentiable for a triangular Schur form (complex
+input, or real input with a real spectrum); ``hessenberg`` is not differentiable yet.
 """
 
 from __future__ import annotations
@@ -659,8 +660,81 @@ def _schur_lowering(ctx, x, *, compute_schur_vectors):
 
 
 schur_p = multi_result_primitive(_schur_abstract_eval, "schur")
-ad.primitive_jvps[schur_p] = _not_differentiable(
-    "schur", "the Schur form's derivative needs a triangular Sylvester solve")
+def _schur_omega(t: Any, c: Any) -> Any:
+    """The strictly lower part ``W`` of ``Omega = Z^H dZ`` for one matrix: the
+    lower triangle of ``C + T Omega - Omega T`` must vanish, which for an upper
+    triangular ``T`` is a triangular Sylvester equation solved entry by entry,
+    rows from the bottom up and columns left to right (Omega's diagonal is set
+    to zero, a gauge choice)."""
+    from sciax._src.lax import control_flow
+
+    n = get_aval(t).shape[-1]
+    pairs = [(i, j) for i in range(n - 1, 0, -1) for j in range(i)]
+    if not pairs:
+        return shape_ops.full_like(c, 0)
+    rows = np.array([i for i, _ in pairs], np.int32)
+    cols = np.array([j for _, j in pairs], np.int32)
+    k = shape_ops.iota(np.int32, n)
+
+    def body(p, w):
+        i = shape_ops.dynamic_index_in_dim(rows, p, 0, keepdims=False)
+        j = shape_ops.dynamic_index_in_dim(cols, p, 0, keepdims=False)
+        t_row = shape_ops.dynamic_index_in_dim(t, i, 0, keepdims=False)
+        t_col = shape_ops.dynamic_index_in_dim(t, j, 1, keepdims=False)
+        w_col = shape_ops.dynamic_index_in_dim(w, j, 1, keepdims=False)
+        w_row = shape_ops.dynamic_index_in_dim(w, i, 0, keepdims=False)
+        zero = shape_ops.full_like(t_row, 0)
+        below = reductions.reduce_sum(ew.select(ew.gt(k, shape_ops.broadcast_in_dim(i, (n,), ())),
+                                                ew.mul(t_row, w_col), zero),
+                                      (0,))
+        left = reductions.reduce_sum(ew.select(ew.lt(k, shape_ops.broadcast_in_dim(j, (n,), ())),
+                                               ew.mul(w_row, t_col), zero),
+                                     (0,))
+        c_ij = shape_ops.dynamic_slice(c, (i, j), (1, 1))
+        t_ii = shape_ops.dynamic_slice(t, (i, i), (1, 1))
+        t_jj = shape_ops.dynamic_slice(t, (j, j), (1, 1))
+        val = ew.div(ew.sub(ew.neg(ew.add(c_ij, shape_ops.broadcast_in_dim(
+            below, (1, 1), ()))), ew.neg(shape_ops.broadcast_in_dim(left, (1, 1), ()))),
+            ew.sub(t_ii, t_jj))
+        return shape_ops.dynamic_update_slice(w, val, (i, j))
+
+    return control_flow.fori_loop(0, len(pairs), body, shape_ops.full_like(c, 0))
+
+
+def _schur_jvp(primals, tangents, *, compute_schur_vectors):
+    """Derivative of ``A = Z T Z^H`` with ``T`` triangular (complex Schur form,
+    or real input whose eigenvalues are all real): ``dZ = Z Omega`` and
+    ``dT = C + T Omega - Omega T`` with ``C = Z^H dA Z``.  Needs distinct
+    eigenvalues; a real quasi-triangular ``T`` (complex-conjugate pairs) has no
+    such formula here and gives NaN tangents."""
+    from sciax._src.api import vmap
+
+    (x,), (dx,) = primals, tangents
+    t, z = schur_p.bind(x, compute_schur_vectors=True)
+    dx = ad.instantiate_zeros(dx)
+    c = _mm(_mm(_H(z), dx), z)
+    batch = get_aval(x).shape[:-2]
+    solve = _schur_omega
+    for _ in batch:
+        solve = vmap(solve)
+    w = solve(t, c)
+    omega = ew.sub(w, _H(w))
+    dz = _mm(z, omega)
+    dt = triu(ew.add(c, ew.sub(_mm(t, omega), _mm(omega, t))))
+    if not dtypes.is_complex(get_aval(x).dtype):
+        # a nonzero subdiagonal means a 2x2 block: the triangular formula fails
+        strict = ew.ne(tril(t, -1), shape_ops.full_like(t, 0))
+        bad = reductions.reduce_or(strict, (len(batch), len(batch) + 1))
+        nan = shape_ops.full_like(dt, np.nan)
+        bad_b = shape_ops.broadcast_in_dim(bad, get_aval(dt).shape, tuple(range(len(batch))))
+        dt = ew.select(bad_b, nan, dt)
+        dz = ew.select(bad_b, nan, dz)
+    outs = [t, z] if compute_schur_vectors else [t]
+    touts = [dt, dz] if compute_schur_vectors else [dt]
+    return outs, touts
+
+
+ad.primitive_jvps[schur_p] = _schur_jvp
 batching.primitive_batchers[schur_p] = front_batcher(schur_p)
 register_lowering(schur_p, _schur_lowering)
 
