@@ -16,13 +16,6 @@ from sciax import lax
 SETTINGS = settings(max_examples=20, deadline=None)
 
 
-@pytest.fixture(params=["eager", "jit"], scope="module")
-def run(request):
-    if request.param == "eager":
-        return lambda f, *args: f(*args)
-    return lambda f, *args: sciax.jit(f)(*args)
-
-
 @st.composite
 def dot_problem(draw, dtype):
     """Operands with shuffled batch, contracting and free axes, the dimension

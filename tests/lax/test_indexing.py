@@ -24,14 +24,6 @@ DTYPES = [np.dtype(t) for t in ("float32", "float64", "int32", "bool", "complex6
 GDN, SDN = lax.GatherDimensionNumbers, lax.ScatterDimensionNumbers
 
 
-@pytest.fixture(params=["eager", "jit"], scope="module")
-def run(request):
-    """Call ``f(*args)`` directly or through a fresh ``sciax.jit``."""
-    if request.param == "eager":
-        return lambda f, *args: f(*args)
-    return lambda f, *args: sciax.jit(f)(*args)
-
-
 def _elements(dtype: np.dtype):
     if dtype == np.bool_:
         return st.booleans()

@@ -28,13 +28,6 @@ TOL = {np.float32: 1e-4, np.float64: 1e-10, np.complex64: 1e-4, np.complex128: 1
 DTYPES = [np.float32, np.float64, np.complex128]
 
 
-@pytest.fixture(params=["eager", "jit"], scope="module")
-def run(request):
-    if request.param == "eager":
-        return lambda f, *args: f(*args)
-    return lambda f, *args: sciax.jit(f)(*args)
-
-
 def rand(shape, dtype, seed=0):
     rng = np.random.default_rng(seed)
     x = rng.standard_normal(shape)

@@ -21,13 +21,6 @@ DTYPES = [np.float32, np.float64, np.complex128]
 TOL = {np.float32: 1e-4, np.float64: 1e-10, np.complex128: 1e-10}
 
 
-@pytest.fixture(params=["eager", "jit"], scope="module")
-def run(request):
-    if request.param == "eager":
-        return lambda f, *args: f(*args)
-    return lambda f, *args: sciax.jit(f)(*args)
-
-
 def _rand(rng, shape, dtype):
     x = rng.standard_normal(shape)
     if np.issubdtype(dtype, np.complexfloating):

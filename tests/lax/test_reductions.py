@@ -19,14 +19,6 @@ EPS = {np.dtype(np.float32): np.finfo(np.float32).eps,
        np.dtype(np.complex64): np.finfo(np.float32).eps}
 
 
-@pytest.fixture(params=["eager", "jit"], scope="module")
-def run(request):
-    """Call ``f(*args)`` directly or through a fresh ``sciax.jit``."""
-    if request.param == "eager":
-        return lambda f, *args: f(*args)
-    return lambda f, *args: sciax.jit(f)(*args)
-
-
 def _elements(dtype: np.dtype, lo: float = -10, hi: float = 10):
     if dtype == np.bool_:
         return st.booleans()

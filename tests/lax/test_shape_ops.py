@@ -20,14 +20,6 @@ SETTINGS = settings(max_examples=20, deadline=None)
 DTYPES = [np.dtype(t) for t in ("float32", "float64", "int32", "bool", "complex64")]
 
 
-@pytest.fixture(params=["eager", "jit"], scope="module")
-def run(request):
-    """Call ``f(*args)`` directly or through a fresh ``sciax.jit``."""
-    if request.param == "eager":
-        return lambda f, *args: f(*args)
-    return lambda f, *args: sciax.jit(f)(*args)
-
-
 def _elements(dtype: np.dtype):
     if dtype == np.bool_:
         return st.booleans()

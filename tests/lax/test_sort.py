@@ -16,13 +16,6 @@ SETTINGS = settings(max_examples=20, deadline=None)
 nan, inf = np.nan, np.inf
 
 
-@pytest.fixture(params=["eager", "jit"], scope="module")
-def run(request):
-    if request.param == "eager":
-        return lambda f, *args: f(*args)
-    return lambda f, *args: sciax.jit(f)(*args)
-
-
 # few distinct values make ties (stability), signed zeros and NaNs common
 _CASES = {
     "float32": (st.sampled_from([0.0, -0.0, 1.0, -2.5, inf, -inf, nan]), np.float32),
