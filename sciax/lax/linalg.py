@@ -13,3 +13,4 @@ from sciax._src.lax.linalg import (
     triangular_solve as triangular_solve, triangular_solve_p as triangular_solve_p,
     tridiagonal_solve as tridiagonal_solve, tridiagonal_solve_p as tridiagonal_solve_p)
 from sciax._src.lax.linalg_eig import *  # noqa: F401,F403  eigh, svd, eig, schur, ...
+from sciax._src.lax.linalg_hessenberg import *  # noqa: F401,F403  hessenberg, hessenberg_q

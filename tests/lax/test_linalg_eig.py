@@ -17,7 +17,7 @@ import scipy.linalg
 import sciax
 import sciax.numpy as snp
 from sciax import lax
-from sciax._src.lax import linalg_eig as la
+from sciax.lax import linalg as la
 from sciax.test_util import check_batching, check_grads
 
 # Backward-stable LAPACK routines have residuals ~ n * eps * |A|; with n <= 5 and
