@@ -133,6 +133,24 @@ def nan_unless(ok: Any, x: Any) -> Any:
     return ew.select(ok, x, shape_ops.full(aval.shape, nan, aval.dtype))
 
 
+def info_aval(aval: ShapedArray) -> ShapedArray:
+    """The aval of LAPACK's ``info``: one int32 per matrix of the batch."""
+    return ShapedArray(aval.shape[:-2], np.dtype(np.int32))
+
+
+def with_info(outs: Sequence[Any], return_info: bool) -> Any:
+    """A wrapper's result from a primitive's ``[*results, info]``: the results
+    (one unwrapped, several as a tuple), plus ``info`` when asked for."""
+    *res, info = outs
+    res = res[0] if len(res) == 1 else tuple(res)
+    return (res, info) if return_info else res
+
+
+def zero_tangent(info: Any) -> ad.Zero:
+    """The zero tangent of an integer output (pivots, permutation, info)."""
+    return ad.Zero(get_aval(info))
+
+
 # --- shared helpers: batched matrix algebra (lax code) -----------------------------
 
 def swap_last(x: Any) -> Any:
@@ -212,7 +230,8 @@ def _not_differentiable(name: str) -> Callable[..., Any]:
 
 # --- cholesky ----------------------------------------------------------------------
 
-def cholesky(x: ArrayLike, *, symmetrize_input: bool = True) -> Any:
+def cholesky(x: ArrayLike, *, symmetrize_input: bool = True,
+             return_info: bool = False) -> Any:
     """The lower Cholesky factor ``L`` of Hermitian positive-definite ``x``.
 
     Parameters
@@ -222,12 +241,17 @@ def cholesky(x: ArrayLike, *, symmetrize_input: bool = True) -> Any:
     symmetrize_input : bool, default True
         Use ``(x + x^H) / 2``, so that the result and its derivative depend on
         both triangles.  Otherwise only the lower triangle of ``x`` is read.
+    return_info : bool, default False
+        Also return LAPACK potrf's ``info`` (a sciax extension).
 
     Returns
     -------
     Array, shape (..., n, n)
         ``L`` lower triangular with ``L @ L^H == x``; NaNs for every matrix of
         the batch that is not positive definite (LAPACK's ``info > 0``).
+    info : Array of int32, shape (...)
+        Only with ``return_info``: 0 on success; ``k > 0`` when the leading
+        minor of order ``k`` is not positive definite.
 
     Examples
     --------
@@ -235,10 +259,14 @@ def cholesky(x: ArrayLike, *, symmetrize_input: bool = True) -> Any:
     >>> lax.linalg.cholesky(np.array([[4.0, 2.0], [2.0, 5.0]]))
     Array([[2., 0.],
            [1., 2.]], dtype=float64)
+    >>> factor, info = lax.linalg.cholesky(np.array([[1.0, 2.0], [2.0, 1.0]]),
+    ...                                    return_info=True)
+    >>> info
+    Array(2, dtype=int32)
     """
     if symmetrize_input:
         x = symmetrize(x)
-    return cholesky_p.bind(x)
+    return with_info(cholesky_p.bind(x), return_info)
 
 
 def symmetrize(x: ArrayLike) -> Any:
@@ -247,37 +275,37 @@ def symmetrize(x: ArrayLike) -> Any:
     return ew.mul(ew.add(x, adjoint(x)), 0.5)
 
 
-def _cholesky_shape_rule(x: ShapedArray) -> tuple[int, ...]:
-    return check_matrix("cholesky", x, square=True)
+def _cholesky_abstract_eval(x: ShapedArray) -> list[ShapedArray]:
+    check_matrix("cholesky", x, square=True)
+    return [ShapedArray(x.shape, x.dtype), info_aval(x)]
 
 
 def _cholesky_lowering(ctx, x):
     (aval,) = ctx.avals_in
-    info_aval = ShapedArray(aval.shape[:-2], np.dtype(np.int32))
     factor, info = lapack_call(lapack_target("potrf", aval.dtype), [x], [aval],
-                               [aval, info_aval], attrs={"uplo": char_attr("L")},
+                               ctx.avals_out, attrs={"uplo": char_attr("L")},
                                aliases={0: 0})
     # potrf leaves the strict upper triangle as it found it
     return lower_with_lax(
-        ctx, lambda f, i: nan_unless(ew.eq(i, 0), tril(f)),
-        [aval, info_aval], factor, info, multiple_results=False)
+        ctx, lambda f, i: [nan_unless(ew.eq(i, 0), tril(f)), i],
+        ctx.avals_out, factor, info)
 
 
 def _cholesky_jvp(primals, tangents):
     # Murray (2016), arXiv:1602.07527: dL = L phi(L^{-1} dA L^{-H}), where phi
     # keeps the lower triangle and halves the diagonal
     (x,), (dx,) = primals, tangents
-    factor = cholesky_p.bind(x)
+    factor, info = cholesky_p.bind(x)
     tmp = triangular_solve(factor, dx, left_side=False, lower=True, transpose_a=True,
                            conjugate_a=True)
     inner = triangular_solve(factor, tmp, left_side=True, lower=True)
     shape, dtype = get_aval(x).shape, get_aval(x).dtype
     half_diag = ew.sub(shape_ops.full(shape, 1, dtype), ew.mul(eye(shape, dtype), 0.5))
-    return factor, matmul(factor, ew.mul(tril(inner), half_diag))
+    return [factor, info], [matmul(factor, ew.mul(tril(inner), half_diag)),
+                            zero_tangent(info)]
 
 
-cholesky_p = standard_primitive(_cholesky_shape_rule, lambda x: x.dtype, "cholesky",
-                                lambda x: False)
+cholesky_p = multi_result_primitive(_cholesky_abstract_eval, "cholesky")
 ad.primitive_jvps[cholesky_p] = _cholesky_jvp
 batching.primitive_batchers[cholesky_p] = front_batcher(cholesky_p)
 register_lowering(cholesky_p, _cholesky_lowering)
@@ -506,12 +534,14 @@ register_lowering(lu_pivots_to_permutation_p,
 
 # --- lu --------------------------------------------------------------------------
 
-def lu(x: ArrayLike) -> tuple[Any, Any, Any]:
+def lu(x: ArrayLike, *, return_info: bool = False) -> tuple[Any, ...]:
     """LU decomposition with partial pivoting, ``a[perm] = L @ U``.
 
     Parameters
     ----------
     x : array_like, shape (..., m, n)
+    return_info : bool, default False
+        Also return LAPACK getrf's ``info`` (a sciax extension).
 
     Returns
     -------
@@ -522,6 +552,9 @@ def lu(x: ArrayLike) -> tuple[Any, Any, Any]:
         0-based row swaps (``scipy.linalg.lu_factor``'s ``piv``).
     permutation : Array of int32, shape (..., m)
         The same swaps as a permutation: ``x[..., permutation, :] == L @ U``.
+    info : Array of int32, shape (...)
+        Only with ``return_info``: 0, or ``k > 0`` when ``U[k-1, k-1]`` is
+        exactly zero (the matrix is singular).
 
     Notes
     -----
@@ -537,9 +570,11 @@ def lu(x: ArrayLike) -> tuple[Any, Any, Any]:
            [0.33333333, 0.66666667]], dtype=float64)
     >>> piv, perm
     (Array([1, 1], dtype=int32), Array([1, 0], dtype=int32))
+    >>> lax.linalg.lu(np.ones((2, 2)), return_info=True)[1]
+    Array(2, dtype=int32)
     """
     out = lu_p.bind(x)
-    return out[0], out[1], out[2]
+    return (*out[:3], out[3]) if return_info else tuple(out[:3])
 
 
 def _lu_abstract_eval(x: ShapedArray) -> list[ShapedArray]:
@@ -547,32 +582,31 @@ def _lu_abstract_eval(x: ShapedArray) -> list[ShapedArray]:
     *batch, m, n = shape
     i32 = np.dtype(np.int32)
     return [ShapedArray(shape, x.dtype), ShapedArray((*batch, min(m, n)), i32),
-            ShapedArray((*batch, m), i32)]
+            ShapedArray((*batch, m), i32), info_aval(x)]
 
 
 def _lu_lowering(ctx, x):
     (aval,) = ctx.avals_in
-    lu_aval, piv_aval, perm_aval = ctx.avals_out
+    lu_aval, piv_aval, perm_aval, i_aval = ctx.avals_out
     m = aval.shape[-2]
     if 0 in aval.shape[-2:]:
         return lower_with_lax(
             ctx, lambda a: [a, shape_ops.full(piv_aval.shape, 0, np.int32),
                             shape_ops.broadcasted_iota(np.int32, perm_aval.shape,
-                                                       len(perm_aval.shape) - 1)],
+                                                       len(perm_aval.shape) - 1),
+                            shape_ops.full(i_aval.shape, 0, np.int32)],
             [aval], x)
-    info_aval = ShapedArray(aval.shape[:-2], np.dtype(np.int32))
     factor, piv, info = lapack_call(lapack_target("getrf", aval.dtype), [x], [aval],
-                                    [lu_aval, piv_aval, info_aval], aliases={0: 0})
+                                    [lu_aval, piv_aval, i_aval], aliases={0: 0})
 
     def finish(f, p, i):
         # LAPACK's pivots are 1-based; info > 0 only flags an exactly singular U
         # (still a valid factorisation), info < 0 a bad argument
         p = ew.sub(p, 1)
         return [nan_unless(ew.ge(i, 0), f), p,
-                lu_pivots_to_permutation(p, permutation_size=m)]
+                lu_pivots_to_permutation(p, permutation_size=m), i]
 
-    return lower_with_lax(ctx, finish, [lu_aval, piv_aval, info_aval], factor, piv,
-                          info)
+    return lower_with_lax(ctx, finish, [lu_aval, piv_aval, i_aval], factor, piv, info)
 
 
 def _permutation_matrix(perm: Any, dtype: Any) -> Any:
@@ -604,7 +638,7 @@ def _lu_jvp(primals, tangents):
     #   L^{-1} P dA U^{-1} = L^{-1} dL + dU U^{-1}
     # splits into its strictly lower part (L^{-1} dL) and upper part (dU U^{-1})
     (x,), (dx,) = primals, tangents
-    factor, piv, perm = lu_p.bind(x)
+    factor, piv, perm, info = lu_p.bind(x)
     *batch, m, n = get_aval(x).shape
     dtype = get_aval(x).dtype
     k = min(m, n)
@@ -620,8 +654,8 @@ def _lu_jvp(primals, tangents):
     la = triangular_solve(l_mat, pdx, left_side=True, lower=True, unit_diagonal=True)
     lau = triangular_solve(u_mat, la, left_side=False, lower=False)
     d_factor = ew.add(matmul(l_mat, tril(lau, -1)), matmul(triu(lau), u_mat))
-    return [factor, piv, perm], [d_factor, ad.Zero(get_aval(piv)),
-                                 ad.Zero(get_aval(perm))]
+    return [factor, piv, perm, info], [d_factor, zero_tangent(piv), zero_tangent(perm),
+                                       zero_tangent(info)]
 
 
 lu_p = multi_result_primitive(_lu_abstract_eval, "lu")
@@ -816,7 +850,8 @@ register_lowering(qr_p, lowering.lower_fun(_qr_composite, multiple_results=True)
 
 # --- tridiagonal_solve -------------------------------------------------------------
 
-def tridiagonal_solve(dl: ArrayLike, d: ArrayLike, du: ArrayLike, b: ArrayLike) -> Any:
+def tridiagonal_solve(dl: ArrayLike, d: ArrayLike, du: ArrayLike, b: ArrayLike, *,
+                      return_info: bool = False) -> Any:
     """Solve ``A @ x = b`` for a tridiagonal ``A`` given by its diagonals.
 
     Parameters
@@ -826,12 +861,17 @@ def tridiagonal_solve(dl: ArrayLike, d: ArrayLike, du: ArrayLike, b: ArrayLike) 
         ``A[i, i+1] = du[i]`` (``du[m-1]`` is ignored).
     b : array_like, shape (..., m, n)
         Right-hand sides; all four share dtype and batch dimensions.
+    return_info : bool, default False
+        Also return LAPACK gtsv's ``info`` (a sciax extension).
 
     Returns
     -------
     Array, shape (..., m, n)
         ``x``; NaNs for a batch member whose ``A`` is singular (LAPACK ``gtsv``
         with partial pivoting reports a zero pivot).
+    info : Array of int32, shape (...)
+        Only with ``return_info``: 0, or ``k > 0`` when the ``k``-th pivot of
+        the elimination is exactly zero.
 
     Examples
     --------
@@ -842,10 +882,10 @@ def tridiagonal_solve(dl: ArrayLike, d: ArrayLike, du: ArrayLike, b: ArrayLike) 
            [1.],
            [1.]], dtype=float64)
     """
-    return tridiagonal_solve_p.bind(dl, d, du, b)
+    return with_info(tridiagonal_solve_p.bind(dl, d, du, b), return_info)
 
 
-def _tridiagonal_shape_rule(dl, d, du, b) -> tuple[int, ...]:
+def _tridiagonal_abstract_eval(dl, d, du, b) -> list[ShapedArray]:
     name = "tridiagonal_solve"
     check_matrix(name, b, what="right-hand side b")
     for what, v in (("dl", dl), ("d", d), ("du", du)):
@@ -857,18 +897,16 @@ def _tridiagonal_shape_rule(dl, d, du, b) -> tuple[int, ...]:
             raise ValueError(f"{name}: the diagonals must have shape b.shape[:-1] = "
                              f"{b.shape[:-1]}, got {what} of shape {v.shape} (shapes "
                              f"{dl.shape}, {d.shape}, {du.shape}, {b.shape})")
-    return b.shape
+    return [ShapedArray(b.shape, b.dtype), info_aval(b)]
 
 
 def _tridiagonal_lowering(ctx, dl, d, du, b):
     avals = ctx.avals_in
-    b_aval = avals[3]
-    info_aval = ShapedArray(b_aval.shape[:-2], np.dtype(np.int32))
-    *_, x, info = lapack_call(lapack_target("gtsv", b_aval.dtype), [dl, d, du, b],
-                              avals, [*avals, info_aval],
+    *_, x, info = lapack_call(lapack_target("gtsv", avals[3].dtype), [dl, d, du, b],
+                              avals, [*avals, ctx.avals_out[1]],
                               aliases={0: 0, 1: 1, 2: 2, 3: 3})
-    return lower_with_lax(ctx, lambda v, i: nan_unless(ew.eq(i, 0), v),
-                          [b_aval, info_aval], x, info, multiple_results=False)
+    return lower_with_lax(ctx, lambda v, i: [nan_unless(ew.eq(i, 0), v), i],
+                          ctx.avals_out, x, info)
 
 
 def _shift(v: Any, down: bool) -> Any:
@@ -906,19 +944,21 @@ def _tridiagonal_matmul(dl: Any, d: Any, du: Any, x: Any) -> Any:
 
 def _tridiagonal_jvp(primals, tangents):
     dl, d, du, b = primals
-    ans = tridiagonal_solve_p.bind(dl, d, du, b)
+    ans, info = tridiagonal_solve_p.bind(dl, d, du, b)
     *t_diags, t_b = tangents
     rhs = t_b
     if not all(type(t) is ad.Zero for t in t_diags):
         # dX = A^{-1} (dB - dA X)
         t_diags = [ad.instantiate_zeros(t) for t in t_diags]
         rhs = ad.add_tangents(rhs, ew.neg(_tridiagonal_matmul(*t_diags, ans)))
-    return ans, tridiagonal_solve_p.bind(dl, d, du, ad.instantiate_zeros(rhs))
+    dx = tridiagonal_solve(dl, d, du, ad.instantiate_zeros(rhs))
+    return [ans, info], [dx, zero_tangent(info)]
 
 
-def _tridiagonal_transpose(ct, dl, d, du, b):
+def _tridiagonal_transpose(cts, dl, d, du, b):
     if any(ad.is_undefined_primal(v) for v in (dl, d, du)):
         raise NotImplementedError("tridiagonal_solve is not linear in the diagonals")
+    ct = cts[0]  # info has no cotangent
     if type(ct) is ad.Zero:
         return [None, None, None, ad.Zero(b.aval)]
     # A^T has sub-diagonal du shifted down and super-diagonal dl shifted up
@@ -926,9 +966,8 @@ def _tridiagonal_transpose(ct, dl, d, du, b):
             tridiagonal_solve(_shift(du, down=True), d, _shift(dl, down=False), ct)]
 
 
-tridiagonal_solve_p = standard_primitive(
-    _tridiagonal_shape_rule, lambda dl, d, du, b: b.dtype, "tridiagonal_solve",
-    lambda *avals: False)
+tridiagonal_solve_p = multi_result_primitive(_tridiagonal_abstract_eval,
+                                             "tridiagonal_solve")
 ad.primitive_jvps[tridiagonal_solve_p] = _tridiagonal_jvp
 ad.primitive_transposes[tridiagonal_solve_p] = _tridiagonal_transpose
 batching.primitive_batchers[tridiagonal_solve_p] = front_batcher(tridiagonal_solve_p)
