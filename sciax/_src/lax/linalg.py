@@ -570,7 +570,7 @@ def lu(x: ArrayLike, *, return_info: bool = False) -> tuple[Any, ...]:
            [0.33333333, 0.66666667]], dtype=float64)
     >>> piv, perm
     (Array([1, 1], dtype=int32), Array([1, 0], dtype=int32))
-    >>> lax.linalg.lu(np.ones((2, 2)), return_info=True)[1]
+    >>> lax.linalg.lu(np.ones((2, 2)), return_info=True)[3]
     Array(2, dtype=int32)
     """
     out = lu_p.bind(x)
