@@ -117,7 +117,8 @@ def lu(a: Any, permute_l: bool = False, overwrite_a: bool = False,
 
 def qr(a: Any, overwrite_a: bool = False, lwork: Any = None, mode: str = "full",
        pivoting: bool = False, check_finite: bool = True) -> tuple[Any, ...]:
-    """QR decomposition ``a = q @ r`` (Householder, LAPACK geqrf + orgqr).
+    """QR decomposition ``a = q @ r`` (Householder, LAPACK geqrf + orgqr), or
+    with column pivoting ``a[:, p] = q @ r`` (geqp3).
 
     Parameters
     ----------
@@ -129,18 +130,25 @@ def qr(a: Any, overwrite_a: bool = False, lwork: Any = None, mode: str = "full",
         SciPy does); the reduced factors (``q`` M x K, ``r`` K x N); or
         LAPACK's packed ``((h, tau), r)`` with the economic ``r``.
     pivoting : bool, default False
-        Column pivoting (geqp3) is not available: True raises
-        NotImplementedError.
+        Column pivoting: the largest remaining column goes next, so the
+        magnitudes on ``r``'s diagonal do not increase (rank-revealing).  The
+        permutation ``p`` is appended to every result.
 
     Returns
     -------
     q, r : Array
         Signs as LAPACK gives them (as SciPy's).
+    p : Array of int32, shape (..., N)
+        Only with ``pivoting``: 0-based column indices, ``a[..., :, p] == q @ r``.
 
     Notes
     -----
-    Differentiable for ``M <= N`` and for the reduced factors (the full
-    ``q`` of a tall matrix has no unique derivative).
+    Differentiable (except ``'raw'``) for ``M <= N`` and for the reduced
+    factors and ``'r'`` (the full ``q`` of a tall matrix has no unique
+    derivative).  With ``pivoting`` the permutation is piecewise constant: it
+    is taken from geqp3 without gradient, and ``q, r`` are the differentiable
+    QR of ``a[..., :, p]`` (which repeats the factorisation; ``'raw'`` returns
+    geqp3's own output).
 
     Examples
     --------
@@ -149,21 +157,45 @@ def qr(a: Any, overwrite_a: bool = False, lwork: Any = None, mode: str = "full",
     >>> r
     Array([[-5. , -2.2],
            [ 0. ,  0.4]], dtype=float64)
+    >>> a = np.array([[1.0, 10.0], [0.0, 1.0]])
+    >>> q, r, p = linalg.qr(a, pivoting=True)
+    >>> p
+    Array([1, 0], dtype=int32)
+    >>> bool(np.allclose(np.asarray(q @ r), a[:, np.asarray(p)]))
+    True
     """
     del overwrite_a, lwork, check_finite
     if mode not in ("full", "r", "economic", "raw"):
         raise ValueError(f"qr: mode argument must be one of ['full', 'r', "
                          f"'economic', 'raw'], got {mode!r}")
-    if pivoting:
-        raise NotImplementedError("qr: pivoting=True (LAPACK geqp3) is not supported")
     (a,) = _util.inexact("qr", a)
     _util.matrix("qr", a)
-    if mode == "raw":
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    perm: tuple[Any, ...] = ()
+    if pivoting:
+        jpvt = snp.zeros((*a.shape[:-2], n), dtype=np.int32)
+        h, jpvt, tau = lla.geqp3(lax.stop_gradient(a), jpvt)
+        p = jpvt - 1
+        perm = (p,)
+        if mode == "raw":
+            return ((h, tau), snp.triu(h[..., :k, :])) + perm
+        if a.size:  # (an empty matrix has nothing to permute)
+            a = snp.take_along_axis(a, p[..., None, :], axis=-1,
+                                    mode="promise_in_bounds")
+    elif mode == "raw":
         h, tau = lla.geqrf(a)
-        k = min(a.shape[-2:])
         return (h, tau), snp.triu(h[..., :k, :])
+    if mode == "r":
+        # the reduced factorisation has a derivative also for tall a; the
+        # full r only adds zero rows
+        _, r = lla.qr(a, full_matrices=False)
+        if m > n:
+            r = snp.concatenate([r, snp.zeros((*a.shape[:-2], m - n, n), a.dtype)],
+                                axis=-2)
+        return (r,) + perm
     q, r = lla.qr(a, full_matrices=mode != "economic")
-    return (r,) if mode == "r" else (q, r)
+    return (q, r) + perm
 
 
 def rq(a: Any, overwrite_a: bool = False, lwork: Any = None, mode: str = "full",
