@@ -13,5 +13,5 @@ from sciax._src.lax.linalg import (
     triangular_solve as triangular_solve, triangular_solve_p as triangular_solve_p,
     tridiagonal_solve as tridiagonal_solve, tridiagonal_solve_p as tridiagonal_solve_p)
 from sciax._src.lax.linalg_eig import *  # noqa: F401,F403  eigh, svd, eig, schur, ...
-from sciax._src.lax.linalg_hessenberg import *  # noqa: F401,F403  hessenberg, hessenberg_q
+from sciax._src.lax.linalg_hessenberg import *  # noqa: F401,F403  hessenberg(_q, _hq)
 from sciax._src.lax.linalg_geqp3 import geqp3 as geqp3, geqp3_p as geqp3_p

@@ -764,12 +764,19 @@ def hessenberg(a: Any, calc_q: bool = False, overwrite_a: bool = False,
 
     Returns
     -------
-    h : Array, upper Hessenberg
-    q : Array, only with ``calc_q``
+    h : Array, shape (..., M, M)
+        Upper Hessenberg, as SciPy's: for ``M > 2`` and complex input its
+        subdiagonal is real; for ``M <= 2`` it is ``a`` itself.
+    q : Array, shape (..., M, M)
+        Only with ``calc_q``; its first row and column are ``e_1`` (the
+        identity for ``M <= 2``).
 
     Notes
     -----
-    Not differentiable (lax.linalg.hessenberg has no JVP rule yet).
+    Differentiable in forward and reverse mode
+    (:func:`sciax.lax.linalg.hessenberg_hq`) where ``h`` is unreduced, i.e.
+    has no zero subdiagonal entry; at an exactly zero subdiagonal entry the
+    tangents are a finite but arbitrary choice.
 
     Examples
     --------
@@ -778,10 +785,17 @@ def hessenberg(a: Any, calc_q: bool = False, overwrite_a: bool = False,
     >>> h, q = linalg.hessenberg(a, calc_q=True)
     >>> bool(np.allclose(np.asarray(q @ h @ q.T), a))
     True
+    >>> g = sciax.grad(lambda x: linalg.hessenberg(x)[1, 0])(a)
+    >>> g.shape
+    (4, 4)
     """
     del overwrite_a, check_finite
     (a,) = _util.inexact("hessenberg", a)
     _util.matrix("hessenberg", a, square=True)
-    packed, taus = lla.hessenberg(a)
-    h = snp.triu(packed, -1)
-    return (h, lla.hessenberg_q(packed, taus)) if calc_q else h
+    if a.shape[-1] <= 2:
+        # already Hessenberg: SciPy returns it as is (gehrd would still make a
+        # complex 2 x 2 subdiagonal real)
+        return (a, snp.broadcast_to(snp.eye(a.shape[-1], dtype=a.dtype), a.shape)
+                ) if calc_q else a
+    h, q = lla.hessenberg_hq(a)
+    return (h, q) if calc_q else h
