@@ -58,6 +58,7 @@ Decompositions
    rsf2csf - Real Schur form to complex Schur form
    hessenberg - Hessenberg form
    subspace_angles - Angles between two subspaces
+   cossin - Cosine-sine decomposition of a unitary matrix
 """
 
 from sciax.linalg._basic import (
@@ -71,6 +72,7 @@ from sciax.linalg._decomp import (
     eigvalsh_tridiagonal as eigvalsh_tridiagonal, hessenberg as hessenberg, lu as lu,
     qr as qr, rq as rq, rsf2csf as rsf2csf, schur as schur, svd as svd,
     svdvals as svdvals)
+from sciax.linalg._decomp_gen import cossin as cossin
 from sciax.linalg._solve import (
     cho_factor as cho_factor, cho_solve as cho_solve,
     cho_solve_banded as cho_solve_banded, cholesky_banded as cholesky_banded,

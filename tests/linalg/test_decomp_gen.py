@@ -7,9 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import scipy.linalg as sl
+from scipy.stats import ortho_group, unitary_group
 
 import sciax
-from sciax.linalg._decomp_gen import _eig_generalized
+from sciax.linalg._decomp_gen import _eig_generalized, cossin
 from tests.linalg.test_solve import rand
 
 # Eigenvalues of a random 4x4 pencil have condition numbers up to ~1e2.
@@ -59,7 +60,8 @@ def test_generalized_eig_matches_ggev(dtype):
 def test_generalized_eig_infinite_and_singular_pencil():
     a, b = _pencil(4, np.float64, 3)
     b[:, 0] = b[:, 1]  # singular b: one infinite eigenvalue
-    (w, _, vr), h = map(np.asarray, _eig_all(a, b)[0]), np.asarray(_eig_all(a, b)[1])
+    (w, _, vr), h = _eig_all(a, b)
+    w, vr, h = np.asarray(w), np.asarray(vr), np.asarray(h)
     want = sl.eigvals(a, b)
     assert np.sum(np.isinf(w)) == np.sum(np.isinf(want)) == 1
     _match(w[np.isfinite(w)], want[np.isfinite(want)], 1e-10)
@@ -106,3 +108,75 @@ def test_generalized_eig_bad_input():
         _eig_generalized(np.eye(3), np.eye(2))
     with pytest.raises(ValueError, match="square"):
         _eig_generalized(np.eye(3), np.ones((3, 2)))
+
+
+# --- cossin ---------------------------------------------------------------------------
+
+def _unitary_batch(m, complex_, seed):
+    """A random unitary matrix, the identity (all angles 0) and the reversal
+    permutation (angles pi/2 where the blocks allow): the degenerate ends."""
+    group = unitary_group if complex_ else ortho_group
+    x = group.rvs(m, random_state=seed)
+    return np.stack([x, np.eye(m, dtype=x.dtype), np.eye(m, dtype=x.dtype)[::-1]])
+
+
+@pytest.mark.parametrize("m,p,q,complex_", [(5, 2, 4, False), (5, 4, 2, True),
+                                            (6, 4, 5, False)])
+def test_cossin_matches_scipy(m, p, q, complex_):
+    xs = _unitary_batch(m, complex_, seed=m + p + q)
+
+    def all_forms(x):
+        return (cossin(x, p, q), cossin(x, p, q, swap_sign=True),
+                cossin(x, p, q, separate=True))
+
+    plain, swapped, (us, theta, vhs) = sciax.jit(sciax.vmap(all_forms))(xs)
+    eye = np.eye(m)
+    for i, x in enumerate(xs):
+        for sw, (u, cs, vdh) in ((False, plain), (True, swapped)):
+            u, cs, vdh = np.asarray(u[i]), np.asarray(cs[i]), np.asarray(vdh[i])
+            assert u.dtype == vdh.dtype == x.dtype and cs.dtype == np.float64
+            np.testing.assert_allclose(u @ cs @ vdh, x, atol=1e-13)
+            # block-diagonal unitary factors of the right block sizes
+            for f, k in ((u, p), (vdh, q)):
+                np.testing.assert_allclose(f @ f.conj().T, eye, atol=1e-13)
+                assert not f[:k, k:].any() and not f[k:, :k].any()
+            np.testing.assert_allclose(cs, sl.cossin(x, p, q, swap_sign=sw)[1],
+                                       atol=1e-12)
+        np.testing.assert_allclose(theta[i], sl.cossin(x, p, q, separate=True)[1],
+                                   atol=1e-12)
+        u1, u2 = (np.asarray(t[i]) for t in us)
+        v1h, v2h = (np.asarray(t[i]) for t in vhs)
+        np.testing.assert_allclose(sl.block_diag(u1, u2), plain[0][i], atol=0)
+        np.testing.assert_allclose(sl.block_diag(v1h, v2h), plain[2][i], atol=0)
+
+
+def test_cossin_blocks_and_flags():
+    x = ortho_group.rvs(4, random_state=3)
+    blocks = (x[:1, :3], x[:1, 3:], x[1:, :3], x[1:, 3:])
+    f = sciax.jit(lambda x, *b: (cossin(b, compute_u=False),
+                                 cossin(x, q=3, compute_vh=False, separate=True)))
+    (u, cs, vdh), ((u1, u2), theta, (e1, e2)) = f(x, *blocks)  # p = 1 by default
+    assert u.shape == e1.shape == e2.shape == (0, 0) and u1.shape == (1, 1)
+    np.testing.assert_allclose(cs, sl.cossin(x, 1, 3)[1], atol=1e-12)
+    vdh = np.asarray(vdh)  # unique only up to signs: check it is orthogonal
+    np.testing.assert_allclose(vdh @ vdh.T, np.eye(4), atol=1e-13)
+    np.testing.assert_allclose(theta, sl.cossin(x, 1, 3, separate=True)[1],
+                               atol=1e-12)
+
+
+def test_cossin_bad_input():
+    x = np.eye(4)
+    with pytest.raises(ValueError, match="p=4"):
+        cossin(x, 4, 2)
+    with pytest.raises(ValueError, match="q=0"):
+        cossin(x, 2, 0)
+    with pytest.raises(ValueError, match="square"):
+        cossin(np.ones((3, 4)), 1, 1)
+    with pytest.raises(ValueError, match="four arrays"):
+        cossin([x, x])
+    with pytest.raises(ValueError, match="x12 dimensions"):
+        cossin((x[:2, :2], x[:2, :1], x[2:, :2], x[2:, 2:]))
+    with pytest.raises(ValueError, match="iterable"):
+        cossin(3.0)
+    # as in SciPy, unitarity is not checked (traced only: no compile needed)
+    sciax.make_jaxpr(lambda x: cossin(x, 2, 2))(2 * x)
