@@ -527,9 +527,7 @@ def lu_solve(lu_and_piv: tuple[Any, Any], b: Any, trans: Any = 0,
 def cholesky_factor(a: Any, lower: bool) -> Any:
     """The Cholesky factor of the Hermitian matrix in one triangle of ``a``
     (as LAPACK potrf reads it)."""
-    h = _util.hermitian_from_triangle(a, lower)
-    c = lla.cholesky(h, symmetrize_input=False)
-    return c if lower else adjoint(c)
+    return lla.cholesky(a, symmetrize_input=False, upper=not lower)
 
 
 def cho_factor(a: Any, lower: bool = False, overwrite_a: bool = False,

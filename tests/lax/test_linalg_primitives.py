@@ -63,6 +63,24 @@ def test_cholesky_reads_lower_triangle_without_symmetrize():
     junk = a + np.triu(np.full((3, 3), 7.0), 1)
     got = linalg.cholesky(junk, symmetrize_input=False)
     _close(got, np.linalg.cholesky(a), np.float64)
+    junk_lower = a + np.tril(np.full((3, 3), 7.0), -1)
+    upper = linalg.cholesky(junk_lower, symmetrize_input=False, upper=True)
+    _close(upper, sl.cholesky(a, lower=False), np.float64)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.complex128])
+@pytest.mark.parametrize("upper", [False, True])
+def test_cholesky_one_triangle_grads(dtype, upper):
+    # without symmetrize_input the factor is a function of one triangle only
+    # (and of the real part of the diagonal), so finite differences in any
+    # direction of the full matrix test that the JVP ignores the rest
+    rng = np.random.default_rng(13)
+    junk = _spd(rng, (3, 3), dtype) + (np.tril if upper else np.triu)(
+        _rand(rng, (3, 3), dtype), 1 if not upper else -1)
+    if np.issubdtype(dtype, np.complexfloating):
+        junk = junk + 0.3j * np.eye(3)
+    check_grads(lambda x: linalg.cholesky(x, symmetrize_input=False, upper=upper),
+                (junk,), order=1, modes=("fwd", "rev"))
 
 
 def test_cholesky_not_positive_definite_gives_nan_per_batch_member(run):

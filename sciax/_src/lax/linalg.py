@@ -91,19 +91,22 @@ def column_major_layout(ndim: int) -> tuple[int, ...]:
 def lapack_call(target: str, operands: Sequence[ir.Value],
                 avals_in: Sequence[ShapedArray], avals_out: Sequence[ShapedArray], *,
                 attrs: dict[str, ir.Attribute] | None = None,
-                aliases: dict[int, int] | None = None) -> list[ir.Value]:
+                aliases: dict[int, int] | None = None,
+                transposed: bool = False) -> list[ir.Value]:
     """Emit a call of the LAPACK FFI kernel ``target`` on a batch of matrices.
 
     Operands and results of the highest operand rank are the matrices and get
     column-major layouts; the others (pivots, taus, diagonals, info) are
     row-major.  Leading dimensions are batch dimensions, which the kernels
     loop over.  ``aliases`` maps a result index to the operand it overwrites.
+    With ``transposed`` the matrices keep XLA's row-major layout, so the
+    kernel sees (and returns) their transposes and XLA copies nothing.
     """
     rank = max(len(a.shape) for a in avals_in)
 
     def layout(aval: ShapedArray) -> tuple[int, ...]:
         n = len(aval.shape)
-        if n == rank and n >= 2:
+        if n == rank and n >= 2 and not transposed:
             return column_major_layout(n)
         return tuple(range(n - 1, -1, -1))
 
@@ -230,7 +233,7 @@ def _not_differentiable(name: str) -> Callable[..., Any]:
 
 # --- cholesky ----------------------------------------------------------------------
 
-def cholesky(x: ArrayLike, *, symmetrize_input: bool = True,
+def cholesky(x: ArrayLike, *, symmetrize_input: bool = True, upper: bool = False,
              return_info: bool = False) -> Any:
     """The lower Cholesky factor ``L`` of Hermitian positive-definite ``x``.
 
@@ -240,7 +243,13 @@ def cholesky(x: ArrayLike, *, symmetrize_input: bool = True,
         Float32/64 or complex64/128 matrices.
     symmetrize_input : bool, default True
         Use ``(x + x^H) / 2``, so that the result and its derivative depend on
-        both triangles.  Otherwise only the lower triangle of ``x`` is read.
+        both triangles.  Otherwise only the lower triangle of ``x`` is read
+        (the upper one with ``upper``), as LAPACK potrf does, and the
+        derivative is with respect to that triangle (its Hermitian
+        extension; the imaginary part of the diagonal is ignored).
+    upper : bool, default False
+        Return the upper factor ``U`` with ``U^H @ U == x`` instead (a sciax
+        extension; costs no transposes).
     return_info : bool, default False
         Also return LAPACK potrf's ``info`` (a sciax extension).
 
@@ -266,7 +275,7 @@ def cholesky(x: ArrayLike, *, symmetrize_input: bool = True,
     """
     if symmetrize_input:
         x = symmetrize(x)
-    return with_info(cholesky_p.bind(x), return_info)
+    return with_info(cholesky_p.bind(x, upper=bool(upper)), return_info)
 
 
 def symmetrize(x: ArrayLike) -> Any:
@@ -275,34 +284,55 @@ def symmetrize(x: ArrayLike) -> Any:
     return ew.mul(ew.add(x, adjoint(x)), 0.5)
 
 
-def _cholesky_abstract_eval(x: ShapedArray) -> list[ShapedArray]:
+def _cholesky_abstract_eval(x: ShapedArray, *, upper: bool) -> list[ShapedArray]:
     check_matrix("cholesky", x, square=True)
     return [ShapedArray(x.shape, x.dtype), info_aval(x)]
 
 
-def _cholesky_lowering(ctx, x):
+def _cholesky_lowering(ctx, x, *, upper):
     (aval,) = ctx.avals_in
+    # potrf sees the row-major x as x^T.  For the lower factor it reads the
+    # upper triangle of x^T (x's lower one) and returns U' with U'^H U' = x^T
+    # = conj(x); read back row-major that is L = U'^T with L L^H = x.  The
+    # upper factor is the mirror image.  So XLA copies nothing into LAPACK's
+    # column-major layout and back (SciPy's cholesky does the same).
     factor, info = lapack_call(lapack_target("potrf", aval.dtype), [x], [aval],
-                               ctx.avals_out, attrs={"uplo": char_attr("L")},
-                               aliases={0: 0})
-    # potrf leaves the strict upper triangle as it found it
+                               ctx.avals_out,
+                               attrs={"uplo": char_attr("L" if upper else "U")},
+                               aliases={0: 0}, transposed=True)
+    # potrf leaves the other triangle as it found it
+    keep = triu if upper else tril
     return lower_with_lax(
-        ctx, lambda f, i: [nan_unless(ew.eq(i, 0), tril(f)), i],
+        ctx, lambda f, i: [nan_unless(ew.eq(i, 0), keep(f)), i],
         ctx.avals_out, factor, info)
 
 
-def _cholesky_jvp(primals, tangents):
+def _hermitian_from_triangle(x: Any, lower: bool) -> Any:
+    """The Hermitian matrix potrf sees when it reads one triangle of ``x``
+    (the imaginary part of the diagonal ignored)."""
+    strict = tril(x, -1) if lower else triu(x, 1)
+    aval = get_aval(x)
+    diag = ew.mul(x, eye(aval.shape, aval.dtype))
+    if dtypes.is_complex(aval.dtype):
+        diag = ew.convert_element_type(ew.real(diag), aval.dtype)
+    return ew.add(ew.add(strict, adjoint(strict)), diag)
+
+
+def _cholesky_jvp(primals, tangents, **params):
     # Murray (2016), arXiv:1602.07527: dL = L phi(L^{-1} dA L^{-H}), where phi
     # keeps the lower triangle and halves the diagonal
     (x,), (dx,) = primals, tangents
-    factor, info = cholesky_p.bind(x)
-    tmp = triangular_solve(factor, dx, left_side=False, lower=True, transpose_a=True,
+    upper = params["upper"]
+    factor, info = cholesky_p.bind(x, upper=upper)
+    low = adjoint(factor) if upper else factor
+    dx = _hermitian_from_triangle(ad.instantiate_zeros(dx), lower=not upper)
+    tmp = triangular_solve(low, dx, left_side=False, lower=True, transpose_a=True,
                            conjugate_a=True)
-    inner = triangular_solve(factor, tmp, left_side=True, lower=True)
+    inner = triangular_solve(low, tmp, left_side=True, lower=True)
     shape, dtype = get_aval(x).shape, get_aval(x).dtype
     half_diag = ew.sub(shape_ops.full(shape, 1, dtype), ew.mul(eye(shape, dtype), 0.5))
-    return [factor, info], [matmul(factor, ew.mul(tril(inner), half_diag)),
-                            zero_tangent(info)]
+    d_low = matmul(low, ew.mul(tril(inner), half_diag))
+    return [factor, info], [adjoint(d_low) if upper else d_low, zero_tangent(info)]
 
 
 cholesky_p = multi_result_primitive(_cholesky_abstract_eval, "cholesky")

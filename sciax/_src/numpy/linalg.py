@@ -225,6 +225,7 @@ def cholesky(a: Any, /, *, upper: bool = False) -> Any:
            [1., 1.]], dtype=float64)
     """
     a = _matrix("cholesky", a, square=True)
+    # NumPy reads the lower triangle whichever factor it returns
     low = _lla().cholesky(a, symmetrize_input=False)
     return _adjoint(low) if upper else low
 
