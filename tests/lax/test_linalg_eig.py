@@ -314,12 +314,6 @@ def test_schur_jvp_complex_and_real_spectrum():
     check_grads(_schur_invariants, (q @ r @ q.T,), order=1, modes=("fwd", "rev"))
 
 
-def test_schur_jvp_real_conjugate_pair_is_nan():
-    a = np.array([[0.0, -2.0, 0.3], [1.0, 0.0, 0.1], [0.0, 0.0, 3.0]])
-    _, dt = sciax.jvp(lambda x: la.schur(x)[0], (a,), (np.ones((3, 3)),))
-    assert np.all(np.isnan(np.asarray(dt)))
-
-
 def test_hessenberg_not_differentiable():
     a = rand((3, 3), np.float64)
     with pytest.raises(NotImplementedError, match="hessenberg"):

@@ -616,7 +616,12 @@ def schur(x: ArrayLike, *, compute_schur_vectors: bool = True,
 
     Notes
     -----
-    Not differentiable yet (a JVP raises NotImplementedError).
+    Differentiable where the eigenvalues are distinct: ``dZ = Z Omega`` with
+    ``Omega`` skew-Hermitian, chosen so that ``dT`` keeps the (quasi)
+    triangular structure; for real input each 2x2 block also keeps LAPACK's
+    standard form (equal diagonal entries).  A 2x2 block that is a scaled
+    rotation (``t[k, k+1] == -t[k+1, k]``) does not fix its basis; there the
+    rotation inside the block is taken to be zero.
 
     Examples
     --------
@@ -660,12 +665,14 @@ def _schur_lowering(ctx, x, *, compute_schur_vectors):
 
 
 schur_p = multi_result_primitive(_schur_abstract_eval, "schur")
-def _schur_omega(t: Any, c: Any) -> Any:
-    """The strictly lower part ``W`` of ``Omega = Z^H dZ`` for one matrix: the
-    lower triangle of ``C + T Omega - Omega T`` must vanish, which for an upper
-    triangular ``T`` is a triangular Sylvester equation solved entry by entry,
-    rows from the bottom up and columns left to right (Omega's diagonal is set
-    to zero, a gauge choice)."""
+
+
+def _schur_omega_triangular(t: Any, c: Any) -> Any:
+    """The strictly lower part ``W`` of ``Omega = Z^H dZ`` for one matrix with
+    an upper triangular ``T``: the lower triangle of ``C + T Omega - Omega T``
+    must vanish, a triangular Sylvester equation solved entry by entry, rows
+    from the bottom up and columns left to right (Omega's diagonal is set to
+    zero, a gauge choice)."""
     from sciax._src.lax import control_flow
 
     n = get_aval(t).shape[-1]
@@ -684,12 +691,11 @@ def _schur_omega(t: Any, c: Any) -> Any:
         w_col = shape_ops.dynamic_index_in_dim(w, j, 1, keepdims=False)
         w_row = shape_ops.dynamic_index_in_dim(w, i, 0, keepdims=False)
         zero = shape_ops.full_like(t_row, 0)
-        below = reductions.reduce_sum(ew.select(ew.gt(k, shape_ops.broadcast_in_dim(i, (n,), ())),
-                                                ew.mul(t_row, w_col), zero),
-                                      (0,))
-        left = reductions.reduce_sum(ew.select(ew.lt(k, shape_ops.broadcast_in_dim(j, (n,), ())),
-                                               ew.mul(w_row, t_col), zero),
-                                     (0,))
+        i_n, j_n = (shape_ops.broadcast_in_dim(v, (n,), ()) for v in (i, j))
+        below = reductions.reduce_sum(
+            ew.select(ew.gt(k, i_n), ew.mul(t_row, w_col), zero), (0,))
+        left = reductions.reduce_sum(
+            ew.select(ew.lt(k, j_n), ew.mul(w_row, t_col), zero), (0,))
         c_ij = shape_ops.dynamic_slice(c, (i, j), (1, 1))
         t_ii = shape_ops.dynamic_slice(t, (i, i), (1, 1))
         t_jj = shape_ops.dynamic_slice(t, (j, j), (1, 1))
@@ -701,34 +707,182 @@ def _schur_omega(t: Any, c: Any) -> Any:
     return control_flow.fori_loop(0, len(pairs), body, shape_ops.full_like(c, 0))
 
 
-def _schur_jvp(primals, tangents, *, compute_schur_vectors):
-    """Derivative of ``A = Z T Z^H`` with ``T`` triangular (complex Schur form,
-    or real input whose eigenvalues are all real): ``dZ = Z Omega`` and
-    ``dT = C + T Omega - Omega T`` with ``C = Z^H dA Z``.  Needs distinct
-    eigenvalues; a real quasi-triangular ``T`` (complex-conjugate pairs) has no
-    such formula here and gives NaN tangents."""
+def _pad_block(x: Any, active: Any) -> Any:
+    """A 1x1 or 2x2 diagonal block in a 2x2 window; a 1x1 block ``x[0, 0]``
+    (``active[1]`` false) becomes ``x[0, 0] I``, which decouples the padding
+    row or column of the Sylvester equation."""
+    both = ew.bitwise_and(shape_ops.broadcast_in_dim(active, (2, 2), (0,)),
+                          shape_ops.broadcast_in_dim(active, (2, 2), (1,)))
+    x00 = shape_ops.broadcast_in_dim(_scalar_at(x, 0, 0), (2, 2), ())
+    return ew.select(both, x, ew.mul(x00, np.eye(2, dtype=get_aval(x).dtype)))
+
+
+def _scalar_at(x: Any, i: int, j: int) -> Any:
+    return shape_ops.reshape(shape_ops.slice(x, (i, j), (i + 1, j + 1)), ())
+
+
+def _sylvester_2x2(a: Any, b: Any, r: Any) -> Any:
+    """``X`` with ``A X - X B = R`` for 2x2 ``A``, ``B`` without common
+    eigenvalues, by Cayley-Hamilton: ``p(B) = B^2 - tr(B) B + det(B) I = 0``
+    gives ``p(A) X = A R + R B - tr(B) R``, and ``p(A)`` is inverted through its
+    adjugate.  Linear in ``R``; a handful of ops instead of a pivoted 4x4
+    elimination (``p(A)`` has about the square of the 4x4 system's condition
+    number, harmless for derivatives of well separated eigenvalues)."""
+    dtype = get_aval(a).dtype
+    tr = ew.add(_scalar_at(b, 0, 0), _scalar_at(b, 1, 1))
+    det = ew.sub(ew.mul(_scalar_at(b, 0, 0), _scalar_at(b, 1, 1)),
+                 ew.mul(_scalar_at(b, 0, 1), _scalar_at(b, 1, 0)))
+    tr2, det2 = (shape_ops.broadcast_in_dim(v, (2, 2), ()) for v in (tr, det))
+    eye2 = np.eye(2, dtype=dtype)
+    pa = ew.add(ew.sub(_mm(a, a), ew.mul(tr2, a)), ew.mul(det2, eye2))
+    rhs = ew.sub(ew.add(_mm(a, r), _mm(r, b)), ew.mul(tr2, r))
+    # adj(P) = [[p11, -p01], [-p10, p00]]
+    adj = ew.mul(_H(shape_ops.rev(pa, (0, 1))), np.array([[1, -1], [-1, 1]], dtype))
+    det_pa = ew.sub(ew.mul(_scalar_at(pa, 0, 0), _scalar_at(pa, 1, 1)),
+                    ew.mul(_scalar_at(pa, 0, 1), _scalar_at(pa, 1, 0)))
+    return ew.div(_mm(adj, rhs), shape_ops.broadcast_in_dim(det_pa, (2, 2), ()))
+
+
+def _schur_omega_quasi(t: Any, c: Any) -> Any:
+    """The block strictly lower part ``W`` of ``Omega = Z^T dZ`` for one real
+    quasi-triangular ``T`` (1x1 and 2x2 diagonal blocks).
+
+    Block ``(I, J)`` below the block diagonal solves ``T_II X - X T_JJ = R``
+    with ``R = -(C + T W - W T)[I, J]`` over the blocks found so far (rows
+    bottom-up, columns left to right; ``W`` is zero where not yet computed).
+    The partition is data dependent (``t[k+1, k] != 0`` opens a 2x2 block), so
+    every entry ``(i, j)`` is visited and only block corners act, solving a
+    2x2 Sylvester equation in which a 1x1 block is padded to a multiple of
+    the identity (its padding row or column is then discarded).
+    ``T``, ``C`` and ``W`` carry one extra zero row and column so that 2x2
+    windows never leave the matrix.
+    """
+    from sciax._src.lax import control_flow
+
+    aval = get_aval(t)
+    n, dtype = aval.shape[-1], aval.dtype
+    pairs = [(i, j) for i in range(n - 1, 0, -1) for j in range(i)]
+    if not pairs:
+        return shape_ops.full_like(c, 0)
+    rows = np.array([i for i, _ in pairs], np.int32)
+    cols = np.array([j for _, j in pairs], np.int32)
+    tp = shape_ops.pad(t, np.zeros((), dtype), ((0, 1, 0), (0, 1, 0)))
+    cp = shape_ops.pad(c, np.zeros((), dtype), ((0, 1, 0), (0, 1, 0)))
+    first = ew.eq(shape_ops.iota(np.int32, 2), 0)
+
+    def scalar(x, i, j):
+        return shape_ops.reshape(shape_ops.dynamic_slice(x, (i, j), (1, 1)), ())
+
+    def opens_block(k):  # t[k+1, k] != 0
+        return ew.ne(scalar(tp, ew.add(k, 1), k), np.zeros((), dtype))
+
+    def block_start(k):  # k == 0 or t[k, k-1] == 0
+        left = scalar(tp, k, ew.max(ew.sub(k, 1), 0))
+        return ew.bitwise_or(ew.eq(k, 0), ew.eq(left, np.zeros((), dtype)))
+
+    def body(p, w):
+        i = shape_ops.dynamic_index_in_dim(rows, p, 0, keepdims=False)
+        j = shape_ops.dynamic_index_in_dim(cols, p, 0, keepdims=False)
+        zero = ew.mul(i, 0)
+        t_rows = shape_ops.dynamic_slice(tp, (i, zero), (2, n + 1))
+        t_cols = shape_ops.dynamic_slice(tp, (zero, j), (n + 1, 2))
+        w_rows = shape_ops.dynamic_slice(w, (i, zero), (2, n + 1))
+        w_cols = shape_ops.dynamic_slice(w, (zero, j), (n + 1, 2))
+        rhs = ew.neg(ew.add(shape_ops.dynamic_slice(cp, (i, j), (2, 2)),
+                            ew.sub(_mm(t_rows, w_cols), _mm(w_rows, t_cols))))
+        act_r, act_c = (ew.bitwise_or(first, shape_ops.broadcast_in_dim(
+            opens_block(k), (2,), ())) for k in (i, j))
+        act = ew.bitwise_and(shape_ops.broadcast_in_dim(act_r, (2, 2), (0,)),
+                             shape_ops.broadcast_in_dim(act_c, (2, 2), (1,)))
+        corner = shape_ops.broadcast_in_dim(
+            ew.bitwise_and(block_start(i), block_start(j)), (2, 2), ())
+        # away from block corners solve A X - X 0 = R with A = I instead: the
+        # result is discarded, and a singular system there would put NaN into
+        # the transpose (0 / 0)
+        a = ew.select(corner, _pad_block(shape_ops.dynamic_slice(tp, (i, i), (2, 2)),
+                                         act_r), np.eye(2, dtype=dtype))
+        b = ew.select(corner, _pad_block(shape_ops.dynamic_slice(tp, (j, j), (2, 2)),
+                                         act_c), np.zeros((2, 2), dtype))
+        x = _sylvester_2x2(a, b, rhs)
+        write = ew.bitwise_and(act, corner)
+        upd = ew.select(write, x, shape_ops.dynamic_slice(w, (i, j), (2, 2)))
+        return shape_ops.dynamic_update_slice(w, upd, (i, j))
+
+    w = control_flow.fori_loop(0, len(pairs), body, shape_ops.full_like(tp, 0))
+    return shape_ops.slice(w, (0, 0), (n, n))
+
+
+def _schur_block_rotations(t: Any, c: Any, omega: Any) -> Any:
+    """``omega`` plus the rotation inside each 2x2 block of a real ``T``.
+
+    A block ``[[a, b], [c, a]]`` must keep LAPACK's standard form (dlanv2:
+    equal diagonal entries), and ``Omega_II = w [[0, -1], [1, 0]]`` adds
+    ``w (b + c) diag(1, -1)`` to ``dT_II``, so ``w = (R_22 - R_11) / (2 (b + c))``
+    with ``R = C + T Omega - Omega T``.  A scaled rotation block (``b + c = 0``)
+    commutes with every rotation: its standard form does not fix the basis,
+    and ``w = 0`` is used."""
+    aval = get_aval(t)
+    n = aval.shape[-1]
+    shape = (n, n)
+    resid = ew.add(c, ew.sub(_mm(t, omega), _mm(omega, t)))
+    d = _diag(resid)
+    d_next = shape_ops.pad(d, np.zeros((), aval.dtype), ((-1, 1, 0),))
+    sub = reductions.reduce_sum(ew.mul(t, _eye(shape, aval.dtype, -1)), (0,))
+    sup = reductions.reduce_sum(ew.mul(t, _eye(shape, aval.dtype, 1)), (1,))
+    rot = ew.mul(ew.sub(d_next, d), _safe_reciprocal(ew.mul(ew.add(sup, sub), 2.0)))
+    zero = shape_ops.full_like(rot, 0)
+    rot = ew.select(ew.ne(sub, zero), rot, zero)
+    low = ew.mul(_eye(shape, aval.dtype, -1), _rows(rot, shape))
+    return ew.add(omega, ew.sub(low, _H(low)))
+
+
+def _schur_omega(t: Any, c: Any) -> Any:
+    """``Omega = Z^H dZ`` (skew-Hermitian) for one matrix: ``dT = C + T Omega
+    - Omega T`` keeps the Schur form's structure."""
+    if _is_complex(t):
+        w = _schur_omega_triangular(t, c)
+        return ew.sub(w, _H(w))
+    w = _schur_omega_quasi(t, c)
+    return _schur_block_rotations(t, c, ew.sub(w, _H(w)))
+
+
+def _schur_tangents(t: Any, z: Any, dx: Any) -> tuple[Any, Any]:
+    """``(dT, dZ)`` from ``T``, ``Z`` and ``dA`` (see :func:`_schur_jvp`)."""
     from sciax._src.api import vmap
 
+    c = _mm(_mm(_H(z), dx), z)
+    solve = _schur_omega
+    for _ in get_aval(t).shape[:-2]:
+        solve = vmap(solve)
+    omega = solve(t, c)
+    dz = _mm(z, omega)
+    # T's structure: the upper triangle and the subdiagonals of its 2x2 blocks
+    # (its only nonzero entries below the diagonal); the rest is zero up to
+    # rounding
+    dt = ew.add(c, ew.sub(_mm(t, omega), _mm(omega, t)))
+    dt = ew.select(ew.ne(t, shape_ops.full_like(t, 0)), dt, triu(dt))
+    return dt, dz
+
+
+_schur_tangents_jit: list[Any] = []
+
+
+def _schur_jvp(primals, tangents, *, compute_schur_vectors):
+    """Derivative of ``A = Z T Z^H``: ``dZ = Z Omega`` and ``dT = C + T Omega
+    - Omega T`` with ``C = Z^H dA Z`` and ``Omega`` skew-Hermitian, chosen so
+    that ``dT`` is (quasi) upper triangular like ``T`` and, for real input,
+    every 2x2 block keeps equal diagonal entries (LAPACK's standard form).
+    Needs distinct eigenvalues (and, for a 2x2 block, ``b + c != 0``).
+
+    The tangent map runs as one jitted function: eagerly that is one compiled
+    program instead of ~100 one-op dispatches; under a transformation the call
+    is inlined."""
     (x,), (dx,) = primals, tangents
     t, z = schur_p.bind(x, compute_schur_vectors=True)
-    dx = ad.instantiate_zeros(dx)
-    c = _mm(_mm(_H(z), dx), z)
-    batch = get_aval(x).shape[:-2]
-    solve = _schur_omega
-    for _ in batch:
-        solve = vmap(solve)
-    w = solve(t, c)
-    omega = ew.sub(w, _H(w))
-    dz = _mm(z, omega)
-    dt = triu(ew.add(c, ew.sub(_mm(t, omega), _mm(omega, t))))
-    if not dtypes.is_complex(get_aval(x).dtype):
-        # a nonzero subdiagonal means a 2x2 block: the triangular formula fails
-        strict = ew.ne(tril(t, -1), shape_ops.full_like(t, 0))
-        bad = reductions.reduce_or(strict, (len(batch), len(batch) + 1))
-        nan = shape_ops.full_like(dt, np.nan)
-        bad_b = shape_ops.broadcast_in_dim(bad, get_aval(dt).shape, tuple(range(len(batch))))
-        dt = ew.select(bad_b, nan, dt)
-        dz = ew.select(bad_b, nan, dz)
+    if not _schur_tangents_jit:
+        from sciax._src.jit import jit
+        _schur_tangents_jit.append(jit(_schur_tangents))
+    dt, dz = _schur_tangents_jit[0](t, z, ad.instantiate_zeros(dx))
     outs = [t, z] if compute_schur_vectors else [t]
     touts = [dt, dz] if compute_schur_vectors else [dt]
     return outs, touts
