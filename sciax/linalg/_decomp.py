@@ -11,7 +11,7 @@ import numpy as np
 import sciax.numpy as snp
 from sciax import lax
 from sciax.lax import linalg as lla
-from sciax.linalg import _util
+from sciax.linalg import _schur_sort, _util
 from sciax.linalg._solve import cholesky_factor
 from sciax.linalg._util import adjoint
 
@@ -642,7 +642,7 @@ def eigvals(a: Any, b: Any = None, overwrite_a: bool = False,
 
 
 def schur(a: Any, output: str = "real", lwork: Any = None, overwrite_a: bool = False,
-          sort: Any = None, check_finite: bool = True) -> tuple[Any, Any]:
+          sort: Any = None, check_finite: bool = True) -> tuple[Any, ...]:
     """Schur decomposition ``a = z @ t @ z^H`` (LAPACK gees).
 
     Parameters
@@ -651,20 +651,35 @@ def schur(a: Any, output: str = "real", lwork: Any = None, overwrite_a: bool = F
     output : {'real', 'complex'}, default 'real'
         Quasi-triangular ``t`` with 2x2 blocks for complex pairs (real input),
         or triangular complex ``t``.
-    sort : None
-        Eigenvalue ordering is not supported (NotImplementedError).
+    sort : {None, 'lhp', 'rhp', 'iuc', 'ouc'} or callable, optional
+        Move the selected eigenvalues to the leading diagonal positions:
+        real part < 0 ('lhp'), >= 0 ('rhp'), modulus <= 1 ('iuc'), > 1
+        ('ouc').  A callable is called as SciPy calls it, ``sort(x)`` with the
+        complex eigenvalues for a complex ``t`` and ``sort(re, im)`` for a real
+        one, but once with arrays of all eigenvalues (sciax arrays, traced
+        under ``jit``): it must work elementwise (``sciax.numpy`` operations)
+        and return booleans of the same shape.  A complex pair of a real ``t``
+        is selected if either eigenvalue is.
     lwork, overwrite_a, check_finite
         Ignored.
 
     Returns
     -------
     t, z : Array
+    sdim : Array of int32, shape (...)
+        Only with ``sort``: the number of selected eigenvalues (a complex pair
+        of a real ``t`` counts 2).
 
     Notes
     -----
-    Differentiable for a triangular ``T`` (complex output, or a real spectrum);
-    a real quasi-triangular ``T`` (complex-conjugate pairs) gives NaN tangents.  NaN input
-    gives NaNs.
+    Differentiable without ``sort`` as ``lax.linalg.schur`` is (derivatives
+    through the reordering are not supported or tested).  NaN input gives
+    NaNs.  jaxlib's gees takes no
+    selection function, so ``sort`` reorders the unsorted form by swapping
+    adjacent diagonal blocks with orthogonal transformations (LAPACK's trsen
+    method; see ``sciax/linalg/_schur_sort.py``): ``t``, ``z`` may differ
+    from SciPy's by the choice of basis within the two eigenvalue groups, and
+    ``sdim`` counts the selection made on the unsorted eigenvalues.
 
     Examples
     --------
@@ -673,20 +688,28 @@ def schur(a: Any, output: str = "real", lwork: Any = None, overwrite_a: bool = F
     >>> t, z = linalg.schur(a)
     >>> bool(np.allclose(np.asarray(z @ t @ z.T), a))
     True
+    >>> a = np.array([[1.0, 6.0], [0.0, -2.0]])
+    >>> t, z, sdim = linalg.schur(a, sort="lhp")
+    >>> np.diag(np.asarray(t)).round(6), int(sdim)
+    (array([-2.,  1.]), 1)
+    >>> t, z, sdim = linalg.schur(a, sort=lambda re, im: re > 0)
+    >>> np.diag(np.asarray(t)).round(6), int(sdim)
+    (array([ 1., -2.]), 1)
     """
     del lwork, overwrite_a, check_finite
     if output not in ("real", "complex", "r", "c"):
         raise ValueError(f"schur: argument 'output' must be 'real' or 'complex', got "
                          f"{output!r}")
     if sort is not None:
-        raise NotImplementedError("schur: sort is not supported (jaxlib's gees kernel "
-                                  "takes no selection function)")
+        _schur_sort.selection(sort)  # the error for a bad name, before any work
     (a,) = _util.inexact("schur", a)
     _util.matrix("schur", a, square=True)
     if output in ("complex", "c") and not _util.is_complex(a):
         a = a.astype(snp.result_type(a.dtype, snp.complex64))
     t, z = lla.schur(a)
-    return t, z
+    if sort is None:
+        return t, z
+    return _schur_sort.sort_schur(t, z, sort)
 
 
 def rsf2csf(T: Any, Z: Any, check_finite: bool = True) -> tuple[Any, Any]:
