@@ -88,7 +88,7 @@ def selected_positions(t: Any, select: Callable[..., Any]) -> Any:
     return sel | pair
 
 
-# --- swapping two adjacent diagonal blocks -------------------------------------------
+# --- swapping two adjacent diagonal blocks ------------------------------------------
 
 def _pad_window(u: Any) -> Any:
     """A ``(k, k)`` transform as the ``(4, 4)`` one that leaves the rest alone."""
@@ -151,7 +151,8 @@ def _swap(t: Any, z: Any, j: Any, p: Any, q: Any) -> tuple[Any, Any]:
     """Swap the ``p x p`` block at ``t[j, j]`` with the ``q x q`` block after it."""
     n = t.shape[-1]
     rows = snp.arange(n, dtype=np.int32)
-    window = (rows[:, None] == j + snp.arange(_WINDOW, dtype=np.int32)[None, :]).astype(t.dtype)
+    offsets = snp.arange(_WINDOW, dtype=np.int32)
+    window = (rows[:, None] == j + offsets[None, :]).astype(t.dtype)  # (n, 4)
     w = window.T @ t @ window
     if snp.iscomplexobj(t):
         u = _swap_1x1(w)
@@ -168,7 +169,7 @@ def _swap(t: Any, z: Any, j: Any, p: Any, q: Any) -> tuple[Any, Any]:
     return snp.where(fill, 0, t), z
 
 
-# --- the reordering --------------------------------------------------------------------
+# --- the reordering -------------------------------------------------------------------
 
 def _reorder_one(t: Any, z: Any, sel: Any) -> tuple[Any, Any]:
     n = t.shape[-1]
