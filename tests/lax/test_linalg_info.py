@@ -73,3 +73,39 @@ def test_default_results_unchanged():
 def test_cholesky_info_dtypes(dtype):
     _, info = linalg.cholesky(_not_pd(2).astype(dtype), return_info=True)
     assert info.dtype == np.int32 and int(info) == 2
+
+
+# --- eigh, svd, eig, schur: info 0, LAPACK's negative info, -1 for NaN input ------
+
+def _decomps():
+    return {
+        "eigh": lambda x: linalg.eigh(x, return_info=True)[-1],
+        "svd": lambda x: linalg.svd(x, compute_uv=False, return_info=True)[-1],
+        "eig": lambda x: linalg.eig(x, return_info=True)[-1],
+        "schur": lambda x: linalg.schur(x, return_info=True)[-1],
+    }
+
+
+@pytest.mark.parametrize("name", ["eigh", "svd", "eig", "schur"])
+def test_decomposition_info_nan_input_per_batch_member(name):
+    good = np.array([[2.0, 1.0], [1.0, 3.0]])
+    bad = np.array([[1.0, np.nan], [np.nan, 1.0]])
+    info = sciax.jit(_decomps()[name])(np.stack([good, bad, good]))
+    np.testing.assert_array_equal(np.asarray(info), [0, -1, 0])
+
+
+def test_eig_info_matches_geev_on_inf_input():
+    # geev's balancing rejects an infinite entry: the same negative info as
+    # scipy.linalg.lapack.dgeev reports, and NaN results
+    a = np.array([[1.0, np.inf], [np.inf, 2.0]])
+    w, vr, info = linalg.eig(a, return_info=True)
+    assert int(info) == sll.dgeev(a)[-1] < 0
+    assert np.isnan(np.asarray(w)).all() and np.isnan(np.asarray(vr)).all()
+
+
+def test_decomposition_info_under_jvp():
+    x = np.array([[2.0, 1.0], [1.0, 3.0]])
+    (v, w, info), (dv, dw, _) = sciax.jvp(
+        lambda a: linalg.eigh(a, return_info=True), (x,), (np.eye(2),))
+    assert int(info) == 0
+    np.testing.assert_allclose(np.asarray(dw), [1.0, 1.0])  # d eig(A + tI)/dt

@@ -124,8 +124,6 @@ def test_bad_input():
         linalg.cholesky(np.ones((2, 3)))
     with pytest.raises(ValueError, match="mode"):
         linalg.qr(np.eye(2), mode="reduced")
-    with pytest.raises(NotImplementedError, match="pivoting"):
-        linalg.qr(np.eye(2), pivoting=True)
     with pytest.raises(ValueError, match="indices"):
         linalg.eigh(np.eye(3), subset_by_index=(1, 5))
     with pytest.raises(NotImplementedError, match="subset_by_value"):

@@ -143,10 +143,11 @@ def info_aval(aval: ShapedArray) -> ShapedArray:
 
 def with_info(outs: Sequence[Any], return_info: bool) -> Any:
     """A wrapper's result from a primitive's ``[*results, info]``: the results
-    (one unwrapped, several as a tuple), plus ``info`` when asked for."""
-    *res, info = outs
-    res = res[0] if len(res) == 1 else tuple(res)
-    return (res, info) if return_info else res
+    (one unwrapped, several as a tuple), or all of them flat, ``info`` last,
+    when asked for."""
+    if return_info:
+        return tuple(outs)
+    return outs[0] if len(outs) == 2 else tuple(outs[:-1])
 
 
 def zero_tangent(info: Any) -> ad.Zero:
@@ -307,7 +308,7 @@ def _cholesky_lowering(ctx, x, *, upper):
         ctx.avals_out, factor, info)
 
 
-def _hermitian_from_triangle(x: Any, lower: bool) -> Any:
+def hermitian_from_triangle(x: Any, lower: bool) -> Any:
     """The Hermitian matrix potrf sees when it reads one triangle of ``x``
     (the imaginary part of the diagonal ignored)."""
     strict = tril(x, -1) if lower else triu(x, 1)
@@ -325,7 +326,7 @@ def _cholesky_jvp(primals, tangents, **params):
     upper = params["upper"]
     factor, info = cholesky_p.bind(x, upper=upper)
     low = adjoint(factor) if upper else factor
-    dx = _hermitian_from_triangle(ad.instantiate_zeros(dx), lower=not upper)
+    dx = hermitian_from_triangle(ad.instantiate_zeros(dx), lower=not upper)
     tmp = triangular_solve(low, dx, left_side=False, lower=True, transpose_a=True,
                            conjugate_a=True)
     inner = triangular_solve(low, tmp, left_side=True, lower=True)
@@ -603,8 +604,7 @@ def lu(x: ArrayLike, *, return_info: bool = False) -> tuple[Any, ...]:
     >>> lax.linalg.lu(np.ones((2, 2)), return_info=True)[3]
     Array(2, dtype=int32)
     """
-    out = lu_p.bind(x)
-    return (*out[:3], out[3]) if return_info else tuple(out[:3])
+    return with_info(lu_p.bind(x), return_info)
 
 
 def _lu_abstract_eval(x: ShapedArray) -> list[ShapedArray]:

@@ -9,13 +9,15 @@ custom call's operand/result layouts, so no transposes are emitted.
 
 When LAPACK reports a failure (``info != 0``, e.g. a non-converged QR
 iteration) or the input matrix holds a NaN, the outputs of that batch member
-are NaN; nothing raises at run time.
+are NaN; nothing raises at run time.  Every primitive has LAPACK's ``info`` as
+its last output (-1 for NaN input, which is not passed to LAPACK's verdict);
+the wrappers return it with ``return_info=True``.
 
 Derivatives are the closed forms of nondegenerate perturbation theory
 (Giles 2008, "An extended collection of matrix derivative results"); the
 docstring of each wrapper says what happens at repeated eigenvalues or
-singular values.  ``schur`` is differentiable for a triangular Schur form (complex
-input, or real input with a real spectrum).  ``hessenberg`` lives in
+singular values.  ``schur`` is differentiable for distinct eigenvalues (real
+input with complex-conjugate pairs included).  ``hessenberg`` lives in
 ``linalg_hessenberg``.
 """
 
@@ -35,10 +37,12 @@ from sciax._src.lax import elementwise as ew
 from sciax._src.lax import reductions, shape_ops
 from sciax._src.lax._rules import complex_dtype, multi_result_primitive, real_dtype
 from sciax._src.lax.linalg import (adjoint as _H, char_attr, check_matrix,
-                                   eye as _eye, front_batcher, householder_product,
-                                   lapack_call,
-                                   lapack_target, lower_with_lax, matmul as _mm, tril,
-                                   triu)
+                                   eye as _eye, front_batcher,
+                                   hermitian_from_triangle as _hermitian_from_triangle,
+                                   householder_product, info_aval as _info_aval,
+                                   lapack_call, lapack_target, lower_with_lax,
+                                   matmul as _mm, tril, triu, with_info as _with_info,
+                                   zero_tangent as _zero_tangent)
 
 ArrayLike = Any
 
@@ -84,12 +88,14 @@ def _input_has_no_nan(ctx, x: ir.Value) -> ir.Value:
     return finite
 
 
-def _success(no_nan: ir.Value, info: ir.Value, batch: tuple[int, ...]) -> ir.Value:
-    """LAPACK reported success and the input had no NaN (some kernels return
-    finite garbage for NaN input)."""
-    info_aval = ShapedArray(batch, np.dtype(np.int32))
-    return hlo.and_(no_nan, ew._compare(info, _full(info_aval, 0), "EQ",
-                                        np.dtype(np.int32)))
+def _success(no_nan: ir.Value, info: ir.Value, batch: tuple[int, ...]
+             ) -> tuple[ir.Value, ir.Value]:
+    """``(ok, info)``: LAPACK reported success and the input had no NaN (some
+    kernels return finite garbage for NaN input); the info to report, -1 where
+    the input had a NaN."""
+    i_aval = ShapedArray(batch, np.dtype(np.int32))
+    info = hlo.select(no_nan, info, _full(i_aval, -1))
+    return ew._compare(info, _full(i_aval, 0), "EQ", np.dtype(np.int32)), info
 
 
 def _nan_where_failed(ok: ir.Value, batch: tuple[int, ...], x: ir.Value,
@@ -186,7 +192,7 @@ def _not_differentiable(name: str, why: str):
 # --- eigh ---------------------------------------------------------------------------
 
 def eigh(x: ArrayLike, *, lower: bool = True, symmetrize_input: bool = True,
-         sort_eigenvalues: bool = True) -> tuple[Any, Any]:
+         sort_eigenvalues: bool = True, return_info: bool = False) -> tuple[Any, ...]:
     """Eigendecomposition of a batch of symmetric or Hermitian matrices.
 
     Parameters
@@ -202,6 +208,8 @@ def eigh(x: ArrayLike, *, lower: bool = True, symmetrize_input: bool = True,
     sort_eigenvalues : bool, default True
         Accepted for JAX compatibility; LAPACK's syevd/heevd always returns the
         eigenvalues in ascending order.
+    return_info : bool, default False
+        Also return syevd/heevd's ``info`` (a sciax extension).
 
     Returns
     -------
@@ -209,6 +217,9 @@ def eigh(x: ArrayLike, *, lower: bool = True, symmetrize_input: bool = True,
         Orthonormal eigenvectors in the columns, dtype of ``x``.
     w : Array, shape (..., n)
         Eigenvalues in ascending order, the real dtype of ``x``.
+    info : Array of int32, shape (...)
+        Only with ``return_info``: 0, ``> 0`` when the algorithm failed to
+        converge, -1 for NaN input (the results are NaN in both cases).
 
     The order ``(v, w)`` is JAX's; ``x @ v == v * w``.  scipy.linalg.eigh
     returns ``(w, v)``.
@@ -240,54 +251,42 @@ def eigh(x: ArrayLike, *, lower: bool = True, symmetrize_input: bool = True,
     _check_operand("eigh", get_aval(x))
     if symmetrize_input:
         x = ew.div(ew.add(x, _H(x)), shape_ops.full_like(x, 2))
-    v, w = eigh_p.bind(x, lower=bool(lower), sort_eigenvalues=bool(sort_eigenvalues))
-    return v, w
+    out = eigh_p.bind(x, lower=bool(lower), sort_eigenvalues=bool(sort_eigenvalues))
+    return _with_info(out, return_info)
 
 
 def _eigh_abstract_eval(x: ShapedArray, *, lower: bool, sort_eigenvalues: bool
                         ) -> list[ShapedArray]:
     _check_operand("eigh", x)
     return [ShapedArray(x.shape, x.dtype),
-            ShapedArray(x.shape[:-1], real_dtype(x.dtype))]
+            ShapedArray(x.shape[:-1], real_dtype(x.dtype)), _info_aval(x)]
 
 
 def _eigh_lowering(ctx, x, *, lower, sort_eigenvalues):
     del sort_eigenvalues  # syevd/heevd always sort ascending
-    (a,), (v_aval, w_aval) = ctx.avals_in, ctx.avals_out
+    (a,), (v_aval, w_aval, i_aval) = ctx.avals_in, ctx.avals_out
     if 0 in a.shape:
-        return [_full(v_aval, 0), _full(w_aval, 0)]
+        return [_full(aval, 0) for aval in ctx.avals_out]
     batch = a.shape[:-2]
-    info_aval = ShapedArray(batch, np.dtype(np.int32))
     kernel = "heevd" if dtypes.is_complex(a.dtype) else "syevd"
     no_nan = _input_has_no_nan(ctx, x)
-    v, w, info = _lapack_call(kernel, a.dtype, [x], [a], [v_aval, w_aval, info_aval],
+    v, w, info = _lapack_call(kernel, a.dtype, [x], [a], [v_aval, w_aval, i_aval],
                               {0: 0}, mode=char_attr("V"),
                               uplo=char_attr("L" if lower else "U"))
-    ok = _success(no_nan, info, batch)
+    ok, info = _success(no_nan, info, batch)
     return [_nan_where_failed(ok, batch, v, v_aval),
-            _nan_where_failed(ok, batch, w, w_aval)]
-
-
-def _hermitian_from_triangle(t: Any, lower: bool) -> Any:
-    """The Hermitian matrix that LAPACK sees when it reads one triangle of ``t``
-    (linear in ``t``): that triangle, its conjugate transpose, and the real
-    part of the diagonal."""
-    tri = tril(t, -1) if lower else triu(t, 1)
-    diag = ew.mul(t, _eye(get_aval(t).shape, get_aval(t).dtype))
-    if _is_complex(t):
-        diag = _cast(ew.real(diag), get_aval(t).dtype)
-    return ew.add(ew.add(tri, _H(tri)), diag)
+            _nan_where_failed(ok, batch, w, w_aval), info]
 
 
 def _eigh_jvp(primals, tangents, *, lower, sort_eigenvalues):
     (x,), (dx,) = primals, tangents
-    v, w = eigh_p.bind(x, lower=lower, sort_eigenvalues=sort_eigenvalues)
+    v, w, info = eigh_p.bind(x, lower=lower, sort_eigenvalues=sort_eigenvalues)
     dh = _hermitian_from_triangle(ad.instantiate_zeros(dx), lower)
     vdv = _mm(_H(v), _mm(dh, v))
     dw = _real(_diag(vdv))
     f = _cast(_safe_reciprocal_diff(w), get_aval(x).dtype)
     dv = _mm(v, ew.mul(f, vdv))
-    return [v, w], [dv, dw]
+    return [v, w, info], [dv, dw, _zero_tangent(info)]
 
 
 eigh_p = multi_result_primitive(_eigh_abstract_eval, "eigh")
@@ -302,7 +301,7 @@ _SVD_DRIVERS = ("gesdd", "gesvd")
 
 
 def svd(x: ArrayLike, *, full_matrices: bool = True, compute_uv: bool = True,
-        algorithm: str = "gesdd") -> Any:
+        algorithm: str = "gesdd", return_info: bool = False) -> Any:
     """Singular value decomposition ``x = u @ diag(s) @ vh`` of a batch of matrices.
 
     Parameters
@@ -317,6 +316,8 @@ def svd(x: ArrayLike, *, full_matrices: bool = True, compute_uv: bool = True,
     algorithm : {"gesdd", "gesvd"}, default "gesdd"
         The LAPACK driver (SciPy's ``lapack_driver``): divide and conquer, or
         the slower QR iteration that is more robust on hard inputs.
+    return_info : bool, default False
+        Also return the driver's ``info`` (a sciax extension).
 
     Returns
     -------
@@ -324,6 +325,9 @@ def svd(x: ArrayLike, *, full_matrices: bool = True, compute_uv: bool = True,
         Singular values in descending order, the real dtype of ``x``.
     u, vh : Array
         Only with ``compute_uv``; dtype of ``x``.
+    info : Array of int32, shape (...)
+        Only with ``return_info``: 0, ``> 0`` when LAPACK's iteration did not
+        converge, -1 for NaN input (the results are NaN in both cases).
 
     Notes
     -----
@@ -351,7 +355,7 @@ def svd(x: ArrayLike, *, full_matrices: bool = True, compute_uv: bool = True,
                          f"{algorithm!r}")
     out = svd_p.bind(x, full_matrices=bool(full_matrices), compute_uv=bool(compute_uv),
                      algorithm=algorithm)
-    return tuple(out) if compute_uv else out[0]
+    return _with_info(out, return_info)
 
 
 def _svd_shapes(shape, full_matrices):
@@ -368,7 +372,7 @@ def _svd_abstract_eval(x: ShapedArray, *, full_matrices: bool, compute_uv: bool,
     out = [ShapedArray(s, real_dtype(x.dtype))]
     if compute_uv:
         out += [ShapedArray(u, x.dtype), ShapedArray(vh, x.dtype)]
-    return out
+    return [*out, _info_aval(x)]
 
 
 def _svd_lowering(ctx, x, *, full_matrices, compute_uv, algorithm):
@@ -383,19 +387,18 @@ def _svd_lowering(ctx, x, *, full_matrices, compute_uv, algorithm):
     if 0 in a.shape:
         # nothing to decompose: no singular values, identity factors
         outs = [_full(s_aval, 0), _eye_ir(u_aval), _eye_ir(vh_aval)]
-        return outs if compute_uv else outs[:1]
+        return [*(outs if compute_uv else outs[:1]), _full(ctx.avals_out[-1], 0)]
     mode = "N" if not compute_uv else ("A" if full_matrices else "S")
-    info_aval = ShapedArray(batch, np.dtype(np.int32))
     no_nan = _input_has_no_nan(ctx, x)
     _, s, u, vh, info = _lapack_call(
-        algorithm, a.dtype, [x], [a], [a, s_aval, u_aval, vh_aval, info_aval], {0: 0},
-        mode=char_attr(mode))
-    ok = _success(no_nan, info, batch)
+        algorithm, a.dtype, [x], [a], [a, s_aval, u_aval, vh_aval, ctx.avals_out[-1]],
+        {0: 0}, mode=char_attr(mode))
+    ok, info = _success(no_nan, info, batch)
     outs = [_nan_where_failed(ok, batch, s, s_aval)]
     if compute_uv:
         outs += [_nan_where_failed(ok, batch, u, u_aval),
                  _nan_where_failed(ok, batch, vh, vh_aval)]
-    return outs
+    return [*outs, info]
 
 
 def _complement_tangent(q1: Any, dq1: Any, q2: Any) -> Any:
@@ -411,7 +414,8 @@ def _svd_jvp(primals, tangents, *, full_matrices, compute_uv, algorithm):
     *_, m, n = get_aval(x).shape
     k = min(m, n)
     full = full_matrices and m != n and compute_uv
-    s, u, vh = svd_p.bind(x, full_matrices=full, compute_uv=True, algorithm=algorithm)
+    s, u, vh, info = svd_p.bind(x, full_matrices=full, compute_uv=True,
+                                algorithm=algorithm)
     u1, vh1 = u, vh
     if full:
         u1 = shape_ops.slice_in_dim(u, 0, k, axis=u.ndim - 1) if m > n else u
@@ -420,7 +424,7 @@ def _svd_jvp(primals, tangents, *, full_matrices, compute_uv, algorithm):
     ds_mat = _mm(_H(u1), _mm(dx, v1))
     ds = _real(_diag(ds_mat))
     if not compute_uv:
-        return [s], [ds]
+        return [s, info], [ds, _zero_tangent(info)]
     shape = get_aval(ds_mat).shape
     s_c = _cast(s, dtype)
     s_rows, s_cols = _rows(s_c, shape), _cols(s_c, shape)
@@ -451,7 +455,7 @@ def _svd_jvp(primals, tangents, *, full_matrices, compute_uv, algorithm):
         v2 = _H(shape_ops.slice_in_dim(vh, k, n, axis=vh.ndim - 2))
         dv2 = _complement_tangent(v1, dv, v2)
         dvh = shape_ops.concatenate([dvh, _H(dv2)], vh.ndim - 2)
-    return [s, u, vh], [ds, du, dvh]
+    return [s, u, vh, info], [ds, du, dvh, _zero_tangent(info)]
 
 
 svd_p = multi_result_primitive(_svd_abstract_eval, "svd")
@@ -463,7 +467,8 @@ register_lowering(svd_p, _svd_lowering)
 # --- eig ----------------------------------------------------------------------------
 
 def eig(x: ArrayLike, *, compute_left_eigenvectors: bool = False,
-        compute_right_eigenvectors: bool = True) -> list[Any]:
+        compute_right_eigenvectors: bool = True, return_info: bool = False
+        ) -> list[Any]:
     """Eigendecomposition of a batch of general square matrices (LAPACK geev).
 
     Parameters
@@ -472,11 +477,15 @@ def eig(x: ArrayLike, *, compute_left_eigenvectors: bool = False,
         float32, float64, complex64 or complex128.
     compute_left_eigenvectors, compute_right_eigenvectors : bool
         Which eigenvector matrices to return.
+    return_info : bool, default False
+        Also return geev's ``info`` (a sciax extension).
 
     Returns
     -------
     list of Array
-        ``[w]``, then ``vl`` if asked, then ``vr`` if asked, all complex
+        ``[w]``, then ``vl`` if asked, then ``vr`` if asked, then with
+        ``return_info`` the int32 ``info`` (0, ``> 0`` when the QR algorithm
+        did not converge, -1 for NaN input); all but info complex
         (complex64 for float32 input).  ``x @ vr == vr * w`` and
         ``vl^H @ x == w[:, None] * vl^H``; each eigenvector has unit 2-norm and
         its largest component real (LAPACK's normalisation).  Eigenvalues are
@@ -501,8 +510,10 @@ def eig(x: ArrayLike, *, compute_left_eigenvectors: bool = False,
     >>> np.sort_complex(np.asarray(w))
     array([0.-1.j, 0.+1.j])
     """
-    return eig_p.bind(x, compute_left_eigenvectors=bool(compute_left_eigenvectors),
-                      compute_right_eigenvectors=bool(compute_right_eigenvectors))
+    out = eig_p.bind(x, compute_left_eigenvectors=bool(compute_left_eigenvectors),
+                     compute_right_eigenvectors=bool(compute_right_eigenvectors))
+    # a list, as JAX's eig returns it, whatever the number of results
+    return list(out) if return_info else list(out[:-1])
 
 
 def _eig_abstract_eval(x: ShapedArray, *, compute_left_eigenvectors: bool,
@@ -510,7 +521,8 @@ def _eig_abstract_eval(x: ShapedArray, *, compute_left_eigenvectors: bool,
     _check_operand("eig", x)
     cdt = complex_dtype(x.dtype) if not dtypes.is_complex(x.dtype) else x.dtype
     count = int(compute_left_eigenvectors) + int(compute_right_eigenvectors)
-    return [ShapedArray(x.shape[:-1], cdt)] + [ShapedArray(x.shape, cdt)] * count
+    return ([ShapedArray(x.shape[:-1], cdt)] + [ShapedArray(x.shape, cdt)] * count
+            + [_info_aval(x)])
 
 
 def _eig_lowering(ctx, x, *, compute_left_eigenvectors, compute_right_eigenvectors):
@@ -521,22 +533,22 @@ def _eig_lowering(ctx, x, *, compute_left_eigenvectors, compute_right_eigenvecto
         return [_full(aval, 0) for aval in ctx.avals_out]
     batch = a.shape[:-2]
     real = not dtypes.is_complex(a.dtype)
-    info_aval = ShapedArray(batch, np.dtype(np.int32))
     part = ShapedArray(a.shape[:-1], a.dtype)
-    avals_out = [*([part, part] if real else [w_aval]), v_aval, v_aval, info_aval]
+    avals_out = [*([part, part] if real else [w_aval]), v_aval, v_aval,
+                 ctx.avals_out[-1]]
     flag = {True: char_attr("V"), False: char_attr("N")}
     no_nan = _input_has_no_nan(ctx, x)
     *w, vl, vr, info = _lapack_call("geev", a.dtype, [x], [a], avals_out,
                                     compute_left=flag[compute_left_eigenvectors],
                                     compute_right=flag[compute_right_eigenvectors])
-    ok = _success(no_nan, info, batch)
+    ok, info = _success(no_nan, info, batch)
     w = hlo.complex(w[0], w[1]) if real else w[0]
     outs = [_nan_where_failed(ok, batch, w, w_aval)]
     if compute_left_eigenvectors:
         outs.append(_nan_where_failed(ok, batch, vl, v_aval))
     if compute_right_eigenvectors:
         outs.append(_nan_where_failed(ok, batch, vr, v_aval))
-    return outs
+    return [*outs, info]
 
 
 def _eigvec_tangent(w: Any, vr: Any, vl: Any, da: Any) -> tuple[Any, Any]:
@@ -568,8 +580,8 @@ def _eigvec_tangent(w: Any, vr: Any, vl: Any, da: Any) -> tuple[Any, Any]:
 def _eig_jvp(primals, tangents, *, compute_left_eigenvectors,
              compute_right_eigenvectors):
     (x,), (dx,) = primals, tangents
-    w, vl, vr = eig_p.bind(x, compute_left_eigenvectors=True,
-                           compute_right_eigenvectors=True)
+    w, vl, vr, info = eig_p.bind(x, compute_left_eigenvectors=True,
+                                 compute_right_eigenvectors=True)
     da = _cast(ad.instantiate_zeros(dx), get_aval(vr).dtype)
     dw, dvr = _eigvec_tangent(w, vr, vl, da)
     primal_out, tangent_out = [w], [dw]
@@ -581,7 +593,7 @@ def _eig_jvp(primals, tangents, *, compute_left_eigenvectors,
     if compute_right_eigenvectors:
         primal_out.append(vr)
         tangent_out.append(dvr)
-    return primal_out, tangent_out
+    return [*primal_out, info], [*tangent_out, _zero_tangent(info)]
 
 
 eig_p = multi_result_primitive(_eig_abstract_eval, "eig")
@@ -593,7 +605,7 @@ register_lowering(eig_p, _eig_lowering)
 # --- schur --------------------------------------------------------------------------
 
 def schur(x: ArrayLike, *, compute_schur_vectors: bool = True,
-          sort_eig_vals: bool = False) -> Any:
+          sort_eig_vals: bool = False, return_info: bool = False) -> Any:
     """Schur decomposition ``x = z @ t @ z^H`` (LAPACK gees).
 
     Parameters
@@ -604,6 +616,8 @@ def schur(x: ArrayLike, *, compute_schur_vectors: bool = True,
         Return ``(t, z)``; if False only ``t``.
     sort_eig_vals : bool, default False
         Not supported: jaxlib's gees kernel takes no selection callback.
+    return_info : bool, default False
+        Also return gees's ``info`` (a sciax extension).
 
     Returns
     -------
@@ -613,6 +627,9 @@ def schur(x: ArrayLike, *, compute_schur_vectors: bool = True,
         ``output='real'``).
     z : Array
         Unitary Schur vectors, only with ``compute_schur_vectors``.
+    info : Array of int32, shape (...)
+        Only with ``return_info``: 0, ``> 0`` when LAPACK's iteration did not
+        converge, -1 for NaN input (the results are NaN in both cases).
 
     Notes
     -----
@@ -635,14 +652,14 @@ def schur(x: ArrayLike, *, compute_schur_vectors: bool = True,
             "schur: sort_eig_vals=True is not supported (jaxlib's LAPACK gees kernel "
             "takes no eigenvalue selection function)")
     out = schur_p.bind(x, compute_schur_vectors=bool(compute_schur_vectors))
-    return tuple(out) if compute_schur_vectors else out[0]
+    return _with_info(out, return_info)
 
 
 def _schur_abstract_eval(x: ShapedArray, *, compute_schur_vectors: bool
                          ) -> list[ShapedArray]:
     _check_operand("schur", x)
     aval = ShapedArray(x.shape, x.dtype)
-    return [aval, aval] if compute_schur_vectors else [aval]
+    return [*([aval, aval] if compute_schur_vectors else [aval]), _info_aval(x)]
 
 
 def _schur_lowering(ctx, x, *, compute_schur_vectors):
@@ -650,18 +667,18 @@ def _schur_lowering(ctx, x, *, compute_schur_vectors):
     if 0 in a.shape:
         return [_full(aval, 0) for aval in ctx.avals_out]
     batch = a.shape[:-2]
-    info_aval = ShapedArray(batch, np.dtype(np.int32))
+    i_aval = ctx.avals_out[-1]
     w_aval = ShapedArray(a.shape[:-1], a.dtype)
     w_avals = [w_aval] if dtypes.is_complex(a.dtype) else [w_aval, w_aval]
     no_nan = _input_has_no_nan(ctx, x)
     t, z, *_, info = _lapack_call(
-        "gees", a.dtype, [x], [a], [a, a, *w_avals, info_aval, info_aval], {0: 0},
+        "gees", a.dtype, [x], [a], [a, a, *w_avals, i_aval, i_aval], {0: 0},
         mode=char_attr("V" if compute_schur_vectors else "N"), sort=char_attr("N"))
-    ok = _success(no_nan, info, batch)
+    ok, info = _success(no_nan, info, batch)
     outs = [_nan_where_failed(ok, batch, t, a)]
     if compute_schur_vectors:
         outs.append(_nan_where_failed(ok, batch, z, a))
-    return outs
+    return [*outs, info]
 
 
 schur_p = multi_result_primitive(_schur_abstract_eval, "schur")
@@ -878,14 +895,14 @@ def _schur_jvp(primals, tangents, *, compute_schur_vectors):
     program instead of ~100 one-op dispatches; under a transformation the call
     is inlined."""
     (x,), (dx,) = primals, tangents
-    t, z = schur_p.bind(x, compute_schur_vectors=True)
+    t, z, info = schur_p.bind(x, compute_schur_vectors=True)
     if not _schur_tangents_jit:
         from sciax._src.jit import jit
         _schur_tangents_jit.append(jit(_schur_tangents))
     dt, dz = _schur_tangents_jit[0](t, z, ad.instantiate_zeros(dx))
     outs = [t, z] if compute_schur_vectors else [t]
     touts = [dt, dz] if compute_schur_vectors else [dt]
-    return outs, touts
+    return [*outs, info], [*touts, _zero_tangent(info)]
 
 
 ad.primitive_jvps[schur_p] = _schur_jvp
