@@ -12,6 +12,7 @@ import sciax.numpy as snp
 from sciax import lax
 from sciax.lax import linalg as lla
 from sciax.linalg import _schur_sort, _util
+from sciax.linalg._decomp_gen import _eig_generalized
 from sciax.linalg._solve import cholesky_factor
 from sciax.linalg._util import adjoint
 
@@ -569,12 +570,6 @@ def eigvals_banded(a_band: Any, lower: bool = False, overwrite_a_band: bool = Fa
 
 # --- general eigenproblems, Schur, Hessenberg -----------------------------------------
 
-def _no_b(name: str, b: Any) -> None:
-    if b is not None:
-        raise NotImplementedError(f"{name}: the generalized problem (b is not None, "
-                                  "LAPACK ggev) is not supported")
-
-
 def _homogeneous(w: Any) -> Any:
     return snp.stack([w, snp.ones_like(w)], axis=-2)
 
@@ -583,18 +578,25 @@ def eig(a: Any, b: Any = None, left: bool = False, right: bool = True,
         overwrite_a: bool = False, overwrite_b: bool = False,
         check_finite: bool = True, homogeneous_eigvals: bool = False) -> Any:
     """Eigenvalues and left and/or right eigenvectors of a general square
-    matrix (LAPACK geev).
+    matrix (LAPACK geev), or of the pencil ``(a, b)``.
 
     Parameters
     ----------
     a : array_like, shape (..., M, M)
-    b : None
-        The generalized problem is not supported (NotImplementedError).
+    b : array_like, shape (..., M, M), optional
+        The generalized problem ``a vr = w b vr``, solved by shift and invert
+        (eigenvalues of ``(a - sigma b)^{-1} b`` for the best conditioned of
+        three shifts; jaxlib ships no QZ/ggev).  An eigenvalue of a singular
+        ``b`` comes back as ``inf`` (beta 0); a singular pencil (``det(a -
+        lambda b) == 0`` for every lambda) gives NaNs.  Accuracy degrades with
+        the conditioning of ``a - sigma b``, unlike the backward-stable QZ.
     left, right : bool
-        Whether to return ``vl`` (``vl^H a = w vl^H``) and ``vr``
-        (``a vr = w vr``).
+        Whether to return ``vl`` (``vl^H a = w vl^H``, times ``b`` in the
+        generalized problem) and ``vr`` (``a vr = w vr``).
     homogeneous_eigvals : bool, default False
-        Return ``w`` as ``(..., 2, M)`` pairs ``(alpha, beta)`` with beta 1.
+        Return ``w`` as ``(..., 2, M)`` pairs ``(alpha, beta)`` with
+        ``w = alpha / beta`` (beta 1 without ``b``; with ``b``, scaled so that
+        beta is real and non-negative and ``|alpha|^2 + |beta|^2 = 1``).
     overwrite_a, overwrite_b, check_finite
         Ignored.
 
@@ -616,9 +618,13 @@ def eig(a: Any, b: Any = None, left: bool = False, right: bool = True,
     >>> w, v = linalg.eig(np.array([[0.0, -1.0], [1.0, 0.0]]))
     >>> w
     Array([0.+1.j, 0.-1.j], dtype=complex128)
+    >>> w = linalg.eigvals(np.diag([2.0, 6.0]), np.diag([1.0, 2.0]))
+    >>> np.allclose(np.sort(np.asarray(w).real), [2.0, 3.0])
+    True
     """
     del overwrite_a, overwrite_b, check_finite
-    _no_b("eig", b)
+    if b is not None:
+        return _eig_generalized(a, b, bool(left), bool(right), bool(homogeneous_eigvals))
     (a,) = _util.inexact("eig", a)
     _util.matrix("eig", a, square=True)
     out = list(lla.eig(a, compute_left_eigenvectors=bool(left),
@@ -630,7 +636,8 @@ def eig(a: Any, b: Any = None, left: bool = False, right: bool = True,
 
 def eigvals(a: Any, b: Any = None, overwrite_a: bool = False,
             check_finite: bool = True, homogeneous_eigvals: bool = False) -> Any:
-    """Eigenvalues of a general square matrix (complex, LAPACK's order).
+    """Eigenvalues of a general square matrix (complex, LAPACK's order), or of
+    the pencil ``(a, b)`` (see :func:`eig`).
 
     Examples
     --------

@@ -10,6 +10,7 @@ import scipy.linalg as sl
 from scipy.stats import ortho_group, unitary_group
 
 import sciax
+from sciax import linalg
 from sciax.linalg._decomp_gen import _eig_generalized, cossin
 from tests.linalg.test_solve import rand
 
@@ -55,6 +56,13 @@ def test_generalized_eig_matches_ggev(dtype):
     # homogeneous: beta real and nonnegative, same ratios
     assert h.shape == (2, 4) and np.all(h[1].imag == 0) and np.all(h[1].real >= 0)
     np.testing.assert_allclose(h[0] / h[1], w, rtol=tol)
+
+
+def test_public_eig_and_eigvals_route_b():
+    a, b = _pencil(3, np.float64, 3)
+    w, vr = linalg.eig(a, b)
+    _match(np.asarray(w), sl.eig(a, b, right=False), EIG_TOL[np.float64])
+    _match(np.asarray(linalg.eigvals(a, b)), sl.eigvals(a, b), EIG_TOL[np.float64])
 
 
 def test_generalized_eig_infinite_and_singular_pencil():
