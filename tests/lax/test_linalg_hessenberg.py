@@ -16,22 +16,13 @@ import sciax
 from sciax import linalg
 from sciax.lax import linalg as la
 from sciax.test_util import check_batching, check_grads
+from tests.lax.test_linalg_eig import H, rand
 
 # gehrd is backward stable: errors ~ n * eps * |A| with n <= 5 and O(1)
 # entries, so 1e-4 (float32, eps 1.2e-7) and 1e-10 (float64) leave ~100x margin.
 TOL = {np.float32: 1e-4, np.float64: 1e-10, np.complex128: 1e-10}
 
 
-def rand(shape, dtype, seed=0):
-    rng = np.random.default_rng(seed)
-    x = rng.standard_normal(shape)
-    if np.issubdtype(dtype, np.complexfloating):
-        x = x + 1j * rng.standard_normal(shape)
-    return x.astype(dtype)
-
-
-def H(x):
-    return np.conj(np.swapaxes(x, -1, -2))
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128])
