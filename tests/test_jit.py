@@ -290,3 +290,54 @@ def test_nested_jit_of_a_callable_without_a_name():
 def test_not_callable():
     with pytest.raises(TypeError, match="callable"):
         sciax.jit(3)
+
+
+# --- jit under grad, jvp and vmap: the body is transformed as a whole ------------
+
+def _loss(x, y):
+    h = sciax.numpy.tanh(x @ y)
+    return sciax.numpy.sum(h ** 2) + sciax.numpy.sum(sciax.numpy.sin(x))
+
+
+_X = np.random.default_rng(0).standard_normal((4, 3))
+_Y = np.random.default_rng(1).standard_normal((3, 5))
+
+
+def test_transformations_of_jit_equal_those_of_the_function():
+    jf = sciax.jit(_loss)
+    np.testing.assert_allclose(
+        np.asarray(sciax.grad(jf, argnums=1)(_X, _Y)),
+        np.asarray(sciax.grad(_loss, argnums=1)(_X, _Y)), rtol=1e-12)
+    np.testing.assert_allclose(
+        np.asarray(sciax.hessian(lambda x: jf(x, _Y))(_X)),
+        np.asarray(sciax.hessian(lambda x: _loss(x, _Y))(_X)), rtol=1e-12, atol=1e-12)
+    p, t = sciax.jvp(jf, (_X, _Y), (np.ones_like(_X), np.zeros_like(_Y)))
+    p2, t2 = sciax.jvp(_loss, (_X, _Y), (np.ones_like(_X), np.zeros_like(_Y)))
+    np.testing.assert_allclose([float(p), float(t)], [float(p2), float(t2)], rtol=1e-12)
+    xs = np.stack([_X, 2 * _X, -_X])
+    np.testing.assert_allclose(
+        np.asarray(sciax.vmap(sciax.grad(jf), in_axes=(0, None))(xs, _Y)),
+        np.stack([np.asarray(sciax.grad(_loss)(x, _Y)) for x in xs]), rtol=1e-12)
+
+
+def test_grad_and_vmap_of_jit_stage_jit_calls_not_the_body():
+    # the forward and backward passes (and the batched body) are jit calls of
+    # the transformed body, so eager use runs one program per pass
+    jf = sciax.jit(_loss)
+    jaxpr = sciax.make_jaxpr(sciax.grad(jf))(_X, _Y)
+    assert [e.primitive.name for e in jaxpr.eqns] == ["jit", "jit"]
+    jaxpr = sciax.make_jaxpr(sciax.vmap(jf, in_axes=(0, None)))(np.stack([_X, _X]), _Y)
+    assert [e.primitive.name for e in jaxpr.eqns] == ["jit"]
+    jaxpr = sciax.make_jaxpr(lambda x, t: sciax.jvp(jf, (x, _Y), (t, _Y)))(_X, _X)
+    assert [e.primitive.name for e in jaxpr.eqns] == ["jit"]
+
+
+def test_jit_with_a_collective_under_vmap_and_jvp():
+    # a collective's axis belongs to the enclosing vmap: the body is inlined
+    f = sciax.jit(lambda x: x * lax.psum(x, "i"))
+    xs = np.arange(1.0, 4.0)
+    np.testing.assert_allclose(np.asarray(sciax.vmap(f, axis_name="i")(xs)), xs * 6.0)
+    ts = np.array([1.0, 0.0, 2.0])
+    _, t = sciax.vmap(lambda x, t: sciax.jvp(f, (x,), (t,)), axis_name="i")(xs, ts)
+    # d(x_j sum(x)) = t_j sum(x) + x_j sum(t)
+    np.testing.assert_allclose(np.asarray(t), ts * 6.0 + xs * 3.0)

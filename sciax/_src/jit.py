@@ -24,10 +24,10 @@ from sciax._src.backend.pytree import registry
 
 _flatten = registry.flatten
 from sciax._src.core.avals import ShapedArray, get_aval
-from sciax._src.core.jaxpr import ClosedJaxpr, close_over_consts
+from sciax._src.core.jaxpr import ClosedJaxpr, Jaxpr, close_over_consts, eval_jaxpr
 from sciax._src.core.trace import (Primitive, Tracer, UnexpectedTracerError, _state,
-                                   eval_trace)
-from sciax._src.interpreters import ad, lowering, partial_eval as pe
+                                   eval_trace, set_current_trace)
+from sciax._src.interpreters import ad, batching, lowering, partial_eval as pe
 
 # --- the call primitive -----------------------------------------------------------
 # ``jit_p.bind(*args, jaxpr=closed, name=...)``: ``closed`` has no consts (they are
@@ -58,8 +58,144 @@ def _jit_lowering(ctx: lowering.LoweringRuleContext, *args: Any, jaxpr: ClosedJa
 jit_p.def_abstract_eval(_jit_abstract_eval)
 jit_p.def_impl(_jit_impl)
 lowering.register_lowering(jit_p, _jit_lowering)
-# Under differentiation the body is inlined into the enclosing trace.
+# The body, for transformations that inline it (bodies with collectives).
 ad.call_jaxprs[jit_p] = lambda *, jaxpr, name: jaxpr
+
+
+# --- jit_p under transformations ----------------------------------------------------
+# Each rule transforms the body as a whole and binds jit_p again, so jvp, grad
+# and vmap of a jitted function run one compiled program per pass (forward,
+# backward) instead of dispatching the body's operations one by one.  The
+# transformed bodies are cached by the body's structure and the pattern of
+# zero/unknown/batched operands.  A body with collectives is inlined instead:
+# their axis names belong to the enclosing transformations.
+
+@functools.lru_cache(maxsize=512)
+def _uses_axis(closed: ClosedJaxpr) -> bool:
+    """Whether the body (or a jaxpr nested in it) has a collective."""
+    def scan(jaxpr: Jaxpr) -> bool:
+        return any(e.primitive in batching.axis_primitives
+                   or any(sub(v) for v in e.params.values()) for e in jaxpr.eqns)
+
+    def sub(v: Any) -> bool:
+        if isinstance(v, ClosedJaxpr):
+            return scan(v.jaxpr)
+        if isinstance(v, Jaxpr):
+            return scan(v)
+        return isinstance(v, tuple) and any(sub(x) for x in v)
+    return scan(closed.jaxpr)
+
+
+@functools.lru_cache(maxsize=512)
+def _jvp_body(jaxpr: ClosedJaxpr, nonzeros: tuple[bool, ...]):
+    return ad.jvp_jaxpr(jaxpr, nonzeros, instantiate=False)
+
+
+def _jit_jvp(primals, tangents, *, jaxpr: ClosedJaxpr, name: str):
+    if _uses_axis(jaxpr):
+        return ad.jvp_flat(lambda *a: eval_jaxpr(jaxpr.jaxpr, jaxpr.consts, *a),
+                           primals, tangents)
+    nonzeros = tuple(type(t) is not ad.Zero for t in tangents)
+    body, consts, out_nz = _jvp_body(jaxpr, nonzeros)
+    outs = jit_p.bind(*consts, *primals,
+                      *(t for t, nz in zip(tangents, nonzeros) if nz),
+                      jaxpr=body, name=name)
+    m = len(jaxpr.out_avals)
+    t_out = iter(outs[m:])
+    return outs[:m], [next(t_out) if nz else ad.Zero(a)
+                      for nz, a in zip(out_nz, jaxpr.out_avals)]
+
+
+@functools.lru_cache(maxsize=512)
+def _split_body(jaxpr: ClosedJaxpr, unknowns: tuple[bool, ...]):
+    """The body split for partial evaluation: which outputs are unknown; the
+    known part as a body returning ``known outputs + residuals``; the unknown
+    part as a body taking ``residuals + unknown inputs``."""
+    out_unknown, run = ad.partial_eval_jaxpr(jaxpr, unknowns)
+    staged_box: list[ClosedJaxpr] = []
+
+    def known_part(*known: Any) -> list[Any]:
+        outs, staged, _ = run(*known, force_unknown=out_unknown)
+        staged_box.append(staged)
+        return [*outs, *staged.consts]
+
+    known_avals = [a for a, u in zip(jaxpr.in_avals, unknowns) if not u]
+    known_body, known_consts = close_over_consts(pe.trace_to_jaxpr(known_part,
+                                                                   known_avals))
+    staged_body, residuals = close_over_consts(staged_box[0])
+    return out_unknown, known_body, known_consts, staged_body, len(residuals)
+
+
+def _jit_partial_eval(trace: ad.PartialEvalTrace, args: Sequence[Any], params: dict
+                      ) -> list[Any]:
+    jaxpr, name = params["jaxpr"], params["name"]
+    if _uses_axis(jaxpr):
+        return ad.inline_call(trace, jit_p, args, params)
+    unknowns = tuple(trace.is_unknown(x) for x in args)
+    out_unknown, known_body, known_consts, staged_body, n_res = _split_body(
+        jaxpr, unknowns)
+    with set_current_trace(trace.parent):
+        known = jit_p.bind(*known_consts, *(x for x, u in zip(args, unknowns) if not u),
+                           jaxpr=known_body, name=name)
+    n_known = len(known) - n_res
+    staged = iter(trace.staged.process_primitive(
+        jit_p, [*known[n_known:], *(x for x, u in zip(args, unknowns) if u)],
+        {"jaxpr": staged_body, "name": name}) if any(out_unknown) else ())
+    known_outs = iter(known[:n_known])
+    return [next(staged) if u else next(known_outs) for u in out_unknown]
+
+
+@functools.lru_cache(maxsize=512)
+def _transpose_body(jaxpr: ClosedJaxpr, linear: tuple[bool, ...],
+                    ct_zero: tuple[bool, ...]):
+    """A body from ``non-linear inputs + nonzero output cotangents`` to the
+    cotangents of the linear inputs."""
+    avals, out_avals = jaxpr.in_avals, jaxpr.out_avals
+    n_known = linear.count(False)
+
+    def transposed(*xs: Any) -> list[Any]:
+        known, cts = iter(xs[:n_known]), iter(xs[n_known:])
+        args = [ad.UndefinedPrimal(a) if lin else next(known)
+                for a, lin in zip(avals, linear)]
+        cts_out = [ad.Zero(a) if z else next(cts) for a, z in zip(out_avals, ct_zero)]
+        cts_in = ad.backward_pass(jaxpr.jaxpr, jaxpr.consts, cts_out, args=args)
+        return [ad.instantiate_zeros(c) for c, lin in zip(cts_in, linear) if lin]
+
+    in_avals = [*(a for a, lin in zip(avals, linear) if not lin),
+                *(a for a, z in zip(out_avals, ct_zero) if not z)]
+    return close_over_consts(pe.trace_to_jaxpr(transposed, in_avals))
+
+
+def _jit_transpose(cts: Sequence[Any], *args: Any, jaxpr: ClosedJaxpr, name: str
+                   ) -> list[Any]:
+    linear = tuple(ad.is_undefined_primal(a) for a in args)
+    ct_zero = tuple(type(c) is ad.Zero for c in cts)
+    body, consts = _transpose_body(jaxpr, linear, ct_zero)
+    outs = iter(jit_p.bind(*consts, *(a for a, lin in zip(args, linear) if not lin),
+                           *(c for c, z in zip(cts, ct_zero) if not z),
+                           jaxpr=body, name=name))
+    return [next(outs) if lin else None for lin in linear]
+
+
+@functools.lru_cache(maxsize=512)
+def _batch_body(jaxpr: ClosedJaxpr, dims: tuple[int | None, ...], size: int):
+    return batching.batch_jaxpr(jaxpr, dims, size, force_out=False)
+
+
+def _jit_batch(trace: batching.BatchTrace, vals: Sequence[Any],
+               dims: Sequence[int | None], *, jaxpr: ClosedJaxpr, name: str):
+    if _uses_axis(jaxpr):
+        return None
+    body, consts, out_dims = _batch_body(jaxpr, tuple(dims), trace.axis_size)
+    with set_current_trace(trace.parent):
+        outs = jit_p.bind(*consts, *vals, jaxpr=body, name=name)
+    return outs, out_dims
+
+
+ad.primitive_jvps[jit_p] = _jit_jvp
+ad.partial_eval_rules[jit_p] = _jit_partial_eval
+ad.primitive_transposes[jit_p] = _jit_transpose
+batching.call_batchers[jit_p] = _jit_batch
 
 
 # --- jit --------------------------------------------------------------------------
@@ -155,6 +291,7 @@ def _clear_jit_caches(name: str, value: Any) -> None:
         for f in list(_live_jitted):
             f._cache.clear()
             f._trace_cache.clear()
+            f._call_cache.clear()
 
 
 config.on_change(_clear_jit_caches)
@@ -173,6 +310,7 @@ class JitWrapped:
         self._has_statics = bool(self._static_nums or self._static_names)
         self._cache: dict[Any, _Entry] = {}
         self._trace_cache: dict[Any, tuple[ClosedJaxpr, Any]] = {}
+        self._call_cache: dict[int, tuple[ClosedJaxpr, ClosedJaxpr, list[Any]]] = {}
         self._name = getattr(fun, "__name__", None) or repr(fun)
         functools.update_wrapper(self, fun, updated=())
         _live_jitted.add(self)
@@ -280,7 +418,14 @@ class JitWrapped:
                 [Array(b, a) for b, a in zip(out_bufs, entry.out_avals)])
         avals = [get_aval(x) for x in leaves]
         closed, out_tree = self._trace(in_tree, statics, avals)
-        jaxpr, consts = close_over_consts(closed)
+        # one ClosedJaxpr object per trace, so the transformation rules' caches
+        # hit by identity instead of comparing structures
+        call = self._call_cache.get(id(closed))
+        if call is None or call[0] is not closed:
+            call = (closed, *close_over_consts(closed))
+            if self._trace_cache.get((in_tree, statics, *avals), (None,))[0] is closed:
+                self._call_cache[id(closed)] = call
+        _, jaxpr, consts = call
         outs = jit_p.bind(*consts, *leaves, jaxpr=jaxpr, name=self._name)
         return out_tree.unflatten(outs)
 

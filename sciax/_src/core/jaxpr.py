@@ -93,13 +93,14 @@ class ClosedJaxpr:
     cache when the same Python function is traced again.
     """
 
-    __slots__ = ("jaxpr", "consts", "_key")
+    __slots__ = ("jaxpr", "consts", "_key", "_hash")
 
     def __init__(self, jaxpr: Jaxpr, consts: Sequence[Any]):
         assert len(jaxpr.constvars) == len(consts)
         self.jaxpr = jaxpr
         self.consts = list(consts)
         self._key: Any = None
+        self._hash: int | None = None
 
     def structural_key(self) -> Any:
         if self._key is None:
@@ -107,7 +108,10 @@ class ClosedJaxpr:
         return self._key
 
     def __hash__(self) -> int:
-        return hash(self.structural_key())
+        # cached: hashing the nested key walks the whole jaxpr
+        if self._hash is None:
+            self._hash = hash(self.structural_key())
+        return self._hash
 
     def __eq__(self, other: object) -> bool:
         return self is other or (type(other) is ClosedJaxpr

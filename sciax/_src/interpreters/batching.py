@@ -67,6 +67,12 @@ class BatchTrace(Trace):
                 return primitive.bind(*vals, **params)
         rule = primitive_batchers.get(primitive)
         if rule is None:
+            call_rule = call_batchers.get(primitive)
+            if call_rule is not None:
+                res = call_rule(self, vals, dims, **params)
+                if res is not None:
+                    out, out_dim = res
+                    return [self._wrap(o, d) for o, d in safe_zip(out, out_dim)]
             if primitive in call_jaxprs:
                 return inline_call(self, primitive, args, params)
             raise NotImplementedError(
@@ -87,6 +93,9 @@ class BatchTrace(Trace):
 # primitives whose batching rule needs the trace itself (collectives over a
 # named axis): rule(trace, vals, dims, **params)
 axis_primitives: set[Primitive] = set()
+# call primitives (multiple results) batched as a whole: rule(trace, vals, dims,
+# **params) returns (outs, out_dims), or None to inline the body instead
+call_batchers: dict[Primitive, Callable[..., Any]] = {}
 
 
 # --- helpers for rules -------------------------------------------------------------
