@@ -1,7 +1,8 @@
 """sciax.linalg side by side with SciPy/NumPy and JAX 0.10.2, in one process.
 
 Run ``python benchmarks/linalg.py`` (``--large`` adds n = 2000, ``--quick`` is a
-smoke run).  Times ``solve`` (one right-hand side), ``cholesky``, ``eigh`` and
+smoke run).  Times ``solve`` (one right-hand side), ``cholesky`` (lower and
+SciPy's default upper factor), ``eigh`` and
 ``svd`` at n = 500 (and 2000), and ``grad`` of ``slogdet`` at n = 500, all in
 float64 on well-conditioned random matrices:
 
@@ -54,6 +55,9 @@ def _cases(n: int, jax: Any) -> list[tuple[str, Callable, Callable, Callable, tu
         ("cholesky", sciax.jit(lambda x: linalg.cholesky(x, lower=True)),
          jax.jit(lambda x: jsl.cholesky(x, lower=True)),
          lambda x: sl.cholesky(x, lower=True), (spd,)),
+        # SciPy's default factor
+        ("cholesky upper", sciax.jit(linalg.cholesky), jax.jit(jsl.cholesky),
+         sl.cholesky, (spd,)),
         ("eigh", sciax.jit(linalg.eigh), jax.jit(jnp.linalg.eigh), sl.eigh, (spd,)),
         ("svd", sciax.jit(linalg.svd), jax.jit(jnp.linalg.svd), sl.svd, (a,)),
     ]
