@@ -59,6 +59,28 @@ Decompositions
    hessenberg - Hessenberg form
    subspace_angles - Angles between two subspaces
    cossin - Cosine-sine decomposition of a unitary matrix
+   qr_multiply - Q @ c or c @ Q for the Q of a QR decomposition
+   qr_update - QR of A + u v^H from the QR of A
+   qr_insert - QR of A with rows or columns inserted
+   qr_delete - QR of A with rows or columns deleted
+   cdf2rdf - Complex diagonal form to real block-diagonal form
+
+Structured systems and products
+-------------------------------
+   solve_circulant - Solve a circulant system by FFT
+   solve_toeplitz - Solve a Toeplitz system
+   matmul_toeplitz - Toeplitz matrix times a matrix, by FFT
+
+Matrix properties and utilities
+-------------------------------
+   bandwidth - Lower and upper bandwidth
+   issymmetric - Whether a matrix is symmetric
+   ishermitian - Whether a matrix is Hermitian
+   diagsvd - The S matrix of an SVD from the singular values
+   orthogonal_procrustes - Orthogonal Procrustes problem
+   expm_cond - Relative condition number of expm
+   matrix_balance - Balance a matrix for eigenvalue computations
+   clarkson_woodruff_transform - Clarkson-Woodruff (CountSketch) sketch
 """
 
 from sciax.linalg._basic import (
@@ -82,3 +104,7 @@ from sciax.linalg._solve import (
 from sciax.linalg._special_matrices import *  # noqa: F401,F403  block_diag, toeplitz, ...
 from sciax.linalg._solvers import *  # noqa: F401,F403  solve_sylvester, solve_*_are, ...
 from sciax.linalg._matfuncs import *  # noqa: F401,F403  expm, logm, sqrtm, funm, polar, ...
+from sciax.linalg._more import *  # noqa: F401,F403  bandwidth, qr_multiply, expm_cond, ...
+from sciax.linalg._toeplitz import *  # noqa: F401,F403  solve_toeplitz, ...
+from sciax.linalg._balance import matrix_balance as matrix_balance
+from sciax.linalg._qr_update import *  # noqa: F401,F403  qr_update, qr_insert, qr_delete
