@@ -44,7 +44,7 @@ perturbation), so central differences have nothing to agree with.
 Each case is jitted once and that function serves the loop and the finite
 differences; ``sciax.jvp``/``vjp`` of a jitted function still run primitive
 by primitive (one small compile each), which is most of this file's time
-(about a minute on 2 CPU cores; hence ``slow``).
+(80-130 s on 2 shared CPU cores; hence ``slow``).
 """
 
 from __future__ import annotations
