@@ -16,6 +16,7 @@ import numpy as np
 
 import sciax
 import sciax.numpy as snp
+from sciax import lax
 from sciax.lax import linalg as lla
 from sciax.linalg import _util
 from sciax.linalg._util import adjoint, swap
@@ -324,11 +325,36 @@ def _det_fun(a: Any) -> Any:
     return sign * snp.prod(d, axis=-1)
 
 
+def _exclusive_prod(s: Any) -> Any:
+    """``out[..., i] = prod_{j != i} s[..., j]``, without dividing."""
+    ones = snp.ones_like(s[..., :1])
+    before = snp.concatenate([ones, snp.cumprod(s, axis=-1)[..., :-1]], axis=-1)
+    after = snp.flip(snp.cumprod(snp.flip(s, -1), axis=-1), -1)
+    return before * snp.concatenate([after[..., 1:], ones], axis=-1)
+
+
+def _adjugate_by_svd(a: Any) -> Any:
+    """``adj(a)`` from ``a = U S V^H``: ``det(U) det(V^H) V adj(S) U^H`` with
+    ``adj(S) = diag(prod_{j != i} s_j)``, finite at singular ``a``."""
+    s, u, vh = lla.svd(a)
+    phase = _det_fun(u) * _det_fun(vh)
+    excl = _exclusive_prod(s).astype(a.dtype)
+    return phase[..., None, None] * ((adjoint(vh) * excl[..., None, :]) @ adjoint(u))
+
+
 def _det_jvp(primals: tuple, tangents: tuple) -> tuple[Any, Any]:
+    # d det = tr(adj(a) da); adj(a) = det(a) a^{-1} from the LU factors, or,
+    # when a pivot is exactly zero (where that is 0 * inf), from an SVD
     (a,), (da,) = primals, tangents
     lu, perm, d, sign = _lu_det_parts(a)
     det_a = sign * snp.prod(d, axis=-1)
-    return det_a, det_a * _trace_inv_times(lu, perm, da)
+
+    def by_lu(_: Any) -> Any:
+        ainv = _lu_apply(lu, perm, _util.eye_like(lu, lu.shape[:-2]), 0)
+        return det_a[..., None, None] * ainv
+
+    adj = lax.cond(snp.any(d == 0), lambda _: _adjugate_by_svd(a), by_lu, None)
+    return det_a, snp.sum(swap(adj) * da, axis=(-2, -1))
 
 
 _det = sciax.custom_jvp(_det_fun)
@@ -351,9 +377,9 @@ def det(a: Any, overwrite_a: bool = False, check_finite: bool = True) -> Any:
 
     Notes
     -----
-    NaN input gives NaN.  The derivative ``d det = det tr(a^{-1} da)`` is
-    computed from the LU factors; at an exactly singular matrix it is NaN
-    (use :func:`slogdet` for ill-conditioned matrices).
+    NaN input gives NaN.  The derivative ``d det = tr(adj(a) da)`` takes
+    ``adj(a) = det(a) a^{-1}`` from the LU factors, or from an SVD when a
+    pivot is exactly zero, so it is finite at singular matrices too.
 
     Examples
     --------

@@ -184,15 +184,10 @@ case("solveh_banded_complex_lower",
                 _rand(3, np.complex128, s + 9)))
 case("slogdet", sla.slogdet, lambda s: (_general(s, np.complex128),), grads=False)
 # det is a polynomial: at a singular matrix d det = tr(adj(a) da) is finite
-# (here adj(a) != 0, rank 2), but the derivative is computed as
-# det * tr(a^-1 da) from the LU factors, which gives 0 * inf = NaN.  det's
-# docstring states this; it is still a wrong derivative of a smooth function.
+# (here adj(a) != 0, rank 2); LU's exactly zero pivot switches to an SVD
 case("det_at_singular_matrix", sla.det,
      lambda s: (np.array([[1.0, 2.0, 0.5], [2.0, 4.0, 1.0], [0.3, -1.0, 2.0]]),),
      vmap=False)
-XFAIL_GRADS["det_at_singular_matrix"] = (
-    "det's JVP/VJP at an exactly singular matrix is NaN (det * a^-1 from LU); "
-    "the true derivative adj(a)^T is finite")
 case("pinvh", sla.pinvh, lambda s: (_hermitian(s),), grads=False)
 case("subspace_angles", sla.subspace_angles,
      lambda s: (_rand((5, 2), seed=s), _rand((5, 2), seed=s + 9)), grads=False)
