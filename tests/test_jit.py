@@ -332,7 +332,7 @@ def test_grad_and_vmap_of_jit_stage_jit_calls_not_the_body():
     assert [e.primitive.name for e in jaxpr.eqns] == ["jit"]
 
 
-def test_jit_with_a_collective_under_vmap_and_jvp():
+def test_jit_with_a_collective_under_vmap_jvp_and_grad():
     # a collective's axis belongs to the enclosing vmap: the body is inlined
     f = sciax.jit(lambda x: x * lax.psum(x, "i"))
     xs = np.arange(1.0, 4.0)
@@ -341,3 +341,9 @@ def test_jit_with_a_collective_under_vmap_and_jvp():
     _, t = sciax.vmap(lambda x, t: sciax.jvp(f, (x,), (t,)), axis_name="i")(xs, ts)
     # d(x_j sum(x)) = t_j sum(x) + x_j sum(t)
     np.testing.assert_allclose(np.asarray(t), ts * 6.0 + xs * 3.0)
+    # reverse mode seeds every member's output: the gradient of
+    # sum_j x_j sum(x) = sum(x)^2, i.e. 2 sum(x), in every member (as in JAX)
+    g = sciax.vmap(sciax.grad(f), axis_name="i")(xs)
+    np.testing.assert_allclose(np.asarray(g), np.full(3, 12.0))
+    g = sciax.vmap(sciax.grad(lambda x: lax.psum(x, "i")), axis_name="i")(xs)
+    np.testing.assert_allclose(np.asarray(g), np.full(3, 3.0))

@@ -150,7 +150,8 @@ assert_allclose(dot(a, c), (a * c).sum(-1) / a.sum(-1).sum(0), rtol=1e-12)
 norm = P(lambda u: sciax.vmap(lambda r: r - lax.pmean(r, "i"))(u))
 assert_allclose(norm(a), a - a.mean(0), atol=1e-14)
 grads = P(sciax.grad(lambda w, u: lax.psum(snp.sum(w * u), "i")), in_axes=(None, 0))
-assert_allclose(grads(np.ones(128), a[:, 0]), np.broadcast_to(a[:, 0], (4, 128)))
+# each of the 4 members seeds its psum output, so the cotangent is psum'd (JAX)
+assert_allclose(grads(np.ones(128), a[:, 0]), 4 * np.broadcast_to(a[:, 0], (4, 128)))
 
 # fewer items than devices, in_axes/out_axes, a jit inside the body
 two = P(lambda v: lax.psum(v, "i"))(x[:2])

@@ -154,7 +154,10 @@ def _scale_unmapped(reducer, x, size):
 batching.primitive_batchers[psum_p] = _reduce_batch(_sum)
 batching.primitive_batchers[pmax_p] = _reduce_batch(_max)
 batching.primitive_batchers[pmin_p] = _reduce_batch(_min)
-ad.deflinear(psum_p, lambda ct, x, *, axes: [ct])
+# Every member's output depends on every member's input, so the cotangent is
+# summed over the axis too: inside vmap/pmap, grad of psum(x) is the axis size
+# (JAX's convention; the gradient is that of the members' summed outputs).
+ad.deflinear(psum_p, lambda ct, x, *, axes: [psum_p.bind(ct, axes=axes)])
 
 
 def _psum_jvp_zero_safe(prim):
