@@ -14,6 +14,7 @@ the whole matrix, so the function works under ``jit`` and ``vmap``; powers of
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -194,6 +195,13 @@ def _balance_one(a: Any, permute: bool, scale: bool) -> tuple[Any, Any, Any]:
     return b, s, perm
 
 
+@functools.lru_cache(maxsize=None)
+def _balancer(permute: bool, scale: bool) -> Any:
+    # one compiled program per flag pair: eagerly, dispatching the loops' ops
+    # one by one would cost far more than compiling them together
+    return sciax.jit(sciax.vmap(lambda a: _balance_one(a, permute, scale)))
+
+
 def matrix_balance(A: Any, permute: bool = True, scale: bool = True,
                    separate: bool = False, overwrite_a: bool = False
                    ) -> tuple[Any, Any]:
@@ -257,8 +265,7 @@ def matrix_balance(A: Any, permute: bool = True, scale: bool = True,
         b, s, perm = flat, snp.ones((flat.shape[0], 0), _util.real_dtype(A)), \
             snp.zeros((flat.shape[0], 0), np.int32)
     else:
-        fun = lambda a: _balance_one(a, bool(permute), bool(scale))  # noqa: E731
-        b, s, perm = sciax.vmap(fun)(flat)
+        b, s, perm = _balancer(bool(permute), bool(scale))(flat)
     b = b.reshape(A.shape)
     s = s.reshape(batch + (n,))
     perm = perm.astype(np.int32).reshape(batch + (n,))

@@ -10,12 +10,13 @@ as SciPy does; under ``jit``/``vmap`` the same computation returns arrays
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
 
+import sciax
 import sciax.numpy as snp
-from sciax import lax
 from sciax.lax import linalg as lla
 from sciax.linalg import _util
 from sciax.linalg._decomp import qr
@@ -35,26 +36,23 @@ def _host(x: Any) -> Any:
         return None
 
 
+def _namespace(a: Any) -> tuple[Any, Any]:
+    """NumPy and the host array for a concrete ``a`` (SciPy's answer costs no
+    compilation), else sciax.numpy and the traced array."""
+    h = _host(a)
+    return (np, h) if h is not None else (snp, snp.asarray(a))
+
+
 def _python(x: Any) -> Any:
-    """Concrete 0-d results as Python scalars, concrete stacks as NumPy arrays,
-    traced results unchanged."""
-    h = _host(x)
-    if h is None:
-        return x
-    return h.item() if h.ndim == 0 else h
-
-
-def _square_2d(name: str, a: Any) -> Any:
-    a = snp.asarray(a)
-    if a.ndim < 2:
-        raise ValueError(f"{name}: input array must be a 2D array (or a stack of "
-                         f"them), got shape {a.shape}")
-    if a.shape[-1] != a.shape[-2]:
-        raise ValueError(f"{name}: input array must be square, got shape {a.shape}")
-    return a
+    """0-d NumPy results as Python scalars; stacks and traced values as they are."""
+    if isinstance(x, np.generic) or (isinstance(x, np.ndarray) and x.ndim == 0):
+        return x.item()
+    return x
 
 
 # --- structure tests ------------------------------------------------------------------
+# Written once for both namespaces: NumPy for concrete input, sciax.numpy under
+# jit/vmap, where the answer has to stay an array.
 
 def bandwidth(a: Any) -> tuple[Any, Any]:
     """Lower and upper bandwidth of a matrix: how far below and above the
@@ -68,7 +66,7 @@ def bandwidth(a: Any) -> tuple[Any, Any]:
     -------
     lu : tuple of 2 ints
         ``(lower, upper)``; ``0`` means nothing below (above) the diagonal.
-        For a stack of matrices, two integer arrays of the batch shape.
+        For a stack of matrices, two integer NumPy arrays of the batch shape.
         Under ``jit`` or ``vmap`` two int32 arrays (a traced value cannot
         become a Python int).
 
@@ -79,38 +77,44 @@ def bandwidth(a: Any) -> tuple[Any, Any]:
     >>> linalg.bandwidth(a)
     (2, 1)
     """
-    a = snp.asarray(a)
+    xp, a = _namespace(a)
     if a.ndim < 2:
         raise ValueError(f"bandwidth: input array must be a 2D array (or a stack of "
                          f"them), got shape {a.shape}")
     n, m = a.shape[-2:]
-    offset = (lax.broadcasted_iota(np.int32, (n, m), 0)
-              - lax.broadcasted_iota(np.int32, (n, m), 1))
+    offset = (np.arange(n, dtype=np.int32)[:, None]
+              - np.arange(m, dtype=np.int32)[None, :])
     nonzero = a != 0
-    lower = snp.max(snp.where(nonzero, offset, 0), axis=(-2, -1), initial=0)
-    upper = snp.max(snp.where(nonzero, -offset, 0), axis=(-2, -1), initial=0)
+    lower = xp.max(xp.where(nonzero, offset, 0), axis=(-2, -1), initial=0)
+    upper = xp.max(xp.where(nonzero, -offset, 0), axis=(-2, -1), initial=0)
     return _python(lower), _python(upper)
 
 
 def _symmetric(name: str, a: Any, atol: Any, rtol: Any, conjugate: bool) -> Any:
-    a = _square_2d(name, a)
-    b = adjoint(a) if conjugate else swap(a)
+    xp, a = _namespace(a)
+    if a.ndim < 2:
+        raise ValueError(f"{name}: input array must be a 2D array (or a stack of "
+                         f"them), got shape {a.shape}")
+    if a.shape[-1] != a.shape[-2]:
+        raise ValueError(f"{name}: input array must be square, got shape {a.shape}")
+    b = xp.swapaxes(a, -1, -2)
+    cplx = xp.iscomplexobj(a)
+    if conjugate and cplx:
+        b = xp.conj(b)
     if atol is None and rtol is None:
         same = a == b
-        n = a.shape[-1]
-        diag = snp.eye(n, dtype=bool)
-        if conjugate and _util.is_complex(a):
+        diag = np.eye(a.shape[-1], dtype=bool)
+        if conjugate and cplx:
             # a Hermitian diagonal is real; its real part is not compared, so
             # NaNs there are ignored as in SciPy
-            same = snp.where(diag, snp.imag(a) == 0, same)
+            same = xp.where(diag, xp.imag(a) == 0, same)
         else:
             same = same | diag  # the diagonal is not scanned (SciPy)
-        ok = snp.all(same, axis=(-2, -1))
+        ok = xp.all(same, axis=(-2, -1))
     else:
         atol = 0.0 if atol is None else atol
         rtol = 0.0 if rtol is None else rtol
-        diff = snp.abs(a - b)
-        ok = snp.all(diff <= atol + rtol * snp.abs(b), axis=(-2, -1))
+        ok = xp.all(xp.abs(a - b) <= atol + rtol * xp.abs(b), axis=(-2, -1))
     return _python(ok)
 
 
@@ -267,14 +271,20 @@ def cdf2rdf(w: Any, v: Any) -> tuple[Any, Any]:
                          f"eigenvectors, got w {w.shape} and v {v.shape}")
     (w,) = _util.inexact("cdf2rdf", w)
     (v,) = _util.inexact("cdf2rdf", v)
+    wr, vr, odd = _cdf2rdf(w, v)
+    odd_host = _host(snp.any(odd))
+    if odd_host is not None and bool(odd_host):
+        raise ValueError("cdf2rdf: expected complex-conjugate pairs of eigenvalues")
+    return wr, vr
+
+
+@sciax.jit
+def _cdf2rdf(w: Any, v: Any) -> tuple[Any, Any, Any]:
     cdtype = snp.result_type(v.dtype, w.dtype, snp.complex64)
     re, im = snp.real(w), snp.imag(w)
     mask = im != 0
     count = snp.sum(mask, axis=-1)
     odd = count % 2 == 1
-    odd_host = _host(snp.any(odd))
-    if odd_host is not None and bool(odd_host):
-        raise ValueError("cdf2rdf: expected complex-conjugate pairs of eigenvalues")
     rank = snp.cumsum(mask.astype(np.int32), axis=-1) - 1
     first = mask & (rank % 2 == 0)
     second = mask & ~first
@@ -289,7 +299,7 @@ def cdf2rdf(w: Any, v: Any) -> tuple[Any, Any]:
          + snp.where(pair_t, -0.5j, 0).astype(cdtype))
     vr = snp.real(v.astype(cdtype) @ u)
     bad = odd[..., None, None]
-    return snp.where(bad, np.nan, wr), snp.where(bad, np.nan, vr)
+    return snp.where(bad, np.nan, wr), snp.where(bad, np.nan, vr), odd
 
 
 # --- orthogonal_procrustes, expm_cond -------------------------------------------------
@@ -370,6 +380,12 @@ def expm_cond(A: Any, check_finite: bool = True) -> Any:
     (A,) = _util.inexact("expm_cond", A)
     if A.ndim < 2 or A.shape[-1] != A.shape[-2]:
         raise ValueError(f"expm_cond: expected a square matrix, got shape {A.shape}")
+    return _expm_cond(A)
+
+
+@sciax.jit
+def _expm_cond(A: Any) -> Any:
+    # jitted: eagerly, the N^2 Frechet derivatives would dispatch op by op
     n = A.shape[-1]
     basis = snp.eye(n * n, dtype=A.dtype).reshape(n * n, n, n)
     big = snp.broadcast_to(A[..., None, :, :], A.shape[:-2] + (n * n, n, n))
@@ -458,13 +474,24 @@ def qr_multiply(a: Any, c: Any, mode: str = "right", pivoting: bool = False,
     elif c.shape[-1] != m:
         raise ValueError("qr_multiply: Array shapes are not compatible for c @ Q "
                          f"operation: {c.shape} vs {a.shape}")
+    return _qr_multiply_core(a, c, left=mode == "left", pivoting=bool(pivoting),
+                             conjugate=bool(conjugate), full_left=full_left,
+                             onedim=onedim)
+
+
+# compiled as one program: eagerly, op-by-op dispatch would compile each op
+@functools.partial(sciax.jit, static_argnames=("left", "pivoting", "conjugate",
+                                               "full_left", "onedim"))
+def _qr_multiply_core(a: Any, c: Any, *, left: bool, pivoting: bool, conjugate: bool,
+                      full_left: bool, onedim: bool) -> tuple[Any, ...]:
+    k = min(a.shape[-2:])
     parts = qr(a, mode="full" if full_left else "economic", pivoting=pivoting)
     q, rest = parts[0], parts[1:]
     if full_left:
         rest = (rest[0][..., :k, :],) + rest[1:]
     if conjugate:
         q = snp.conj(q)
-    out = q @ c if mode == "left" else c @ q
+    out = q @ c if left else c @ q
     if onedim:
         out = out.reshape(out.shape[:-2] + (-1,))
     return (out,) + tuple(rest)
@@ -536,8 +563,12 @@ def clarkson_woodruff_transform(input_matrix: Any, sketch_size: int, rng: Any = 
     else:
         rows = gen.integers(0, sketch_size, n)
     signs = gen.choice([1, -1], n)
-    xt = snp.moveaxis(x, -2, 0) * snp.asarray(signs, x.dtype).reshape(
-        (n,) + (1,) * (x.ndim - 1))
-    out = snp.zeros((sketch_size,) + xt.shape[1:], x.dtype).at[
-        snp.asarray(rows.astype(np.int32))].add(xt)
+    return _sketch(x, rows.astype(np.int32), signs.astype(x.dtype),
+                   sketch_size=sketch_size)
+
+
+@functools.partial(sciax.jit, static_argnames=("sketch_size",))
+def _sketch(x: Any, rows: Any, signs: Any, *, sketch_size: int) -> Any:
+    xt = snp.moveaxis(x, -2, 0) * signs.reshape((-1,) + (1,) * (x.ndim - 1))
+    out = snp.zeros((sketch_size,) + xt.shape[1:], x.dtype).at[rows].add(xt)
     return snp.moveaxis(out, 0, -2)

@@ -14,10 +14,12 @@ orthogonal complement; SciPy itself does not promise signs.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
 
+import sciax
 import sciax.numpy as snp
 from sciax.lax import linalg as lla
 from sciax.linalg import _util
@@ -47,6 +49,31 @@ def _factors(name: str, Q: Any, R: Any, *others: Any) -> tuple[Any, ...]:
 def _refactor(a: Any, economic: bool) -> tuple[Any, Any]:
     q, r = lla.qr(a, full_matrices=not economic)
     return q, r
+
+
+# Each change is compiled as one program (with the refactorisation): eagerly,
+# op-by-op dispatch would compile every op separately.
+
+@functools.partial(sciax.jit, static_argnames=("economic",))
+def _update_core(Q: Any, R: Any, u: Any, v: Any, *, economic: bool) -> Any:
+    return _refactor(Q @ R + u @ adjoint(v), economic)
+
+
+@functools.partial(sciax.jit, static_argnames=("k", "axis", "economic"))
+def _insert_core(Q: Any, R: Any, u: Any, *, k: int, axis: int, economic: bool
+                 ) -> Any:
+    return _refactor(_insert(Q @ R, u, k, axis), economic)
+
+
+@functools.partial(sciax.jit, static_argnames=("k", "p", "axis", "economic"))
+def _delete_core(Q: Any, R: Any, *, k: int, p: int, axis: int, economic: bool
+                 ) -> Any:
+    a = Q @ R
+    if axis == -2:
+        a1 = snp.concatenate([a[..., :k, :], a[..., k + p:, :]], axis=-2)
+    else:
+        a1 = snp.concatenate([a[..., :k], a[..., k + p:]], axis=-1)
+    return _refactor(a1, economic)
 
 
 def qr_update(Q: Any, R: Any, u: Any, v: Any, overwrite_qruv: bool = False,
@@ -104,7 +131,7 @@ def qr_update(Q: Any, R: Any, u: Any, v: Any, overwrite_qruv: bool = False,
     if u.shape[-1] != v.shape[-1]:
         raise ValueError(f"qr_update: Second dimension of u and v must be the same, "
                          f"got u {u.shape} and v {v.shape}")
-    return _refactor(Q @ R + u @ adjoint(v), economic)
+    return _update_core(Q, R, u, v, economic=economic)
 
 
 def _which(name: str, which: str) -> str:
@@ -218,7 +245,7 @@ def qr_insert(Q: Any, R: Any, u: Any, k: int, which: str = "row", rcond: Any = N
         raise ValueError(f"qr_insert: 'k' is out of bounds: k = {k} for {size} "
                          f"{which}s")
     k = k + size if k < 0 else k
-    q1, r1 = _refactor(_insert(Q @ R, u, k, axis), economic)
+    q1, r1 = _insert_core(Q, R, u, k=k, axis=axis, economic=economic)
     if economic and which == "col":
         q1, r1 = _span_check(Q, u, rcond, q1, r1)
     return q1, r1
@@ -277,9 +304,5 @@ def qr_delete(Q: Any, R: Any, k: int, p: int = 1, which: str = "row",
     if p <= 0 or k + p > size:
         raise ValueError(f"qr_delete: 'p' is out of range: p = {p} {which}s from "
                          f"k = {k} of {size}")
-    a = Q @ R
-    if which == "row":
-        a1 = snp.concatenate([a[..., :k, :], a[..., k + p:, :]], axis=-2)
-    else:
-        a1 = snp.concatenate([a[..., :k], a[..., k + p:]], axis=-1)
-    return _refactor(a1, economic)
+    return _delete_core(Q, R, k=k, p=p, axis=-2 if which == "row" else -1,
+                        economic=economic)

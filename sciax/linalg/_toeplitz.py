@@ -14,10 +14,12 @@ work and ``O(N^2)`` memory, negligible at the sizes where a dense solve fits.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
 
+import sciax
 import sciax.numpy as snp
 from sciax import lax
 from sciax.linalg import _util
@@ -88,7 +90,25 @@ def solve_circulant(c: Any, b: Any, singular: str = "raise", tol: Any = None,
     if nc != nb:
         raise ValueError(f"solve_circulant: Shapes of c {c.shape} and b {b.shape} are "
                          "incompatible")
+    x, any_near = _circulant_core(c, b, tol, caxis=caxis, baxis=baxis,
+                                  outaxis=outaxis)
+    if singular == "raise":
+        try:
+            flag = bool(np.asarray(any_near))
+        except TypeError:  # traced: NaN stands for the error
+            x = snp.where(any_near, np.nan, x)
+        else:
+            if flag:
+                raise LinAlgError("solve_circulant: near singular circulant matrix.")
+    return x
+
+
+# compiled as one program: eagerly, op-by-op dispatch would compile each op
+@functools.partial(sciax.jit, static_argnames=("caxis", "baxis", "outaxis"))
+def _circulant_core(c: Any, b: Any, tol: Any, *, caxis: int, baxis: int,
+                    outaxis: int) -> tuple[Any, Any]:
     real = not (_util.is_complex(c) or _util.is_complex(b))
+    nc = c.shape[caxis]
     fc = snp.fft.fft(snp.moveaxis(c, caxis, -1), axis=-1)
     abs_fc = snp.abs(fc)
     if tol is None:
@@ -101,16 +121,8 @@ def solve_circulant(c: Any, b: Any, singular: str = "raise", tol: Any = None,
     x = snp.fft.ifft(q, axis=-1)
     if real:
         x = snp.real(x)
-    if singular == "raise":
-        any_near = snp.any(near)
-        try:
-            flag = bool(np.asarray(any_near))
-        except TypeError:  # traced: NaN stands for the error
-            x = snp.where(any_near, np.nan, x)
-        else:
-            if flag:
-                raise LinAlgError("solve_circulant: near singular circulant matrix.")
-    return snp.moveaxis(x, -1, outaxis) if outaxis != -1 else x
+    x = snp.moveaxis(x, -1, outaxis) if outaxis != -1 else x
+    return x, snp.any(near)
 
 
 def _c_r(name: str, c_or_cr: Any) -> tuple[Any, Any]:
@@ -187,6 +199,11 @@ def solve_toeplitz(c_or_cr: Any, b: Any, check_finite: bool = True) -> Any:
         raise ValueError(f"solve_toeplitz: Incompatible dimensions: c {c.shape}, r "
                          f"{r.shape} and b {b.shape} (b must be (N,) or (..., N, K) "
                          "with N = len(c) = len(r))")
+    return _solve_toeplitz_core(c, r, b)
+
+
+@sciax.jit
+def _solve_toeplitz_core(c: Any, r: Any, b: Any) -> Any:
     return solve(_toeplitz_dense(c, r), b)
 
 
@@ -234,6 +251,13 @@ def matmul_toeplitz(c_or_cr: Any, x: Any, check_finite: bool = False,
                          f"N = len(r) = {n})")
     if vector:
         x = x[:, None]
+    out = _matmul_toeplitz_core(c, r, x)
+    return out[..., 0] if vector else out
+
+
+@sciax.jit
+def _matmul_toeplitz_core(c: Any, r: Any, x: Any) -> Any:
+    m, n = c.shape[-1], r.shape[-1]
     p = m + n - 1
     batch = np.broadcast_shapes(c.shape[:-1], r.shape[:-1])
     col = snp.concatenate([snp.broadcast_to(c, batch + (m,)),
@@ -241,8 +265,6 @@ def matmul_toeplitz(c_or_cr: Any, x: Any, check_finite: bool = False,
                           axis=-1)
     if _util.is_complex(col) or _util.is_complex(x):
         prod = snp.fft.fft(col, axis=-1)[..., None] * snp.fft.fft(x, n=p, axis=-2)
-        out = snp.fft.ifft(prod, axis=-2)[..., :m, :]
-    else:
-        prod = snp.fft.rfft(col, axis=-1)[..., None] * snp.fft.rfft(x, n=p, axis=-2)
-        out = snp.fft.irfft(prod, n=p, axis=-2)[..., :m, :]
-    return out[..., 0] if vector else out
+        return snp.fft.ifft(prod, axis=-2)[..., :m, :]
+    prod = snp.fft.rfft(col, axis=-1)[..., None] * snp.fft.rfft(x, n=p, axis=-2)
+    return snp.fft.irfft(prod, n=p, axis=-2)[..., :m, :]
