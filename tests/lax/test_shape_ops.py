@@ -295,6 +295,19 @@ def test_errors_transpose_squeeze_rev():
     _raises(ValueError, "rev: dimensions", lambda x: lax.rev(x, (3,)), x)
 
 
+def test_concatenate_with_empty_operands_in_one_program():
+    # zero-size operands are dropped in the lowering (an XLA CPU abort was
+    # triggered by slicing a concatenation that had one)
+    a, e = np.arange(2.0), np.zeros(0)
+    got = sciax.jit(lambda a, e: (lax.slice(lax.concatenate([a, e], 0), (2,), (2,)),
+                                  lax.concatenate([e, a, e], 0),
+                                  lax.concatenate([e, e], 0)))(a, e)
+    assert [np.asarray(g).shape for g in got] == [(0,), (2,), (0,)]
+    np.testing.assert_array_equal(np.asarray(got[1]), a)
+    wide = sciax.jit(lambda z: lax.concatenate([z, z], 1))(np.zeros((0, 3)))
+    assert wide.shape == (0, 6)
+
+
 def test_errors_concatenate():
     a, b = np.zeros((2, 3), np.float32), np.zeros((3, 3), np.float32)
     _raises(ValueError, r"concatenate: operand shapes \[\(2, 3\), \(3, 3\)\]",

@@ -76,6 +76,7 @@ def test_batches_and_jit():
         sciax.jit(linalg.null_space)(a[0])
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_gradients():
     a, b = rand((5, 3)), rand((5,), seed=1)
     check_grads(lambda a, b: linalg.lstsq(a, b)[0], (a, b), order=1)

@@ -109,6 +109,7 @@ def test_failures_give_nans():
     assert np.all(np.isnan(np.asarray(linalg.svdvals(np.full((2, 3), np.nan)))))
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_decomposition_gradients():
     h = spd(3)
     check_grads(lambda h: linalg.cholesky(h, lower=True), (h,), order=2)

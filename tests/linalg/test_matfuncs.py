@@ -59,6 +59,7 @@ def test_expm_beyond_max_squarings_is_nan_and_can_be_raised():
     np.testing.assert_allclose(sla.expm(a, max_squarings=24), sl.expm(a), atol=1e-300)
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_expm_grads():
     a = _mat(3)
     check_grads(sla.expm, (a,), order=1, modes=("fwd", "rev"))
@@ -115,6 +116,7 @@ def test_sqrtm_and_logm_batched_equal_a_loop():
         assert _rel(sciax.vmap(ours)(a), want) < 1e-12
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_sqrtm_grads_spd():
     check_grads(sla.sqrtm, (_spd(3),), order=1, modes=("fwd", "rev"))
 
@@ -133,6 +135,7 @@ def test_logm_matches_scipy():
     assert np.isnan(np.asarray(sla.logm(-np.eye(2)))).all()
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_logm_grads_spd():
     check_grads(sla.logm, (_spd(3),), order=1, modes=("fwd", "rev"))
 

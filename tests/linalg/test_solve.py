@@ -178,6 +178,7 @@ def test_solve_gradients(assume_a):
     check_grads(lambda a, b: linalg.solve(a, b, assume_a=assume_a), (a, b), order=order)
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_inverse_and_determinant_gradients():
     a = well_conditioned(3)
     check_grads(linalg.inv, (a,), order=2)

@@ -99,6 +99,7 @@ def test_discrete_lyapunov(method, dtype):
                 want) < 1e-12
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_discrete_lyapunov_grads_and_vmap():
     a = 0.3 * RNG.normal(size=(2, 3, 3))
     q = RNG.normal(size=(2, 3, 3))

@@ -40,6 +40,7 @@ def test_var_std(axis, ddof, keepdims, which):
 @given(axis=st.sampled_from(AXES), q=st.sampled_from([0.0, 0.3, [0.1, 0.5, 1.0]]),
        method=st.sampled_from(["linear", "lower", "higher", "nearest", "midpoint"]),
        keepdims=st.booleans())
+@pytest.mark.slow  # long: runs in CI's second step
 def test_quantile_family(axis, q, method, keepdims):
     kw = dict(axis=axis, method=method, keepdims=keepdims)
     np.testing.assert_allclose(snp.quantile(X, q, **kw), np.quantile(X, q, **kw))

@@ -24,6 +24,7 @@ def _close(got, want, tol=1e-9):
     np.testing.assert_allclose(got, want, atol=tol, rtol=tol)
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_decomposition_based():
     _close(L.solve(A, B), np.linalg.solve(A, B))
     _close(L.solve(A[0], V), np.linalg.solve(A[0], V))

@@ -386,8 +386,14 @@ def _concatenate_dtype_rule(*xs: ShapedArray, dimension: int) -> np.dtype:
 
 concatenate_p = standard_primitive(_concatenate_shape_rule, _concatenate_dtype_rule,
                                    "concatenate")
-register_lowering(concatenate_p, lambda ctx, *xs, dimension: hlo.concatenate(
-    list(xs), dimension))
+def _concatenate_lowering(ctx, *xs, dimension):
+    # Zero-size operands add nothing; dropping them also avoids an XLA CPU
+    # abort (jaxlib 0.10.2's simplifier on slice(concatenate(x, empty))).
+    parts = [x for x, a in zip(xs, ctx.avals_in) if a.shape[dimension]] or [xs[0]]
+    return parts[0] if len(parts) == 1 else hlo.concatenate(parts, dimension)
+
+
+register_lowering(concatenate_p, _concatenate_lowering)
 
 
 # --- slice ---------------------------------------------------------------------------
