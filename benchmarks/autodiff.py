@@ -6,7 +6,10 @@ Run ``python benchmarks/autodiff.py`` (``--quick`` for a smoke run).  Measures
   softmax cross-entropy loss on a batch of 128;
 * (b) ``jit(hessian(rosenbrock))`` at n = 100;
 * (c) trace + compile time of both (the first call), and the steady-state
-  compiled time per call (median of repeats).
+  compiled time per call (median of repeats);
+* (d) ``grad(jit(loss))`` called eagerly on a small MLP (8-32-32-1, batch 16):
+  the transformation of a jitted function, outside any jit, where Python-side
+  tracing and dispatch dominate.
 
 Both libraries run in float64 (JAX with ``jax_enable_x64``).  JAX is imported
 after sciax has created its client; it is needed only here (``bench`` extra).
@@ -102,6 +105,13 @@ def main() -> None:
     s_h = _time_steady(lambda: s_hess(s_r), repeats, number)
     g_s = s_step(s_params, s_x, s_y)
     h_s = np.asarray(s_hess(s_r))
+    small_np = _mlp_params(rng, [8, 32, 32, 1])
+    xs_np, ys_np = rng.normal(size=(16, 8)), rng.normal(size=(16, 1))
+    s_small = sciax.device_put(small_np)
+    s_xs, s_ys = sciax.device_put(xs_np), sciax.device_put(ys_np)
+    s_eager = sciax.grad(sciax.jit(s_loss))
+    s_eager(s_small, s_xs, s_ys)
+    s_ge = _time_steady(lambda: s_eager(s_small, s_xs, s_ys), repeats, number)
 
     try:
         import jax
@@ -125,14 +135,20 @@ def main() -> None:
         for (gw, gb), (jw, jb) in zip(g_s, g_j):
             np.testing.assert_allclose(np.asarray(gw), np.asarray(jw), rtol=1e-8, atol=1e-10)
         np.testing.assert_allclose(h_s, np.asarray(j_hess(j_r)), rtol=1e-10)
+        j_small = jax.device_put(small_np)
+        j_xs, j_ys = jax.device_put(xs_np), jax.device_put(ys_np)
+        j_eager = jax.grad(jax.jit(j_loss))
+        j_eager(j_small, j_xs, j_ys)
+        j_ge = _time_steady(lambda: j_eager(j_small, j_xs, j_ys), repeats, number)
     else:
-        j_first_mlp = j_first_hess = j_mlp = j_h = None
+        j_first_mlp = j_first_hess = j_mlp = j_h = j_ge = None
 
     rows = [
         ("MLP step jit(grad), compiled (ms)", s_mlp * 1e3, j_mlp and j_mlp * 1e3),
         ("hessian(rosenbrock n=100), compiled (ms)", s_h * 1e3, j_h and j_h * 1e3),
         ("MLP step trace+compile, first call (s)", s_first_mlp, j_first_mlp),
         ("hessian trace+compile, first call (s)", s_first_hess, j_first_hess),
+        ("eager grad(jit(loss)), small MLP (ms)", s_ge * 1e3, j_ge and j_ge * 1e3),
     ]
     print(f"{'benchmark':44s} {'sciax':>10s} {'jax':>10s} {'sciax/jax':>10s}")
     for name, s, j in rows:
