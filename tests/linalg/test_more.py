@@ -13,17 +13,12 @@ import scipy.linalg as sl
 import sciax
 from sciax import linalg
 from sciax.test_util import check_grads as _check_grads
+from tests.linalg.test_solve import rand
 
 # float64 results are a few ulps times small condition numbers (< 100 here)
 TOL = {np.float32: 1e-4, np.float64: 1e-10, np.complex128: 1e-10}
 
 
-def rand(shape, dtype=np.float64, seed=0):
-    rng = np.random.default_rng(seed)
-    x = rng.standard_normal(shape)
-    if np.issubdtype(dtype, np.complexfloating):
-        x = x + 1j * rng.standard_normal(shape)
-    return x.astype(dtype)
 
 
 def close(actual, expected, dtype=np.float64):
