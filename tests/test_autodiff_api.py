@@ -116,6 +116,7 @@ def test_jacobian_shapes_for_array_inputs_and_outputs():
         np.testing.assert_allclose(J, expected, rtol=1e-14)
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_second_derivatives_agree():
     H1 = np.asarray(sciax.jacfwd(sciax.jacrev(scalar_fn))(X3))
     H2 = np.asarray(sciax.jacrev(sciax.jacfwd(scalar_fn))(X3))
@@ -143,6 +144,7 @@ def rosenbrock_hessian(x):
     return H
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_rosenbrock_hessian_n100_closed_form():
     x = np.random.default_rng(1).uniform(-2, 2, 100)
     H = np.asarray(sciax.hessian(rosenbrock)(x))

@@ -585,6 +585,7 @@ def test_rnn_scan_check_grads():
     check_grads(sciax.jit(rnn), (W, U, B, RNN_XS, H0), order=1, modes=["rev", "fwd"])
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_rnn_scan_gradients_under_vmap():
     # a batch of three sequences against shared weights
     xs = np.stack([RNN_XS, -RNN_XS, 0.5 * RNN_XS])

@@ -50,6 +50,7 @@ def loss(params, x, y):
     return snp.sum((pred - y) ** 2)
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_per_example_gradients_equal_a_loop():
     params = (RNG.standard_normal((3, 2)), RNG.standard_normal(2))
     xs, ys = RNG.standard_normal((7, 3)), RNG.standard_normal((7, 2))
@@ -72,6 +73,7 @@ def test_per_example_gradients_equal_a_loop():
     _close(mb, np.asarray(gb).mean(0))
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_per_example_jacobians_and_hessians():
     xs = RNG.standard_normal((4, 3))
     f = lambda x: snp.sum(snp.sin(x) * x[0])  # noqa: E731

@@ -115,6 +115,7 @@ def test_gather_under_jit_and_indices_not_differentiated():
         sciax.grad(f, argnums=1)(x, idx)
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 @settings(max_examples=10, deadline=None)
 @given(st.integers(1, 3), st.integers(1, 3), st.integers(0, 1), st.data())
 def test_take_random_shapes(rows, cols, axis, data):

@@ -3,6 +3,7 @@ finite differences, first and second order, on hypothesis-drawn shapes, axes
 and dimension numbers (float64, some complex)."""
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,6 +28,7 @@ def _values(shape, seed, complex_=False):
     return x
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 @SETTINGS
 @given(shape_and_axes(), st.sampled_from(["sum", "max", "min", "prod"]),
        st.integers(0, 2 ** 16))
@@ -47,6 +49,7 @@ def test_complex_reduce_sum_over_drawn_axes(sa, seed):
                 order=2, modes=("fwd", "rev"))
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 @SETTINGS
 @given(st.integers(0, 2), st.integers(1, 3), st.integers(1, 3), st.integers(1, 3),
        st.booleans(), st.integers(0, 2 ** 16))
@@ -60,6 +63,7 @@ def test_dot_general_with_drawn_batch_and_contracting_dims(nb, m, k, n, cplx, se
                 modes=("fwd", "rev"))
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 @SETTINGS
 @given(st.lists(st.integers(1, 4), min_size=1, max_size=2), st.integers(0, 2 ** 16),
        st.sampled_from(["cumsum", "cumprod", "cummax"]))

@@ -73,6 +73,7 @@ def test_reduce_max_min_ties_share_the_tangent():
     (_with_zeros(X, (0, 1, 2)), (0, 2)),              # one zero in a product
     (_with_zeros(X, (0, 1, 0), (1, 1, 3)), (0, 2)),   # two zeros in one product
 ], ids=["two-axes", "one-zero", "two-zeros"])
+@pytest.mark.slow  # long: runs in CI's second step
 def test_reduce_prod_grads(x, axes):
     check_grads(lambda x: lax.reduce_prod(x, axes), (x,), order=2)
 
@@ -126,6 +127,7 @@ def test_zero_tangent_ops():
 CUMULATIVE = ["cumsum", "cumprod", "cummax", "cummin", "cumlogsumexp"]
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 @pytest.mark.parametrize("op", CUMULATIVE)
 @pytest.mark.parametrize("axis,reverse", [(2, False), (1, True)])
 def test_cumulative_grads(op, axis, reverse):
@@ -274,6 +276,7 @@ def _rosenbrock_hessian(x):
     return h
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_rosenbrock_hessian_closed_form():
     x = np.random.default_rng(1).uniform(-2, 2, 100)
     h = np.asarray(sciax.hessian(_rosenbrock)(x))

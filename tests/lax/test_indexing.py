@@ -120,6 +120,7 @@ def test_gather_take_along_axis(run, data):
     _check(got, np.take(x, i, axis=axis))
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 @SETTINGS
 @given(data=st.data())
 def test_gather_fancy_index_out_of_bounds(run, data):
@@ -213,6 +214,7 @@ SCATTERS = {
 }
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 @SETTINGS
 @given(data=st.data(), name=st.sampled_from(sorted(SCATTERS)))
 def test_scatter_ufunc_at(run, data, name):

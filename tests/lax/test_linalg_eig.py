@@ -185,6 +185,7 @@ def test_batched_equals_loop():
                 close(np.asarray(b)[i], one, np.float64)
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 @pytest.mark.parametrize("in_axes", [0, 2])
 def test_vmap_matches_loop(in_axes):
     a = np.moveaxis(rand((3, 4, 4), np.float64, seed=2), 0, in_axes)
@@ -268,6 +269,7 @@ def test_svd_grads(shape, full_matrices):
     check_grads(invariants, (a,), order=1)
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_svd_grads_complex():
     a = rand((3, 2), np.complex128, seed=8)
 
@@ -304,6 +306,7 @@ def _schur_invariants(x):
     return (lax.mul(t, snp.conj(t)), proj)
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_schur_jvp_complex_and_real_spectrum():
     rng = np.random.default_rng(3)
     a = rng.normal(size=(4, 4)) + 1j * rng.normal(size=(4, 4))

@@ -220,6 +220,7 @@ def test_tridiagonal_solve_singular_gives_nan():
 
 # --- vmap ---------------------------------------------------------------------------
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_batching_rules_match_loops():
     rng = np.random.default_rng(11)
     spd = _spd(rng, (3, 2, 3, 3), np.float64)

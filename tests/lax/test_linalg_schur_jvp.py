@@ -108,6 +108,7 @@ def _scalar_of_schur(x):
     return snp.sum(t * t * w) + snp.sum(z ** 3 * w.T)
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_schur_grads_real_pair():
     # first-order forward and reverse mode against central differences
     check_grads(sciax.jit(_scalar_of_schur), (A4[2],), order=1, modes=("fwd", "rev"))

@@ -200,6 +200,7 @@ _ARG_CASES = {
 }
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 @pytest.mark.parametrize("case", list(_ARG_CASES))
 @SETTINGS
 @given(data=st.data())
@@ -283,6 +284,7 @@ def test_cumprod(run, dtype, data):
         np.testing.assert_array_equal(got, ref)
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 @pytest.mark.parametrize("dtype", [np.float32, np.int32, np.bool_])
 @SETTINGS
 @given(data=st.data())

@@ -13,6 +13,7 @@ from sciax import linalg
 from tests.linalg.test_solve import check_grads, close, rand, spd
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128])
 def test_lstsq_pinv_match_scipy(dtype):
     a = rand((6, 3), dtype)

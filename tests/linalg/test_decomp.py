@@ -14,6 +14,7 @@ from tests.linalg.test_solve import TOL, check_grads, close, rand, spd
 DTYPES = [np.float32, np.float64, np.complex128]
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("shape", [(4, 4), (5, 3), (3, 5)])
 def test_lu_qr_rq_svd_match_scipy(dtype, shape):

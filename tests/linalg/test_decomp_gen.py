@@ -58,6 +58,7 @@ def test_generalized_eig_matches_ggev(dtype):
     np.testing.assert_allclose(h[0] / h[1], w, rtol=tol)
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_public_eig_and_eigvals_route_b():
     a, b = _pencil(3, np.float64, 3)
     w, vr = linalg.eig(a, b)

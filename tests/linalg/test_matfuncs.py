@@ -42,6 +42,7 @@ def test_expm_matches_scipy_across_pade_degrees(scale, complex_):
     assert _rel(got, want) < 1e-12
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_expm_jit_float32_and_batches():
     a = _mat(batch=(3,))
     want = np.stack([sl.expm(x) for x in a])
@@ -66,6 +67,7 @@ def test_expm_grads():
     check_grads(sla.expm, (3.0 * a,), order=1, modes=("rev",))  # with squarings
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_expm_frechet():
     a, e = _mat(), _mat()
     ea, l = sla.expm_frechet(a, e)
@@ -87,6 +89,7 @@ def test_trig_and_hyperbolic(name, complex_):
     assert _rel(got, want) < 1e-12
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_sqrtm_matches_scipy():
     for a in (_spd(), _mat() + 4 * np.eye(4), _mat(complex_=True)):
         want = sl.sqrtm(a)
@@ -97,6 +100,7 @@ def test_sqrtm_matches_scipy():
     assert _rel(sciax.jit(sla.sqrtm)(spd), sl.sqrtm(spd)) < 1e-12
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_sqrtm_documented_cases():
     # not diagonalisable: the Schur recurrence handles it
     np.testing.assert_allclose(sla.sqrtm(np.array([[1.0, 1.0], [0.0, 1.0]])),
@@ -108,6 +112,7 @@ def test_sqrtm_documented_cases():
     assert float(err) < 1e-13
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_sqrtm_and_logm_batched_equal_a_loop():
     a = np.stack([_spd(3) for _ in range(3)])
     for ours, theirs in ((sla.sqrtm, sl.sqrtm), (sla.logm, sl.logm)):
@@ -121,6 +126,7 @@ def test_sqrtm_grads_spd():
     check_grads(sla.sqrtm, (_spd(3),), order=1, modes=("fwd", "rev"))
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_logm_matches_scipy():
     for a in (_spd(), _mat() + 4 * np.eye(4), _mat(complex_=True), 1e3 * _spd()):
         want = sl.logm(a)
@@ -140,6 +146,7 @@ def test_logm_grads_spd():
     check_grads(sla.logm, (_spd(3),), order=1, modes=("fwd", "rev"))
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_fractional_matrix_power():
     spd, a = _spd(), _mat() + 4 * np.eye(4)
     for t in (0.5, -0.3, 1.7):
@@ -153,6 +160,7 @@ def test_fractional_matrix_power():
     assert _rel(f(spd, 0.5), sl.sqrtm(spd)) < 1e-11
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_funm_and_signm():
     a = _mat()
     assert _rel(sla.funm(a, snp.exp), sl.expm(a)) < 1e-12

@@ -262,6 +262,7 @@ def _check_balance(stack, **kw):
         np.testing.assert_array_equal(np.asarray(p[i]), ep)
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_matrix_balance_matches_scipy():
     # one batched compile covers dense, sparse, triangular and diagonal input
     stack = np.concatenate([_balance_cases(4, 5), np.triu(_balance_cases(4, 1)),

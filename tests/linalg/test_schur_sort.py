@@ -42,6 +42,7 @@ def check(a, got, output, sort, tol):
             assert t[k, k + 1] * t[k + 1, k] < 0
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_real_output_named_sorts_jit():
     # one program for all four selections
     f = sciax.jit(lambda a: [linalg.schur(a, sort=s) for s in SORTS])
@@ -65,6 +66,7 @@ def test_complex_output_jit_and_callable():
         check(a, got_upper, "complex", _upper, TOL[np.float64])
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_real_callable_eager_batched_float32_nan_empty():
     def real_axis(re, im):  # and (re, im) for a real one
         return im == 0

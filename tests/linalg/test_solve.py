@@ -71,6 +71,7 @@ def test_solve_reads_one_triangle_and_transposes():
     assert linalg.solve(np.eye(2, dtype=int), np.ones(2, dtype=int)).dtype == np.float64
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_batched_solves_equal_a_loop_and_jit():
     a, b = well_conditioned(3, batch=(2, 3)), rand((3, 2), seed=1)
     x = sciax.jit(linalg.solve)(a, b)  # b broadcasts against a's batch
@@ -87,6 +88,7 @@ def test_batched_solves_equal_a_loop_and_jit():
     close(linalg.lu_solve((lu, piv), b[None, None]), np.linalg.solve(a, b), np.float64)
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128])
 def test_inverse_determinant_factorisations(dtype):
     a, b = well_conditioned(4, dtype), rand((4,), dtype, 1)
@@ -113,6 +115,7 @@ def test_inverse_determinant_factorisations(dtype):
         close(linalg.cho_solve(c, b), sl.cho_solve(sc, b), dtype)
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_banded_solvers():
     rng = np.random.default_rng(4)
     b = rng.standard_normal((6, 2))
@@ -170,6 +173,7 @@ def test_bad_input_raises_naming_the_problem():
 
 # --- derivatives ----------------------------------------------------------------------
 
+@pytest.mark.slow  # long: runs in CI's second step
 @pytest.mark.parametrize("assume_a", ["gen", "pos", "sym", "tridiagonal"])
 def test_solve_gradients(assume_a):
     a = spd(3) if assume_a in ("pos", "sym") else well_conditioned(3)
@@ -189,6 +193,7 @@ def test_inverse_and_determinant_gradients():
     check_grads(lambda a, b: linalg.solve(a, b, transposed=True), (a, rand(3)), order=1)
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_factor_based_solve_gradients():
     a, b = spd(3), rand((3,), seed=1)
     check_grads(lambda a, b: linalg.cho_solve(linalg.cho_factor(a), b), (a, b), order=1)

@@ -56,6 +56,7 @@ def test_solve_sylvester_float32_smoke():
     assert _rel(x, sl.solve_sylvester(a, b, q)) < 1e-4
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_solve_sylvester_batched_equals_loop_and_vmap():
     a, b, q = _sylvester_args(3, 2, batch=(3,))
     want = np.stack([sl.solve_sylvester(a[i], b[i], q[i]) for i in range(3)])
@@ -66,11 +67,13 @@ def test_solve_sylvester_batched_equals_loop_and_vmap():
     assert _rel(sla.solve_sylvester(a, b[0], q), want1) < 1e-12
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_solve_sylvester_grads():
     a, b, q = _sylvester_args(3, 2)
     check_grads(sla.solve_sylvester, (a, b, q), order=1, modes=("fwd", "rev"))
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_solve_sylvester_complex_grads():
     a, b, q = _sylvester_args(2, 2, np.complex128)
     check_grads(lambda q: sla.solve_sylvester(a, b, q), (q,), order=1,
@@ -86,6 +89,7 @@ def test_continuous_lyapunov():
     assert _rel(sla.solve_lyapunov(ac, q), sl.solve_continuous_lyapunov(ac, q)) < 1e-12
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 @pytest.mark.parametrize("method", [None, "direct", "bilinear"])
 @pytest.mark.parametrize("dtype", [np.float64, np.complex128])
 def test_discrete_lyapunov(method, dtype):
@@ -122,6 +126,7 @@ def _riccati_problem(n=4, m=2, complex_=False):
     return a, b, q, r, e, s
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 @pytest.mark.parametrize("which", ["continuous", "discrete"])
 @pytest.mark.parametrize("extra", [(), ("s",), ("e",), ("e", "s")])
 def test_riccati_matches_scipy(which, extra):
@@ -135,6 +140,7 @@ def test_riccati_matches_scipy(which, extra):
     assert _rel(sciax.jit(lambda *xs: ours(*xs, **kw))(a, b, q, r), want) < 1e-10
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 @pytest.mark.parametrize("which", ["continuous", "discrete"])
 def test_riccati_complex_and_batched(which):
     ours = sla.solve_continuous_are if which == "continuous" else sla.solve_discrete_are
@@ -148,6 +154,7 @@ def test_riccati_complex_and_batched(which):
     assert _rel(sciax.vmap(ours)(*stacked), want) < 1e-10
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 @pytest.mark.parametrize("which", ["continuous", "discrete"])
 def test_riccati_grads(which):
     ours = sla.solve_continuous_are if which == "continuous" else sla.solve_discrete_are

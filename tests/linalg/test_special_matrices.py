@@ -26,6 +26,7 @@ def _eq(got, want, exact=False):
         np.testing.assert_allclose(got, want, rtol=1e-13, atol=1e-14)
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_toeplitz_circulant_hankel():
     c = RNG.normal(size=4) + 1j * RNG.normal(size=4)
     r = RNG.normal(size=3)
@@ -53,6 +54,7 @@ def test_batches_follow_scipy_117():
     _eq(sciax.vmap(sla.toeplitz)(c, c[:, :3]), np.stack([sl.toeplitz(x, x[:3]) for x in c]))
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 @pytest.mark.parametrize("size", [2, 3, 4, 5, 7])
 def test_companions_and_convolution(size):
     a = RNG.normal(size=size)

@@ -56,6 +56,7 @@ def test_arange_ints(start, stop, step):
     np.testing.assert_array_equal(got, want)
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_arange_floats_linspace_eye():
     for args in [(5.0,), (0.5, 3), (1, 2, 0.1), (3, 0, -0.7)]:
         np.testing.assert_array_equal(snp.arange(*args), np.arange(*args))
@@ -128,6 +129,7 @@ def _both(fn, *args):
     return fn(*args), sciax.jit(fn)(*args)
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_operators_match_numpy():
     a = np.arange(1, 7).reshape(2, 3)
     b = np.array([2, -3, 4])
@@ -148,6 +150,7 @@ def test_operators_match_numpy():
             assert np.asarray(got).dtype == np.asarray(want).dtype
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_methods_match_numpy():
     a = np.arange(24.0).reshape(2, 3, 4) - 5
     x = snp.asarray(a)

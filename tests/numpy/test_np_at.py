@@ -62,6 +62,7 @@ def test_modes():
         x.at[0].set(1.0, mode="wrap")
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_at_grads_and_vmap():
     rng = np.random.default_rng(0)
     x, v = rng.normal(size=(4, 3)), rng.normal(size=(2, 3))

@@ -24,6 +24,7 @@ XN[1] = np.nan
 AXES = [None, 0, 1, -1, (0, 2)]
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 @SETTINGS
 @given(axis=st.sampled_from(AXES), ddof=st.sampled_from([0, 1]),
        keepdims=st.booleans(), which=st.sampled_from(["f", "i", "c"]))
@@ -73,6 +74,7 @@ def test_nan_reductions(name):
             np.testing.assert_allclose(getattr(snp, name)(XN, axis), want)
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_creation():
     np.testing.assert_allclose(snp.logspace(0, 2, 5, base=2.0), np.logspace(0, 2, 5,
                                                                            base=2.0))
@@ -98,6 +100,7 @@ def test_creation():
         np.testing.assert_allclose(getattr(snp, w)(6), getattr(np, w)(6), atol=1e-12)
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 @pytest.mark.parametrize("mode", ["constant", "edge", "wrap", "reflect", "symmetric",
                                   "linear_ramp", "mean", "maximum", "minimum",
                                   "median"])
@@ -107,6 +110,7 @@ def test_pad_modes(mode):
         np.testing.assert_allclose(snp.pad(x, pw, mode), np.pad(x, pw, mode))
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_manipulation():
     x = XI
     for f, args in [("tile", ((2, 1, 1, 2),)), ("repeat", ([1, 0, 2, 1], 1)),
@@ -129,6 +133,7 @@ def test_manipulation():
                                   np.apply_along_axis(lambda v: v[::-1], 1, x))
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_sorting_and_selection():
     x = XN[0]
     for axis in (None, 0, -1):
@@ -161,6 +166,7 @@ def test_sorting_and_selection():
     np.testing.assert_array_equal(snp.extract(k > 0, k), np.extract(k > 0, k))
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_statistics():
     a = X.ravel()
     for bins in (5, [-1.0, 0.0, 0.5, 2.0]):
@@ -184,6 +190,7 @@ def test_statistics():
     np.testing.assert_array_equal(snp.digitize(a, bins), np.digitize(a, bins))
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_jit_matches_eager():
     f = sciax.jit(lambda v: (snp.var(v, 1), snp.median(v, 0), snp.pad(v, 1, "reflect"),
                              snp.sort(v, 0), snp.roll(v, 2, 1), snp.nanmean(v)))
@@ -195,6 +202,7 @@ def test_jit_matches_eager():
     np.testing.assert_allclose(v, np.quantile(X[0], 0.25, axis=1))
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_grads():
     x = X[0, 0]
     for f in (lambda v: snp.var(v), lambda v: snp.std(v, ddof=1),

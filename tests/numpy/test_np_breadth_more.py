@@ -117,6 +117,7 @@ def test_cross_2d_vectors():
 @SETTINGS
 @given(left=st.sampled_from([None, -9.0]), right=st.sampled_from([None, 9.0]),
        cplx=st.booleans())
+@pytest.mark.slow  # long: runs in CI's second step
 def test_interp(left, right, cplx):
     xp = np.array([0.0, 1.0, 2.5, 4.0])
     fp = np.array([1.0, -1.0, 3.0, 0.0]) * (1 + 1j if cplx else 1)
@@ -158,6 +159,7 @@ def test_real_if_close():
         sciax.jit(snp.real_if_close)(a)
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_math_vmap():
     out = sciax.vmap(snp.gcd)(np.array([4, 6, 35]), np.array([6, 9, 14]))
     close(out, np.gcd([4, 6, 35], [6, 9, 14]))
@@ -168,6 +170,7 @@ def test_math_vmap():
     close(out, np.interp(X, [0.0, 1.0], [0.0, 2.0]))
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_math_grads():
     y = np.abs(X) + 0.5
     check_grads(lambda v: snp.trapezoid(v, x=np.array([0.0, 0.5, 2.0, 3.0])), (y,),
@@ -226,6 +229,7 @@ SET_G = np.array([np.nan, 2.0, 5.0])
 
 @pytest.mark.parametrize("a,b", [(SET_A, SET_B), (SET_F, SET_G), (SET_A, SET_F),
                                  (np.array([], np.int64), SET_A)])
+@pytest.mark.slow  # long: runs in CI's second step
 def test_setops_vs_numpy(a, b):
     for name in ("union1d", "intersect1d", "setdiff1d", "setxor1d"):
         np.testing.assert_array_equal(getattr(snp, name)(a, b), getattr(np, name)(a, b))
@@ -326,6 +330,7 @@ def test_polydiv(u, v):
     close(jr, np.concatenate([np.zeros(n - len(wr)), wr])[-n:], atol=1e-12)
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_polyfit():
     xs = np.linspace(0, 2, 7)
     ys = np.stack([xs ** 2 - xs, np.cos(xs)], 1)
@@ -471,6 +476,7 @@ def test_einsum_bad_input(bad, match):
         snp.einsum(*bad)
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_products_vs_numpy():
     for x, y, axes in [(RNG.normal(size=(2, 3, 4)), RNG.normal(size=(3, 4, 5)), 2),
                        (RNG.normal(size=(2, 3, 4)), RNG.normal(size=(4, 5)), 1),
@@ -594,6 +600,7 @@ def test_functional_writers():
         snp.put(a, np.array([30]), np.array([1]), inplace=False)
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_bits():
     b = RNG.integers(0, 2, (3, 11))
     for axis in (None, 0, 1):

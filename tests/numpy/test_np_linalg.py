@@ -60,6 +60,7 @@ def test_matrix_norms(ord):
            np.linalg.norm(A, ord, axis=(2, 0), keepdims=True))
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_vector_norms_and_products():
     for ord in [None, 0, 1, 2, 3, np.inf, -np.inf, -1]:
         _close(L.norm(V, ord), np.linalg.norm(V, ord))
@@ -79,6 +80,7 @@ def test_vector_norms_and_products():
     _close(L.trace(A), np.linalg.trace(A))
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_jit_and_grads():
     f = sciax.jit(lambda a, b: (L.solve(a, b), L.det(a), L.norm(a, 2, axis=(1, 2))))
     s, d, n = f(A, B)

@@ -58,6 +58,7 @@ def test_weak_type_survives_scalar_only_arithmetic():
     assert (x * snp.add(1.0, 2)).dtype == np.float32
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_x64_disabled_narrows_defaults():
     with sciax.config.override(enable_x64=False):
         assert snp.arange(3).dtype == np.int32

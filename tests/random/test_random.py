@@ -174,6 +174,7 @@ def test_permutations_are_uniform_over_orderings():
     _chi2(codes, np.full(6, 1 / 6), support)
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_permutation_shuffle_and_choice_without_replacement():
     x = snp.arange(12).reshape(4, 3)
     p = np.asarray(sr.permutation(KEY, x))
@@ -194,6 +195,7 @@ def test_permutation_shuffle_and_choice_without_replacement():
     assert all(len(set(c[:, j])) == 3 for j in range(2))
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_orthogonal():
     q = np.asarray(sr.orthogonal(KEY, 4, (2,)))
     assert q.shape == (2, 4, 4)
@@ -224,6 +226,7 @@ REPRO = {
 
 
 @pytest.mark.parametrize("name", sorted(REPRO))
+@pytest.mark.slow  # long: runs in CI's second step
 def test_same_key_same_numbers_eager_jit_vmap(name):
     fn = REPRO[name]
     keys = sr.split(KEY, 3)
@@ -262,6 +265,7 @@ def test_dtypes_follow_x64():
         assert sr.uniform(KEY, (3,)).dtype == np.float32
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_shapes_broadcast_parameters():
     assert _out_shape(lambda k: sr.gamma(k, snp.ones((2, 1)), (3, 2, 4)))[0] == (3, 2, 4)
     assert _out_shape(lambda k: sr.gamma(k, snp.ones((2, 3))))[0] == (2, 3)
@@ -279,6 +283,7 @@ def test_shapes_broadcast_parameters():
 
 # --- gradients ---------------------------------------------------------------------
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_reparameterised_gradients_of_location_scale_transforms():
     def f(mu, sigma):
         return snp.sum(mu + sigma * sr.normal(KEY, (4,)))
@@ -299,6 +304,7 @@ def _gamma_dx_da_reference(a, x):
     return -dp / st.gamma(a).pdf(x)
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_gamma_implicit_gradient_vs_cdf_finite_differences():
     # series (x < a + 1), continued fraction (x > a + 1) and, above a = 800,
     # the differentiated Wilson-Hilferty form (relative error ~1e-6)
@@ -313,6 +319,7 @@ def test_gamma_implicit_gradient_vs_cdf_finite_differences():
     np.testing.assert_allclose(dx[~exact], ref[~exact], rtol=2e-5)
 
 
+@pytest.mark.slow  # long: runs in CI's second step
 def test_gradients_through_gamma_based_samplers():
     g = sciax.grad(lambda a: sr.gamma(KEY, a))(2.0)
     x = float(sr.gamma(KEY, 2.0))
