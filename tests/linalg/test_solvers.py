@@ -15,6 +15,15 @@ from sciax.test_util import check_grads
 RNG = np.random.default_rng(1234)
 
 
+@pytest.fixture(autouse=True)
+def _fresh_rng():
+    """Every test draws from the same fresh stream, so its inputs (and the
+    finite-difference accuracy of the derivative checks) do not depend on
+    which tests ran before it in the same xdist worker."""
+    global RNG
+    RNG = np.random.default_rng(1234)
+
+
 def _rel(x, y):
     x = np.asarray(x)
     return np.abs(x - y).max() / max(np.abs(y).max(), 1e-300)
