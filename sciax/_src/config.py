@@ -25,6 +25,43 @@ def _env_bool(name: str, default: bool) -> bool:
     raise ValueError(f"environment variable {name}={raw!r}: expected 0/1/true/false")
 
 
+def _env_number(name: str, default: float, kind: type) -> Any:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    try:
+        return kind(raw)
+    except ValueError:
+        raise ValueError(f"environment variable {name}={raw!r}: expected a "
+                         f"{kind.__name__}") from None
+
+
+def _default_cache_dir() -> str | None:
+    # SCIAX_COMPILATION_CACHE=0 turns the cache off; an explicit directory wins
+    # over the XDG default.
+    if not _env_bool("SCIAX_COMPILATION_CACHE", True):
+        return None
+    explicit = os.environ.get("SCIAX_COMPILATION_CACHE_DIR")
+    if explicit:
+        return explicit
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(
+        os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "sciax")
+
+
+def _check_cache_dir(value: Any) -> bool:
+    return value is None or isinstance(value, (str, os.PathLike))
+
+
+def _check_size(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _check_seconds(value: Any) -> bool:
+    return (isinstance(value, (int, float)) and not isinstance(value, bool)
+            and value >= 0)
+
+
 class Config:
     """Global options.  Read them as attributes, change them with :meth:`update`.
 
@@ -37,15 +74,48 @@ class Config:
     enable_checks : bool
         Type-check every jaxpr that a transformation produces (slower; on in the
         test suite).  Environment variable ``SCIAX_ENABLE_CHECKS``.
+    log_compiles : bool
+        Log (``logging`` at WARNING level, logger ``sciax``) the time that each
+        compilation spends tracing, lowering and compiling, and the first run.
+        Environment variable ``SCIAX_LOG_COMPILES``.
+    compilation_cache_dir : str or None
+        Directory of the persistent compilation cache, where compiled programs
+        are kept between processes; None turns the cache off.  Default
+        ``$XDG_CACHE_HOME/sciax`` (``~/.cache/sciax``).  Environment variables
+        ``SCIAX_COMPILATION_CACHE_DIR``, and ``SCIAX_COMPILATION_CACHE=0`` to
+        turn it off.
+    compilation_cache_max_size : int
+        Bound, in bytes, on the cache's total size; the least recently used
+        entries go first.  Default 1 GiB (``SCIAX_COMPILATION_CACHE_MAX_SIZE``).
+    compilation_cache_min_compile_time : float
+        Programs that compiled faster than this many seconds are not stored
+        (reading them back would save little).  Default 0.01
+        (``SCIAX_COMPILATION_CACHE_MIN_COMPILE_TIME``).
     """
 
     _defaults = {
         "enable_x64": ("SCIAX_ENABLE_X64", True),
         "enable_checks": ("SCIAX_ENABLE_CHECKS", False),
+        "log_compiles": ("SCIAX_LOG_COMPILES", False),
+    }
+
+    # options that are not bools: name -> (read the default, check a value,
+    # what a value must be)
+    _typed = {
+        "compilation_cache_dir": (_default_cache_dir, _check_cache_dir,
+                                  "a directory path or None"),
+        "compilation_cache_max_size": (
+            lambda: _env_number("SCIAX_COMPILATION_CACHE_MAX_SIZE", 1 << 30, int),
+            _check_size, "a number of bytes >= 0"),
+        "compilation_cache_min_compile_time": (
+            lambda: _env_number("SCIAX_COMPILATION_CACHE_MIN_COMPILE_TIME", 0.01,
+                                float),
+            _check_seconds, "a number of seconds >= 0"),
     }
 
     def __init__(self) -> None:
         values = {k: _env_bool(env, d) for k, (env, d) in self._defaults.items()}
+        values.update({k: read() for k, (read, _, _) in self._typed.items()})
         object.__setattr__(self, "_values", values)
         object.__setattr__(self, "_listeners", [])
 
@@ -65,7 +135,14 @@ class Config:
         if name not in self._values:
             valid = ", ".join(sorted(self._values))
             raise ValueError(f"unknown config option {name!r}; valid options: {valid}")
-        if not isinstance(value, bool):
+        typed = self._typed.get(name)
+        if typed is not None:
+            if not typed[1](value):
+                raise TypeError(f"config option {name!r} takes {typed[2]}, "
+                                f"got {value!r}")
+            if isinstance(value, os.PathLike):
+                value = os.fspath(value)
+        elif not isinstance(value, bool):
             raise TypeError(f"config option {name!r} takes a bool, got {value!r}")
         if self._values[name] != value:
             self._values[name] = value

@@ -9,6 +9,7 @@ from jaxlib import _jax
 from jaxlib import xla_client as xc
 
 from sciax._src.backend import client as _client
+from sciax._src.backend import compilation_cache
 from sciax._src.backend.mlir import ir
 
 
@@ -25,15 +26,10 @@ class Executable:
     def __init__(self, module: ir.Module, out_avals: Sequence[Any], device: Any = None,
                  host_callbacks: Sequence[Any] = ()):
         dev = device if device is not None else _client.default_device()
-        client = _client.get_client()
-        if host_callbacks:
-            # Only the overload taking an ir.Module accepts host callbacks.
-            self._exe = client.compile_and_load(
-                module, _client.device_list((dev,)), xc.CompileOptions(),
-                host_callbacks=list(host_callbacks))
-        else:
-            self._exe = client.compile_and_load(
-                module, _client.device_list((dev,)), xc.CompileOptions())
+        # through the persistent cache (which bypasses host-callback programs)
+        self._exe = compilation_cache.compile_and_load(
+            _client.get_client(), module, _client.device_list((dev,)),
+            xc.CompileOptions(), host_callbacks)
         self.device = dev
         self.out_avals = tuple(out_avals)
         sharding = _client.sharding(dev)
