@@ -1,32 +1,74 @@
 """sciax: NumPy/SciPy-style scientific computing with exact derivatives,
-batching and compilation through XLA."""
+batching and compilation through XLA.
+
+``import sciax`` loads only the configuration; everything else (the transforms,
+the XLA backend, the public subpackages) is imported on first use of its name,
+so a script pays only for what it touches.  ``sciax.numpy``, ``sciax.lax`` and
+the other subpackages are reachable as attributes and as ``import sciax.numpy``.
+"""
+
+from __future__ import annotations
+
+import importlib as _importlib
+from typing import TYPE_CHECKING, Any
 
 from sciax._src.config import config as config
-from sciax._src.backend.array import Array as Array
-from sciax._src.backend.client import devices as devices
-from sciax._src.jit import device_put as device_put
-from sciax._src.jit import jit as jit
-from sciax._src.jit import make_jaxpr as make_jaxpr
-from sciax._src.api import grad as grad
-from sciax._src.api import value_and_grad as value_and_grad
-from sciax._src.api import jvp as jvp
-from sciax._src.api import vjp as vjp
-from sciax._src.api import linearize as linearize
-from sciax._src.api import jacfwd as jacfwd
-from sciax._src.api import jacrev as jacrev
-from sciax._src.api import hessian as hessian
-from sciax._src.api import vmap as vmap
-from sciax._src.pmap import pmap as pmap
-from sciax._src.custom_derivatives import custom_jvp as custom_jvp
-from sciax._src.custom_derivatives import custom_vjp as custom_vjp
-from sciax._src.checkpoint import checkpoint as checkpoint
-from sciax._src.checkpoint import remat as remat
-from sciax import tree as tree
-from sciax import debug as debug
-from sciax import distributed as distributed
-from sciax import lax as lax
-from sciax import numpy as numpy
-from sciax import random as random
-from sciax import linalg as linalg
 
 __version__ = "0.1.0"
+
+# Public names defined in private modules: name -> (module, attribute).
+_LAZY_ATTRS: dict[str, tuple[str, str]] = {
+    "Array": ("sciax._src.backend.array", "Array"),
+    "devices": ("sciax._src.backend.client", "devices"),
+    "device_put": ("sciax._src.jit", "device_put"),
+    "jit": ("sciax._src.jit", "jit"),
+    "make_jaxpr": ("sciax._src.jit", "make_jaxpr"),
+    "grad": ("sciax._src.api", "grad"),
+    "value_and_grad": ("sciax._src.api", "value_and_grad"),
+    "jvp": ("sciax._src.api", "jvp"),
+    "vjp": ("sciax._src.api", "vjp"),
+    "linearize": ("sciax._src.api", "linearize"),
+    "jacfwd": ("sciax._src.api", "jacfwd"),
+    "jacrev": ("sciax._src.api", "jacrev"),
+    "hessian": ("sciax._src.api", "hessian"),
+    "vmap": ("sciax._src.api", "vmap"),
+    "pmap": ("sciax._src.pmap", "pmap"),
+    "custom_jvp": ("sciax._src.custom_derivatives", "custom_jvp"),
+    "custom_vjp": ("sciax._src.custom_derivatives", "custom_vjp"),
+    "checkpoint": ("sciax._src.checkpoint", "checkpoint"),
+    "remat": ("sciax._src.checkpoint", "remat"),
+}
+
+# Public subpackages, imported on first attribute access (``sciax.linalg``).
+# To add one, add its name here.
+_LAZY_SUBMODULES: set[str] = {
+    "tree", "debug", "distributed", "lax", "numpy", "random", "linalg",
+}
+
+
+def __getattr__(name: str) -> Any:
+    target = _LAZY_ATTRS.get(name)
+    if target is not None:
+        value = getattr(_importlib.import_module(target[0]), target[1])
+    elif name in _LAZY_SUBMODULES:
+        value = _importlib.import_module(f"{__name__}.{name}")
+    else:
+        raise AttributeError(f"module 'sciax' has no attribute {name!r}")
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY_ATTRS, *_LAZY_SUBMODULES})
+
+
+if TYPE_CHECKING:  # what the lazy names are, for type checkers and IDEs
+    from sciax import debug, distributed, lax, linalg, numpy, random, tree  # noqa: F401
+    from sciax._src.api import (grad, hessian, jacfwd, jacrev, jvp,  # noqa: F401
+                                linearize, value_and_grad, vjp, vmap)
+    from sciax._src.backend.array import Array  # noqa: F401
+    from sciax._src.backend.client import devices  # noqa: F401
+    from sciax._src.checkpoint import checkpoint, remat  # noqa: F401
+    from sciax._src.custom_derivatives import custom_jvp, custom_vjp  # noqa: F401
+    from sciax._src.jit import device_put, jit, make_jaxpr  # noqa: F401
+    from sciax._src.pmap import pmap  # noqa: F401

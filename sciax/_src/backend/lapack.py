@@ -20,13 +20,24 @@ from sciax._src.backend.mlir import hlo, ir
 
 @functools.cache
 def register_targets() -> tuple[str, ...]:
-    """Register every CPU LAPACK FFI kernel of jaxlib; returns their names."""
+    """Register every CPU LAPACK FFI kernel of jaxlib; returns their names.
+
+    Cheap (well under a millisecond); the kernels' LAPACK routines are bound
+    later, by :func:`initialize`, when a program first calls one.
+    """
     names = []
     for name, capsule, api_version in _lapack.registrations().get("cpu", ()):
         _jax.register_custom_call_target(name, capsule, "cpu", api_version)
         names.append(name)
-    _lapack._lapack.initialize()
     return tuple(names)
+
+
+@functools.cache
+def initialize() -> None:
+    """Bind the kernels to LAPACK routines (jaxlib takes them from SciPy's
+    ``cython_lapack``, so this imports SciPy: about 0.7 s that programs
+    without linear algebra never pay)."""
+    _lapack._lapack.initialize()
 
 
 def custom_call(
@@ -44,6 +55,11 @@ def custom_call(
     Layouts are minor-to-major lists (``[0, 1]`` is column-major for a matrix);
     ``output_operand_aliases`` maps a result index to the operand it reuses.
     """
+    # Every program that runs a kernel was lowered through here first (the
+    # persistent cache also lowers before it reloads), so binding LAPACK here
+    # precedes any call of a kernel.
+    initialize()
+
     def layouts(ls):
         return ir.ArrayAttr.get([
             ir.DenseIntElementsAttr.get(np.asarray(list(layout), dtype=np.int64),

@@ -1,0 +1,58 @@
+"""Start-up: ``import sciax`` loads little, the rest loads on first use."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import sciax
+
+
+def _fresh(code: str) -> str:
+    proc = subprocess.run([sys.executable, "-c", textwrap.dedent(code)],
+                          capture_output=True, text=True, env=dict(os.environ),
+                          timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return proc.stdout
+
+
+def test_import_sciax_loads_no_subpackage_no_scipy_no_jaxlib():
+    out = _fresh("""
+        import sys
+        import sciax
+        loaded = [m for m in ("scipy", "jaxlib", "numpy", "sciax.numpy", "sciax.lax",
+                              "sciax.linalg", "sciax.random", "sciax._src.jit")
+                  if m in sys.modules]
+        print(loaded)
+    """)
+    assert out.strip() == "[]"
+
+
+def test_numpy_programs_do_not_import_scipy():
+    # SciPy enters only with the LAPACK kernels (jaxlib binds them from it).
+    out = _fresh("""
+        import sys
+        import sciax, sciax.numpy as snp
+        y = sciax.jit(lambda v: snp.sin(v) @ v)(snp.arange(3.0))
+        print(float(y), "scipy" in sys.modules)
+    """)
+    value, has_scipy = out.split()
+    assert abs(float(value) - sum(__import__("math").sin(i) * i for i in range(3))) < 1e-12
+    assert has_scipy == "False"
+
+
+def test_lazy_names_resolve():
+    import sciax.numpy as snp
+    from sciax import jit, lax
+
+    assert sciax.numpy is snp and sciax.lax is lax and sciax.jit is jit
+    for name in ("grad", "vmap", "hessian", "custom_vjp", "Array", "linalg", "random",
+                 "tree", "debug", "distributed", "pmap", "checkpoint", "devices"):
+        assert name in dir(sciax)
+        assert getattr(sciax, name) is not None
+    with pytest.raises(AttributeError, match="no attribute 'not_a_name'"):
+        sciax.not_a_name  # noqa: B018
