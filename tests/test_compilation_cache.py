@@ -199,3 +199,18 @@ def test_bad_cache_options_name_the_problem():
         sciax.config.update("compilation_cache_dir", 3)
     with pytest.raises(TypeError, match="min_compile_time.*seconds"):
         sciax.config.update("compilation_cache_min_compile_time", "fast")
+
+
+def test_log_compiles_splits_the_first_call(caplog, cache_dir):
+    f = sciax.jit(lambda v: snp.tanh(v) @ v)
+    x = np.linspace(0.0, 1.0, 4)
+    with sciax.config.override(log_compiles=True), caplog.at_level("WARNING", "sciax"):
+        np.testing.assert_allclose(f(x), np.tanh(x) @ x, rtol=1e-14)
+        f(x)  # a cache hit in memory: not logged again
+    records = [r for r in caplog.records if hasattr(r, "sciax_timings")]
+    assert len(records) == 1
+    assert "first call of <lambda>(f64[4])" in records[0].getMessage()
+    t = records[0].sciax_timings
+    assert set(t) == {"trace", "lower", "compile", "run", "source"}
+    assert all(t[k] >= 0 for k in ("trace", "lower", "compile", "run"))
+    assert t["source"] in ("compiled", "loaded")

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import functools
 import inspect
+import time
 import weakref
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from sciax._src import dispatch
+from sciax._src import compile_log, dispatch
 from sciax._src.config import config
 from sciax._src.backend.array import Array
 from sciax._src.backend.array import device_put as _device_put
@@ -431,7 +432,9 @@ class JitWrapped:
 
     def _compile(self, key: Any, in_tree: Any, statics: tuple,
                  avals: list[ShapedArray]) -> _Entry:
+        t0 = time.perf_counter()
         closed, out_tree = self._trace(in_tree, statics, avals)
+        t1 = time.perf_counter()
         exe = dispatch.compile_jaxpr(closed.jaxpr)
         const_bufs = []
         for c in closed.consts:
@@ -439,6 +442,9 @@ class JitWrapped:
                 raise UnexpectedTracerError(c)
             const_bufs.append(dispatch.to_buffer(c)[0])
         entry = self._cache[key] = _Entry(exe, const_bufs, out_tree)
+        if config.log_compiles:
+            compile_log.log_first_call(entry, self._name, avals, t1 - t0,
+                                       time.perf_counter() - t1)
         return entry
 
     def lower(self, *args: Any, **kwargs: Any) -> Lowered:

@@ -42,6 +42,9 @@ _FORMAT = "1"
 
 # counts since start-up, for tests and the compile log
 stats = {"hits": 0, "misses": 0, "stores": 0, "errors": 0, "evictions": 0}
+# the latest compile_and_load: seconds in XLA (or reloading) and how it went
+# ("compiled", "loaded", "uncached"), read by the compile log
+last = {"seconds": 0.0, "source": "uncached"}
 
 
 def _sciax_version() -> str:
@@ -168,20 +171,27 @@ def compile_and_load(client: Any, module: Any, device_list: Any,
     """
     if options is None:
         options = xc.CompileOptions()
-    if host_callbacks:
-        return client.compile_and_load(module, device_list, options,
-                                       host_callbacks=list(host_callbacks))
-    if config.compilation_cache_dir is None:
-        return client.compile_and_load(module, device_list, options)
+    t0 = time.perf_counter()
+    if host_callbacks or config.compilation_cache_dir is None:
+        if host_callbacks:
+            exe = client.compile_and_load(module, device_list, options,
+                                          host_callbacks=list(host_callbacks))
+        else:
+            exe = client.compile_and_load(module, device_list, options)
+        last.update(seconds=time.perf_counter() - t0, source="uncached")
+        return exe
     text = str(module).encode()
     key = cache_key(text, device_list, options, client)
     exe = get(key, client, device_list, options)
     if exe is not None:
         stats["hits"] += 1
+        last.update(seconds=time.perf_counter() - t0, source="loaded")
         return exe
     stats["misses"] += 1
-    t0 = time.perf_counter()
+    t1 = time.perf_counter()
     exe = client.compile_and_load(module, device_list, options)
-    if time.perf_counter() - t0 >= config.compilation_cache_min_compile_time:
+    seconds = time.perf_counter() - t1
+    if seconds >= config.compilation_cache_min_compile_time:
         put(key, client, exe)
+    last.update(seconds=time.perf_counter() - t0, source="compiled")
     return exe
