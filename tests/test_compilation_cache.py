@@ -40,7 +40,8 @@ def _expected(x):
 
 def test_suite_uses_a_temporary_cache():
     directory = sciax.config.compilation_cache_dir
-    assert directory is not None
+    if directory is None:  # SCIAX_COMPILATION_CACHE=0: nothing is written at all
+        return
     real = os.path.realpath(directory)
     assert real.startswith(os.path.realpath(tempfile.gettempdir()))
     home_cache = os.path.realpath(os.path.expanduser("~/.cache/sciax"))
