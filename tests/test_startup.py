@@ -56,3 +56,20 @@ def test_lazy_names_resolve():
         assert getattr(sciax, name) is not None
     with pytest.raises(AttributeError, match="no attribute 'not_a_name'"):
         sciax.not_a_name  # noqa: B018
+
+
+def test_lapack_programs_leave_scipy_linalg_importable():
+    # The LAPACK kernels are bound without running scipy/linalg/__init__.py;
+    # afterwards scipy.linalg must import and work as usual.
+    out = _fresh("""
+        import sys, time
+        import numpy as np
+        import sciax, sciax.numpy as snp
+        a = np.array([[4.0, 1.0], [1.0, 3.0]])
+        x = sciax.jit(snp.linalg.solve)(a, np.ones(2))
+        print("scipy.linalg" in sys.modules)
+        import scipy.linalg, scipy.linalg.cython_lapack
+        print(np.abs(np.asarray(x) - scipy.linalg.solve(a, np.ones(2))).max() < 1e-14,
+              scipy.linalg.cython_lapack.__name__)
+    """)
+    assert out.split() == ["False", "True", "scipy.linalg.cython_lapack"]

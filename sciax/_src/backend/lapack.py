@@ -8,6 +8,9 @@ lowering rule can call e.g. ``lapack_dgetrf_ffi`` through
 from __future__ import annotations
 
 import functools
+import os
+import sys
+import types
 from collections.abc import Sequence
 
 import numpy as np
@@ -34,10 +37,39 @@ def register_targets() -> tuple[str, ...]:
 
 @functools.cache
 def initialize() -> None:
-    """Bind the kernels to LAPACK routines (jaxlib takes them from SciPy's
-    ``cython_lapack``, so this imports SciPy: about 0.7 s that programs
-    without linear algebra never pay)."""
-    _lapack._lapack.initialize()
+    """Bind the kernels to LAPACK routines.
+
+    jaxlib takes the routines from SciPy's ``scipy.linalg.cython_blas`` and
+    ``cython_lapack`` extension modules.  Importing them the usual way first
+    runs ``scipy/linalg/__init__.py``, about 1 s on a busy machine, paid by
+    the first linear-algebra program of every process (with a warm
+    compilation cache too).  Unless the user has imported ``scipy.linalg``
+    already, a bare stand-in parent package lets only the two extension
+    modules load (about 0.1 s); the stand-in and the two modules then leave
+    ``sys.modules``, so a later ``import scipy.linalg`` runs normally.
+    """
+    if "scipy.linalg" in sys.modules:
+        _lapack._lapack.initialize()
+        return
+    try:
+        import scipy
+    except ImportError:  # jaxlib's own error message says what is missing
+        _lapack._lapack.initialize()
+        return
+    names = ("scipy.linalg.cython_blas", "scipy.linalg.cython_lapack", "scipy.linalg")
+    bare = types.ModuleType("scipy.linalg")
+    bare.__path__ = [os.path.join(os.path.dirname(scipy.__file__), "linalg")]
+    sys.modules["scipy.linalg"] = bare
+    try:
+        _lapack._lapack.initialize()
+    except Exception:  # noqa: BLE001 - retried below through the usual import
+        pass
+    finally:
+        for name in names:
+            sys.modules.pop(name, None)
+        if scipy.__dict__.get("linalg") is bare:
+            del scipy.linalg
+    _lapack._lapack.initialize()  # a no-op once bound
 
 
 def custom_call(
