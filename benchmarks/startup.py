@@ -256,8 +256,9 @@ def main() -> None:
         for _ in range(max(repeats, 3)):
             for name, stmt in IMPORTS.items():
                 imports[name].append(time_import(stmt))
-        print(f"# {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC, "
-              f"{platform.node()}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}")
+        now = datetime.datetime.now(datetime.timezone.utc)
+        print(f"# {now:%Y-%m-%d %H:%M} UTC, {platform.node()}, {os.cpu_count()} "
+              f"CPUs, load {os.getloadavg()[0]:.1f}")
         print("\n| import | median s | vs jax |\n| --- | ---: | ---: |")
         ref = median(imports["jax"])
         for name, xs in imports.items():

@@ -76,7 +76,8 @@ def test_reload_in_a_new_process_gives_identical_results(tmp_path):
     # and right: Rosenbrock's Hessian in closed form
     x = np.linspace(-1.0, 2.0, 7)
     h = np.frombuffer(bytes.fromhex(second)).reshape(7, 7)
-    ref = np.diag(np.r_[1200 * x[:-1] ** 2 - 400 * x[1:] + 2, 0.0] + np.r_[0.0, [200] * 6])
+    diag = np.r_[1200 * x[:-1] ** 2 - 400 * x[1:] + 2, 0.0] + np.r_[0.0, [200] * 6]
+    ref = np.diag(diag)
     ref += np.diag(-400 * x[:-1], 1) + np.diag(-400 * x[:-1], -1)
     np.testing.assert_allclose(h, ref, rtol=1e-12, atol=1e-9)
 
@@ -173,7 +174,8 @@ def test_cache_can_be_turned_off(tmp_path):
 def test_environment_turns_the_cache_off():
     env = {**os.environ, "SCIAX_COMPILATION_CACHE": "0"}
     proc = subprocess.run(
-        [sys.executable, "-c", "import sciax; print(sciax.config.compilation_cache_dir)"],
+        [sys.executable, "-c",
+         "import sciax; print(sciax.config.compilation_cache_dir)"],
         capture_output=True, text=True, env=env, timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.strip() == "None"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import subprocess
 import sys
@@ -41,7 +42,7 @@ def test_numpy_programs_do_not_import_scipy():
         print(float(y), "scipy" in sys.modules)
     """)
     value, has_scipy = out.split()
-    assert abs(float(value) - sum(__import__("math").sin(i) * i for i in range(3))) < 1e-12
+    assert abs(float(value) - sum(math.sin(i) * i for i in range(3))) < 1e-12
     assert has_scipy == "False"
 
 
