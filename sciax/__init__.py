@@ -30,3 +30,16 @@ from sciax import random as random
 from sciax import linalg as linalg
 
 __version__ = "0.1.0"
+
+# --- JAX's API where users reach for it (issue 12, item 3) ---------------------------
+# ``import sciax as jax`` runs scripts written for JAX: jax.tree_util, jax.nn,
+# jax.scipy (a lazy alias of sciax.linalg/optimize/...), jax.experimental and
+# the small top-level helpers.
+from sciax._src.api_extras import ShapeDtypeStruct as ShapeDtypeStruct
+from sciax._src.api_extras import block_until_ready as block_until_ready
+from sciax._src.api_extras import device_get as device_get
+from sciax._src.api_extras import eval_shape as eval_shape
+from sciax import experimental as experimental
+from sciax import nn as nn
+from sciax import scipy as scipy
+from sciax import tree_util as tree_util

@@ -1,0 +1,150 @@
+"""JAX's smaller top-level API: ``ShapeDtypeStruct``, ``eval_shape``,
+``block_until_ready`` and ``device_get``.
+
+These are what scripts written for JAX reach for around the transforms:
+shape inference without computing, waiting for asynchronous results, and
+copying results to the host.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from sciax._src.backend.array import Array
+from sciax._src.backend.pytree import registry
+from sciax._src.core import dtypes
+from sciax._src.core.avals import ShapedArray, get_aval
+from sciax._src.interpreters import partial_eval as pe
+
+__all__ = ["ShapeDtypeStruct", "eval_shape", "block_until_ready", "device_get"]
+
+
+class ShapeDtypeStruct:
+    """A shape and a dtype standing in for an array (no data).
+
+    Pass it to :func:`eval_shape` in place of an argument; :func:`eval_shape`
+    returns them for the outputs.
+
+    Examples
+    --------
+    >>> s = sciax.ShapeDtypeStruct((2, 3), np.float32)
+    >>> s.shape, s.dtype, s.ndim, s.size
+    ((2, 3), dtype('float32'), 2, 6)
+    """
+
+    __slots__ = ("shape", "dtype", "weak_type", "sharding")
+
+    def __init__(self, shape: Any, dtype: Any, *, weak_type: bool = False,
+                 sharding: Any = None):
+        try:
+            self.shape = tuple(int(d) for d in shape)
+        except TypeError:
+            raise TypeError(f"ShapeDtypeStruct: shape must be a sequence of ints, "
+                            f"got {shape!r}") from None
+        if dtype is None:
+            raise TypeError("ShapeDtypeStruct: dtype must be given, got None")
+        self.dtype = np.dtype(dtype)
+        self.weak_type = bool(weak_type)
+        self.sharding = sharding
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    def __len__(self) -> int:
+        if not self.shape:
+            raise TypeError("len() of unsized object")
+        return self.shape[0]
+
+    def __repr__(self) -> str:
+        weak = ", weak_type=True" if self.weak_type else ""
+        return f"ShapeDtypeStruct(shape={self.shape}, dtype={self.dtype.name}{weak})"
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, ShapeDtypeStruct) and self.shape == other.shape
+                and self.dtype == other.dtype and self.weak_type == other.weak_type
+                and self.sharding == other.sharding)
+
+    def __hash__(self) -> int:
+        return hash((self.shape, self.dtype, self.weak_type))
+
+
+def _leaf_aval(x: Any) -> ShapedArray:
+    if isinstance(x, ShapeDtypeStruct):
+        return ShapedArray(x.shape, dtypes.canonicalize_dtype(x.dtype), x.weak_type)
+    try:
+        return get_aval(x)
+    except TypeError:
+        # duck-typed stand-ins (anything with .shape and .dtype), as JAX accepts
+        if hasattr(x, "shape") and hasattr(x, "dtype"):
+            return ShapedArray(tuple(x.shape), dtypes.canonicalize_dtype(x.dtype))
+        raise TypeError(f"eval_shape: argument leaf {x!r:.60} is neither an array, "
+                        "a ShapeDtypeStruct nor an object with .shape and .dtype"
+                        ) from None
+
+
+def eval_shape(fun: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """The shapes and dtypes of ``fun(*args, **kwargs)``, found by tracing,
+    without computing anything.
+
+    Argument leaves may be arrays, :class:`ShapeDtypeStruct` objects or
+    anything with ``.shape`` and ``.dtype``.  The result has ``fun``'s output
+    structure, with a :class:`ShapeDtypeStruct` at each leaf.
+
+    Examples
+    --------
+    >>> x = sciax.ShapeDtypeStruct((1000, 3), np.float64)
+    >>> sciax.eval_shape(lambda a: snp.sum(a @ a.T, axis=0), x)
+    ShapeDtypeStruct(shape=(1000,), dtype=float64)
+    """
+    leaves, in_tree = registry.flatten((args, kwargs))
+    avals = [_leaf_aval(x) for x in leaves]
+    out_tree_box = []
+
+    def flat_fun(*xs: Any) -> list[Any]:
+        a, kw = in_tree.unflatten(xs)
+        out_leaves, out_tree = registry.flatten(fun(*a, **kw))
+        out_tree_box.append(out_tree)
+        return out_leaves
+
+    closed = pe.trace_to_jaxpr(flat_fun, avals)
+    return out_tree_box[0].unflatten(
+        [ShapeDtypeStruct(a.shape, a.dtype, weak_type=a.weak_type)
+         for a in closed.out_avals])
+
+
+def block_until_ready(x: Any) -> Any:
+    """Wait until every array in the pytree ``x`` has been computed; returns ``x``.
+
+    Examples
+    --------
+    >>> out = sciax.block_until_ready({"y": snp.ones(2) * 3.0})
+    >>> out["y"]
+    Array([3., 3.], dtype=float64)
+    """
+    for leaf in registry.flatten(x)[0]:
+        wait = getattr(leaf, "block_until_ready", None)
+        if wait is not None:
+            wait()
+    return x
+
+
+def device_get(x: Any) -> Any:
+    """Copy every array in the pytree ``x`` to the host as a NumPy array (other
+    leaves are returned as they are).
+
+    Examples
+    --------
+    >>> sciax.device_get({"w": snp.arange(3.0), "n": 5})
+    {'n': 5, 'w': array([0., 1., 2.])}
+    """
+    leaves, tree = registry.flatten(x)
+    return tree.unflatten([np.array(leaf) if isinstance(leaf, Array) else leaf
+                           for leaf in leaves])
