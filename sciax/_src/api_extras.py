@@ -1,5 +1,6 @@
 """JAX's smaller top-level API: ``ShapeDtypeStruct``, ``eval_shape``,
-``block_until_ready`` and ``device_get``.
+``block_until_ready``, ``device_get``, device and process queries,
+``linear_transpose`` and a few context managers.
 
 These are what scripts written for JAX reach for around the transforms:
 shape inference without computing, waiting for asynchronous results, and
@@ -8,7 +9,8 @@ copying results to the host.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -19,7 +21,10 @@ from sciax._src.core import dtypes
 from sciax._src.core.avals import ShapedArray, get_aval
 from sciax._src.interpreters import partial_eval as pe
 
-__all__ = ["ShapeDtypeStruct", "eval_shape", "block_until_ready", "device_get"]
+__all__ = ["ShapeDtypeStruct", "eval_shape", "block_until_ready", "device_get",
+           "device_count", "local_device_count", "local_devices", "process_index",
+           "process_count", "default_backend", "typeof", "linear_transpose",
+           "named_call", "named_scope", "enable_x64", "check_donation"]
 
 
 class ShapeDtypeStruct:
@@ -211,3 +216,159 @@ def check_donation(fun: Callable[..., Any], donate_argnums: Any, donate_argnames
         raise ValueError(f"jit: arguments {sorted(map(str, both))} are both static "
                          "and donated; a static argument has no buffer to donate")
     return nums, names
+
+
+# --- devices and processes ---------------------------------------------------------
+
+def _client() -> Any:
+    from sciax._src.backend.client import get_client
+
+    return get_client()
+
+
+def device_count() -> int:
+    """The number of devices of every process.
+
+    Examples
+    --------
+    >>> sciax.device_count() >= 1
+    True
+    """
+    return len(_client().devices())
+
+
+def local_device_count() -> int:
+    """The number of this process's devices.
+
+    Examples
+    --------
+    >>> sciax.local_device_count() >= 1
+    True
+    """
+    return len(_client().local_devices())
+
+
+def local_devices() -> list[Any]:
+    """This process's devices.
+
+    Examples
+    --------
+    >>> len(sciax.local_devices()) == sciax.local_device_count()
+    True
+    """
+    return list(_client().local_devices())
+
+
+def process_index() -> int:
+    """This process's index in a multi-process run (0 otherwise).
+
+    Examples
+    --------
+    >>> sciax.process_index()
+    0
+    """
+    return int(_client().process_index())
+
+
+def process_count() -> int:
+    """The number of processes in the run.
+
+    Examples
+    --------
+    >>> sciax.process_count()
+    1
+    """
+    return len({d.process_index for d in _client().devices()})
+
+
+def default_backend() -> str:
+    """The platform the backend runs on (``"cpu"``).
+
+    Examples
+    --------
+    >>> sciax.default_backend()
+    'cpu'
+    """
+    return str(_client().platform)
+
+
+# --- small transforms ----------------------------------------------------------------
+
+def typeof(x: Any) -> ShapedArray:
+    """The abstract value (shape, dtype, weak type) of an array-like or tracer.
+
+    Examples
+    --------
+    >>> sciax.typeof(snp.ones((2, 3), np.float32)).str_short()
+    'f32[2,3]'
+    """
+    return get_aval(x)
+
+
+def linear_transpose(fun: Callable[..., Any], *primals: Any) -> Callable[..., Any]:
+    """The transpose of the linear function ``fun``; ``primals`` give the
+    argument types (their values are not used).
+
+    The transposed function takes an output cotangent and returns a tuple
+    with one cotangent per argument.
+
+    Examples
+    --------
+    >>> ft = sciax.linear_transpose(lambda x: snp.array([[1.0, 2.0], [3.0, 4.0]]) @ x,
+    ...                             snp.zeros(2))
+    >>> ft(snp.array([1.0, 0.0]))
+    (Array([1., 2.], dtype=float64),)
+    """
+    from sciax._src.api import vjp
+    from sciax._src.interpreters import ad
+
+    leaves, tree = registry.flatten(primals)
+    zeros = tree.unflatten([ad.zeros_like_aval(get_aval(x)) for x in leaves])
+
+    def transposed(ct: Any) -> tuple:
+        # a linear function's vjp at any point is its transpose; zeros keep the
+        # forward pass cheap and free of the user's values
+        _, pullback = vjp(fun, *zeros)
+        return tuple(pullback(ct))
+
+    return transposed
+
+
+def named_call(fun: Callable[..., Any], *, name: str | None = None
+               ) -> Callable[..., Any]:
+    """``fun`` itself (JAX uses the name for profiler scopes; sciax has none).
+
+    Examples
+    --------
+    >>> float(sciax.named_call(snp.sin, name="s")(0.0))
+    0.0
+    """
+    return fun
+
+
+@contextlib.contextmanager
+def named_scope(name: str) -> Iterator[None]:
+    """A context manager that names a region for profilers (a no-op in sciax).
+
+    Examples
+    --------
+    >>> with sciax.named_scope("layer1"):
+    ...     y = snp.ones(2) * 2.0
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"named_scope: name must be a str, got {name!r}")
+    yield
+
+
+def enable_x64(new_val: bool = True) -> Any:
+    """A context manager turning 64-bit mode on or off inside its block.
+
+    Examples
+    --------
+    >>> with sciax.enable_x64(False):
+    ...     print(snp.ones(1).dtype)
+    float32
+    """
+    from sciax._src.config import config
+
+    return config.override(enable_x64=bool(new_val))

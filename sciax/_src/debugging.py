@@ -316,3 +316,30 @@ def io_callback(callback: Callable[..., Any], result_shape_dtypes: Any, *args: A
     outs = io_callback_p.bind(*arrays, callback=_Callback(host),
                               result_avals=result_avals, ordered=bool(ordered))
     return out_tree.unflatten(outs)
+
+
+_VMAP_METHODS = (None, "sequential", "sequential_unrolled", "expand_dims",
+                 "broadcast_all", "legacy_vectorized")
+
+
+def pure_callback(callback: Callable[..., Any], result_shape_dtypes: Any, *args: Any,
+                  sharding: Any = None, vmap_method: str | None = None,
+                  **kwargs: Any) -> Any:
+    """Call a side-effect-free host function from inside ``jit`` and loops
+    (as ``jax.pure_callback``).
+
+    The arguments are those of :func:`io_callback`.  sciax runs it exactly as
+    :func:`io_callback` (so it is never removed or duplicated) and, under
+    ``vmap``, calls it once per batch element whatever ``vmap_method`` says.
+
+    Examples
+    --------
+    >>> f = sciax.jit(lambda x: sciax.pure_callback(np.sin, x, x) + 1.0)
+    >>> round(float(f(0.5)), 6)
+    1.479426
+    """
+    if vmap_method not in _VMAP_METHODS:
+        raise ValueError(f"pure_callback: vmap_method must be one of {_VMAP_METHODS}, "
+                         f"got {vmap_method!r}")
+    return io_callback(callback, result_shape_dtypes, *args, sharding=sharding,
+                       **kwargs)

@@ -19,3 +19,4 @@ from sciax._src.lax.fft import *  # noqa: F401,F403
 from sciax._src.lax.solvers import custom_linear_solve as custom_linear_solve  # noqa: E402
 from sciax._src.lax.solvers import custom_root as custom_root  # noqa: E402
 from sciax._src.lax.scan_extras import reduce as reduce  # noqa: E402,A004
+from sciax._src.lax.convenience import *  # noqa: E402,F401,F403
