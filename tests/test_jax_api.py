@@ -160,3 +160,31 @@ def test_random_wrap_key_data_round_trips():
     with pytest.raises(ValueError, match="impl"):
         sciax.random.wrap_key_data(data, impl="rbg")
 
+
+
+def test_device_and_process_queries():
+    assert sciax.device_count() == len(sciax.devices()) >= 1
+    assert sciax.local_device_count() == len(sciax.local_devices()) >= 1
+    assert sciax.process_index() == 0 and sciax.process_count() == 1
+    assert sciax.default_backend() == "cpu"
+
+
+def test_jacobian_typeof_linear_transpose_pure_callback_and_contexts():
+    f = lambda v: snp.sin(v) * v  # noqa: E731
+    x = np.array([0.3, 1.2])
+    np.testing.assert_allclose(np.asarray(sciax.jacobian(f)(x)),
+                               np.diag(np.cos(x) * x + np.sin(x)), rtol=1e-14)
+    assert sciax.typeof(np.ones((2, 3), np.float32)).shape == (2, 3)
+    m = np.array([[1.0, 2.0, 0.5], [3.0, 4.0, -1.0]])
+    (ct,) = sciax.linear_transpose(lambda v: snp.asarray(m) @ v, np.zeros(3))(
+        np.array([1.0, -1.0]))
+    np.testing.assert_allclose(np.asarray(ct), m.T @ np.array([1.0, -1.0]))
+    out = sciax.jit(lambda v: sciax.pure_callback(np.cos, v, v))(x)
+    np.testing.assert_allclose(np.asarray(out), np.cos(x), rtol=1e-15)
+    with pytest.raises(ValueError, match="vmap_method"):
+        sciax.pure_callback(np.cos, x, x, vmap_method="bogus")
+    with sciax.enable_x64(False):
+        assert snp.ones(1).dtype == np.float32
+    assert snp.ones(1).dtype == np.float64
+    with sciax.named_scope("block"):
+        assert sciax.named_call(f, name="f") is f
