@@ -188,3 +188,12 @@ def test_jacobian_typeof_linear_transpose_pure_callback_and_contexts():
     assert snp.ones(1).dtype == np.float64
     with sciax.named_scope("block"):
         assert sciax.named_call(f, name="f") is f
+
+
+def test_shape_dtype_struct_lowers_but_does_not_compute():
+    s = sciax.ShapeDtypeStruct((3,), np.float32)
+    text = sciax.jit(lambda x: snp.sin(x) * 2).lower(s).as_text()
+    assert "tensor<3xf32>" in text
+    assert "f32[3]" in str(sciax.make_jaxpr(lambda x: x + 1)(s))
+    with pytest.raises(TypeError, match="no values"):
+        sciax.jit(lambda x: x * 2)(s)

@@ -17,6 +17,7 @@ import numpy as np
 
 from sciax._src.backend.array import Array
 from sciax._src.backend.pytree import registry
+from sciax._src.core import avals as _avals_mod
 from sciax._src.core import dtypes
 from sciax._src.core.avals import ShapedArray, get_aval
 from sciax._src.interpreters import partial_eval as pe
@@ -30,8 +31,9 @@ __all__ = ["ShapeDtypeStruct", "eval_shape", "block_until_ready", "device_get",
 class ShapeDtypeStruct:
     """A shape and a dtype standing in for an array (no data).
 
-    Pass it to :func:`eval_shape` in place of an argument; :func:`eval_shape`
-    returns them for the outputs.
+    Pass it to :func:`eval_shape` or to ``jit(f).lower(...)`` in place of an
+    argument; :func:`eval_shape` returns them for the outputs.  It holds no
+    values, so computing with it (``jit(f)(s)``, ``snp.sin(s)``) raises.
 
     Examples
     --------
@@ -80,6 +82,10 @@ class ShapeDtypeStruct:
     def __hash__(self) -> int:
         return hash((self.shape, self.dtype, self.weak_type))
 
+    def __array__(self, *args: Any, **kwargs: Any) -> np.ndarray:
+        raise TypeError(f"{self!r} has a shape and dtype but no values: pass it to "
+                        "sciax.eval_shape or jit(f).lower, or give an array")
+
 
 def _leaf_aval(x: Any) -> ShapedArray:
     if isinstance(x, ShapeDtypeStruct):
@@ -93,6 +99,11 @@ def _leaf_aval(x: Any) -> ShapedArray:
         raise TypeError(f"eval_shape: argument leaf {x!r:.60} is neither an array, "
                         "a ShapeDtypeStruct nor an object with .shape and .dtype"
                         ) from None
+
+
+# abstract values of ShapeDtypeStructs, so tracing entry points (jit(f).lower,
+# make_jaxpr) accept them like arrays
+_avals_mod.pytype_aval_mappings[ShapeDtypeStruct] = _leaf_aval
 
 
 def eval_shape(fun: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
