@@ -77,8 +77,8 @@ def test_gelu_exact_matches_erf_form_and_its_derivative():
     # far tails: exactly 0 / x, derivatives 0 / 1, no nan
     assert float(nn.gelu(-1000.0, approximate=False)) == 0.0
     assert float(nn.gelu(1000.0, approximate=False)) == 1000.0
-    assert grad_at(lambda v: nn.gelu(v, approximate=False), [-1000.0, 1000.0]).tolist() \
-        == [0.0, 1.0]
+    tails = grad_at(lambda v: nn.gelu(v, approximate=False), [-1000.0, 1000.0])
+    assert tails.tolist() == [0.0, 1.0]
 
 
 def test_gelu_tanh_approximation_and_derivative():

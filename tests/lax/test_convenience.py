@@ -44,9 +44,8 @@ def test_collapse_broadcasts_and_shapes():
     assert lax.collapse(X, 0, 2).shape == (6, 4)
     np.testing.assert_array_equal(np.asarray(lax.collapse(X, 0, 2)), X.reshape(6, 4))
     assert lax.broadcast_to_rank(snp.ones(3), 3).shape == (1, 1, 3)
-    np.testing.assert_array_equal(
-        np.asarray(lax.broadcast_like(np.arange(4.0), X)), np.broadcast_to(np.arange(4.0),
-                                                                           X.shape))
+    np.testing.assert_array_equal(np.asarray(lax.broadcast_like(np.arange(4.0), X)),
+                                  np.broadcast_to(np.arange(4.0), X.shape))
     assert lax.broadcast_shapes((2, 1), (1, 3), (3,)) == (2, 3)
     with pytest.raises(ValueError, match="incompatible"):
         lax.broadcast_shapes((2,), (3,))

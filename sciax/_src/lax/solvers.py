@@ -257,7 +257,8 @@ def custom_linear_solve(matvec: Callable[[Any], Any], b: Any,
     vm_consts: list[Any] = []
     ts_consts: list[Any] = []
     if symmetric:
-        vm_jaxpr, vm_consts, ts_jaxpr, ts_consts = mv_jaxpr, mv_consts, s_jaxpr, s_consts
+        vm_jaxpr, vm_consts = mv_jaxpr, mv_consts
+        ts_jaxpr, ts_consts = s_jaxpr, s_consts
     elif transpose_solve is not None:
         vm_jaxpr, vm_consts = _trace_vec_fun(
             "vecmat", _vecmat_of(mv_jaxpr, mv_consts, avals), avals)
