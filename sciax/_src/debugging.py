@@ -15,8 +15,10 @@ chain is per block (a loop body, a branch, the function body): a loop's
 iterations run one after another, so its body's callbacks are ordered across
 iterations too, but the token does not (yet) pass into and out of nested
 control flow, so the order of a callback *around* a loop relative to those
-inside it rests on XLA's scheduling of side-effecting operations, not on a
-data dependency.
+inside it is XLA's choice: it may run a callback written after a loop before
+the loop (a ``stablehlo.optimization_barrier`` on the token does not prevent
+that; XLA removes barriers before scheduling).  Threading the token through
+the ``while``/``case`` carries would fix it.
 """
 
 from __future__ import annotations
