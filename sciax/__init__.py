@@ -37,12 +37,21 @@ _LAZY_ATTRS: dict[str, tuple[str, str]] = {
     "custom_vjp": ("sciax._src.custom_derivatives", "custom_vjp"),
     "checkpoint": ("sciax._src.checkpoint", "checkpoint"),
     "remat": ("sciax._src.checkpoint", "remat"),
+    # JAX's API where users reach for it (issue 12): ``import sciax as jax``
+    "jacobian": ("sciax._src.api", "jacrev"),
+    "pure_callback": ("sciax._src.debugging", "pure_callback"),
+    **{n: ("sciax._src.api_extras", n) for n in (
+        "ShapeDtypeStruct", "block_until_ready", "device_get", "eval_shape",
+        "default_backend", "device_count", "enable_x64", "linear_transpose",
+        "local_device_count", "local_devices", "named_call", "named_scope",
+        "process_count", "process_index", "typeof")},
 }
 
 # Public subpackages, imported on first attribute access (``sciax.linalg``).
 # To add one, add its name here.
 _LAZY_SUBMODULES: set[str] = {
     "tree", "debug", "distributed", "lax", "numpy", "random", "linalg",
+    "experimental", "nn", "scipy", "tree_util",
 }
 
 

@@ -462,7 +462,9 @@ class JitWrapped:
 
 
 def jit(fun: Callable, *, static_argnums: int | Sequence[int] | None = None,
-        static_argnames: str | Sequence[str] | None = None) -> JitWrapped:
+        static_argnames: str | Sequence[str] | None = None,
+        donate_argnums: int | Sequence[int] | None = None,
+        donate_argnames: str | Sequence[str] | None = None) -> JitWrapped:
     """Compile ``fun`` with XLA.
 
     The first call for each new combination of argument shapes/dtypes, static
@@ -476,6 +478,11 @@ def jit(fun: Callable, *, static_argnums: int | Sequence[int] | None = None,
     static_argnums, static_argnames : int or sequence, optional
         Arguments treated as compile-time constants. They must be hashable;
         a new value triggers a new trace.
+    donate_argnums, donate_argnames : int/str or sequence, optional
+        Arguments whose buffers the caller will not use again (as in JAX).
+        They are validated (in range, naming a parameter, not static) and
+        recorded; sciax does not reuse their memory yet, so donated inputs
+        stay valid and results are the same with or without donation.
 
     Returns
     -------
@@ -495,7 +502,14 @@ def jit(fun: Callable, *, static_argnums: int | Sequence[int] | None = None,
     >>> f(snp.arange(3.0), 2)
     Array([0., 1., 4.], dtype=float64)
     """
-    return JitWrapped(fun, static_argnums, static_argnames)
+    wrapped = JitWrapped(fun, static_argnums, static_argnames)
+    if donate_argnums is not None or donate_argnames is not None:
+        from sciax._src.api_extras import check_donation
+
+        wrapped.donate_argnums, wrapped.donate_argnames = check_donation(
+            fun, donate_argnums, donate_argnames,
+            (wrapped._static_nums, wrapped._static_names))
+    return wrapped
 
 
 def make_jaxpr(fun: Callable, static_argnums: int | Sequence[int] = ()

@@ -14,3 +14,9 @@ from sciax._src.lax.control_flow import *  # noqa: F401,F403
 from sciax._src.lax.parallel import *  # noqa: F401,F403
 from sciax.lax import linalg as linalg  # noqa: E402,F401
 from sciax._src.lax.fft import *  # noqa: F401,F403
+
+# --- JAX's lax names (issue 12, item 3): implicit solves, reduce, conveniences ----
+from sciax._src.lax.solvers import custom_linear_solve as custom_linear_solve
+from sciax._src.lax.solvers import custom_root as custom_root
+from sciax._src.lax.scan_extras import reduce as reduce  # noqa: A004
+from sciax._src.lax.convenience import *  # noqa: F401,F403

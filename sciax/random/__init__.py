@@ -17,7 +17,8 @@ Examples
 
 from sciax.random._prng import (
     PRNGKey as PRNGKey, bits as bits, fold_in as fold_in, key as key,
-    key_data as key_data, random_bits as random_bits, split as split)
+    key_data as key_data, random_bits as random_bits, split as split,
+    wrap_key_data as wrap_key_data)
 from sciax.random._distributions import (
     bernoulli as bernoulli, beta as beta, binomial as binomial, categorical as categorical,
     cauchy as cauchy, chisquare as chisquare, choice as choice, dirichlet as dirichlet,

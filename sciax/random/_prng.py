@@ -210,6 +210,30 @@ def key_data(keys: Any) -> Any:
     return snp.asarray(keys)
 
 
+def wrap_key_data(key_bits_array: Any, *, impl: Any = None) -> Any:
+    """Keys from their ``uint32[..., 2]`` words (the inverse of :func:`key_data`).
+
+    sciax keys are raw ``uint32[2]`` arrays, so this checks the words and
+    returns them.  ``impl`` may be None or ``"threefry2x32"``, the only
+    implementation.
+
+    Examples
+    --------
+    >>> k = sciax.random.key(7)
+    >>> k2 = sciax.random.wrap_key_data(sciax.random.key_data(k))
+    >>> bool((sciax.random.uniform(k2) == sciax.random.uniform(k)).all())
+    True
+    """
+    if impl not in (None, "threefry2x32"):
+        raise ValueError(f"wrap_key_data: impl must be None or 'threefry2x32' (the "
+                         f"only PRNG implementation), got {impl!r}")
+    shape, dtype = _aval(key_bits_array)
+    if dtype != _U32 or not shape or shape[-1] != 2:
+        raise TypeError(f"wrap_key_data: expected uint32 key data of shape (..., 2); "
+                        f"got {dtype}{list(shape)}")
+    return snp.asarray(key_bits_array)
+
+
 def split(key: Any, num: int | Sequence[int] = 2) -> Any:
     """``num`` new keys (shape ``(num, 2)``, or ``(*num, 2)`` for a tuple).
 

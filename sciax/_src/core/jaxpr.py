@@ -193,14 +193,30 @@ def jaxpr_key(jaxpr: Jaxpr) -> tuple:
     return (head, eqns, tuple(atom(a) for a in jaxpr.outvars))
 
 
+def has_effect(eqn: JaxprEqn) -> bool:
+    """Whether ``eqn`` has a side effect, itself or in a jaxpr it runs (a loop
+    or branch body that prints must stay even when its outputs are unused)."""
+    if eqn.primitive in side_effecting:
+        return True
+
+    def nested(v: Any) -> bool:
+        if isinstance(v, ClosedJaxpr):
+            v = v.jaxpr
+        if isinstance(v, Jaxpr):
+            return any(has_effect(e) for e in v.eqns)
+        return isinstance(v, tuple | list) and any(nested(x) for x in v)
+
+    return any(nested(v) for v in eqn.params.values())
+
+
 def dce_jaxpr(jaxpr: Jaxpr, used_outputs: Sequence[bool]) -> Jaxpr:
     """``jaxpr`` restricted to the outputs marked used, without dead equations
-    (equations with side effects are kept)."""
+    (equations with side effects, also nested in their jaxprs, are kept)."""
     outvars = [v for v, u in safe_zip(jaxpr.outvars, used_outputs) if u]
     live = {v for v in outvars if type(v) is Var}
     eqns = []
     for eqn in reversed(jaxpr.eqns):
-        if eqn.primitive in side_effecting or any(v in live for v in eqn.outvars):
+        if any(v in live for v in eqn.outvars) or has_effect(eqn):
             eqns.append(eqn)
             live.update(v for v in eqn.invars if type(v) is Var)
     return Jaxpr(jaxpr.constvars, jaxpr.invars, outvars, eqns[::-1])

@@ -34,13 +34,16 @@ def has_lowering(prim: Primitive) -> bool:
 
 
 class ModuleContext:
-    __slots__ = ("context", "module", "host_callbacks")
+    __slots__ = ("context", "module", "host_callbacks", "effect_tokens")
 
     def __init__(self, context: ir.Context, module: ir.Module):
         self.context = context
         self.module = module
         # Python functions called from the compiled code, by index (debug.print)
         self.host_callbacks: list[Callable[..., Any]] = []
+        # the latest ordering token (!stablehlo.token) of each block, threaded
+        # through side-effecting custom calls so they run in program order
+        self.effect_tokens: dict[ir.Block, ir.Value] = {}
 
     def add_host_callback(self, fn: Callable[..., Any]) -> int:
         self.host_callbacks.append(fn)

@@ -872,14 +872,23 @@ def fori_loop(lower: Any, upper: Any, body_fun: Callable[[Any, Any], Any],
     return while_loop(cond_f, body_f, (lower, upper, init_val))[2]
 
 
-def map(f: Callable[[Any], Any], xs: Any) -> Any:
+def map(f: Callable[[Any], Any], xs: Any, *, batch_size: int | None = None) -> Any:
     """``f`` applied to each slice of ``xs`` along its leading axis, as a scan.
+
+    With ``batch_size``, ``vmap(f)`` runs on chunks of that many slices (the
+    chunks in a scan, then the remainder): more parallel work per step.
 
     Examples
     --------
     >>> np.asarray(lax.map(lambda x: x ** 2, snp.arange(4.0))).tolist()
     [0.0, 1.0, 4.0, 9.0]
+    >>> np.asarray(lax.map(lambda x: x ** 2, snp.arange(5.0), batch_size=2)).tolist()
+    [0.0, 1.0, 4.0, 9.0, 16.0]
     """
+    if batch_size is not None:
+        from sciax._src.lax.scan_extras import batched_map
+
+        return batched_map(f, xs, batch_size)
     _, ys = scan(lambda c, x: (c, f(x)), (), xs)
     return ys
 

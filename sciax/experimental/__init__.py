@@ -1,0 +1,3 @@
+"""``sciax.experimental``: JAX's ``jax.experimental`` names that sciax has."""
+
+from sciax._src.debugging import io_callback as io_callback
