@@ -71,7 +71,8 @@ def _check(fn, name, monkeypatch, repeats=3):
         return False
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        got = fn(*args)
+        fn(*args)  # the first call of a signature runs op by op
+        got = fn(*args)  # the second compiles and runs the program
         w_leaves, w_tree = sciax.tree.flatten(want)
         g_leaves, g_tree = sciax.tree.flatten(got)
         assert w_tree == g_tree, name
@@ -135,7 +136,7 @@ def test_python_memory_flat_over_eager_calls():
 def test_floats_are_operands_ints_are_static():
     fn = snp.clip
     before = len(fn._eager_cache)
-    for k in range(5):  # one program for every float bound
+    for k in range(1, 6):  # one program for every float bound
         np.testing.assert_array_equal(fn(V, -0.1 * k, 0.1 * k),
                                       np.clip(np.asarray(V), -0.1 * k, 0.1 * k))
     assert len(fn._eager_cache) == before + 1
@@ -169,4 +170,15 @@ def test_wrapped_functions_keep_signature_and_doc():
     assert inspect.signature(snp.std) == inspect.signature(snp.std.__wrapped__)
     assert not hasattr(snp.ndim, "_eager_cache")  # metadata queries stay direct
     assert snp.ndim(V) == 1 and type(snp.ndim(V)) is int
+
+
+def test_program_compiled_on_second_call(monkeypatch):
+    x = snp.asarray(np.arange(7.0))  # a signature no other test uses
+    count = _executables(monkeypatch)
+    snp.ptp(x)
+    first = count[0]
+    snp.ptp(x)
+    assert count[0] == first + 1  # the program
+    snp.ptp(x)
+    assert count[0] == first + 1
     assert eager.MAX_SIGNATURES >= 8

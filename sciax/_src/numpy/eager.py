@@ -7,6 +7,10 @@ per signature instead, while under an enclosing transformation (jit, grad,
 vmap, control flow) the wrapper steps aside and the function is traced inline
 as before.
 
+The program is compiled on the second call of a signature: a signature used
+once (a script's set-up, most of a test suite) costs no more than before,
+while a loop or a notebook cell run again gets the compiled program.
+
 The signature of a call is its argument tree with each leaf classified:
 
 * arrays (sciax arrays, NumPy arrays and scalars of numeric dtype) and Python
@@ -52,6 +56,7 @@ MAX_SIGNATURES = 64
 
 _DYNAMIC = object()  # a dynamic leaf in a signature
 _DIRECT = object()  # cache value: this signature runs op by op
+_SEEN = object()  # cache value: called once so far
 
 
 class _NotAProgram(Exception):
@@ -139,7 +144,10 @@ def program(fun: Callable) -> Callable:
             kinds.append(kind)
         key = (treedef, tuple(kinds))
         prog = cache.get(key)
-        if prog is None:
+        if prog is None:  # first call: op by op, and remember the signature
+            cache.put(key, _SEEN)
+            return fun(*args, **kwargs)
+        if prog is _SEEN:  # called again: worth compiling
             prog = _make_program(fun, treedef, key[1])
             cache.put(key, prog)
         elif prog is _DIRECT:
