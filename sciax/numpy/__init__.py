@@ -86,3 +86,9 @@ from sciax._src.numpy.polynomial import *  # noqa: F401,F403,E402
 from sciax._src.numpy.einsum import *  # noqa: F401,F403,E402
 from sciax._src.numpy.dtype_utils import *  # noqa: F401,F403,E402
 from sciax._src.numpy.misc import *  # noqa: F401,F403,E402
+
+# Eager calls of composite functions run as one cached compiled program each
+# (sciax/_src/numpy/eager.py); under a transformation they trace inline.
+from sciax._src.numpy import eager as _eager  # noqa: E402
+
+_eager.compile_namespace(globals())

@@ -6,3 +6,7 @@ from sciax._src.numpy.fft import (  # noqa: F401
     ifftshift as ifftshift, ihfft as ihfft, irfft as irfft, irfft2 as irfft2,
     irfftn as irfftn, rfft as rfft, rfft2 as rfft2, rfftfreq as rfftfreq,
     rfftn as rfftn)
+
+from sciax._src.numpy import eager as _eager  # noqa: E402
+
+_eager.compile_namespace(globals())  # one compiled program per eager call

@@ -10,3 +10,7 @@ from sciax._src.numpy.linalg import (  # noqa: F401
     slogdet as slogdet, solve as solve, svd as svd, svdvals as svdvals,
     tensordot as tensordot, tensorinv as tensorinv, tensorsolve as tensorsolve,
     trace as trace, vecdot as vecdot, vector_norm as vector_norm)
+
+from sciax._src.numpy import eager as _eager  # noqa: E402
+
+_eager.compile_namespace(globals())  # one compiled program per eager call

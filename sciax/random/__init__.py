@@ -29,3 +29,46 @@ from sciax.random._distributions import (
     poisson as poisson, rademacher as rademacher, randint as randint,
     rayleigh as rayleigh, shuffle as shuffle, t as t, truncated_normal as truncated_normal,
     uniform as uniform, weibull_min as weibull_min)
+
+# --- eager calls as one compiled program -------------------------------------------
+# A sampler is tens of primitives (the threefry rounds, the transform to the
+# distribution); eagerly each would dispatch on its own.  Wrapped in jit, an
+# eager call runs one cached program per signature and, under a transformation,
+# binds one call.  Structural arguments are static; a list given for a shape is
+# taken as the tuple it means (static arguments must be hashable).
+import functools as _functools  # noqa: E402
+import inspect as _inspect  # noqa: E402
+
+import sciax as _sciax  # noqa: E402
+
+_STRUCTURAL = ("shape", "dtype", "num", "bit_width", "axis", "independent",
+               "replace", "n", "mode", "method")
+
+
+def _program(fun):
+    params = list(_inspect.signature(fun).parameters)
+    static = tuple(p for p in params if p in _STRUCTURAL)
+    where = {params.index(p): p for p in static}
+    jitted = _sciax.jit(fun, static_argnames=static)
+
+    @_functools.wraps(fun)
+    def call(*args, **kwargs):
+        if any(type(args[i]) is list for i in where if i < len(args)):
+            args = tuple(tuple(a) if i in where and type(a) is list else a
+                         for i, a in enumerate(args))
+        for name in static:
+            if type(kwargs.get(name)) is list:
+                kwargs[name] = tuple(kwargs[name])
+        return jitted(*args, **kwargs)
+
+    return call
+
+
+for _name in ("split", "fold_in", "random_bits", "bits", "uniform", "normal",
+              "truncated_normal", "bernoulli", "randint", "categorical",
+              "exponential", "laplace", "cauchy", "logistic", "gumbel", "lognormal",
+              "rademacher", "pareto", "rayleigh", "weibull_min", "geometric", "gamma",
+              "loggamma", "beta", "dirichlet", "chisquare", "t", "f", "poisson",
+              "binomial", "multivariate_normal", "orthogonal"):
+    globals()[_name] = _program(globals()[_name])
+del _name

@@ -1,0 +1,190 @@
+"""One compiled program per eager ``sciax.numpy`` call.
+
+A ``sciax.numpy`` function built from several primitives would, called
+eagerly, dispatch each primitive as its own one-op program.  :func:`program`
+wraps such a function so that an eager call runs it as ONE cached XLA program
+per signature instead, while under an enclosing transformation (jit, grad,
+vmap, control flow) the wrapper steps aside and the function is traced inline
+as before.
+
+The program is compiled on the second call of a signature: a signature used
+once (a script's set-up, most of a test suite) costs no more than before,
+while a loop or a notebook cell run again gets the compiled program.
+
+The signature of a call is its argument tree with each leaf classified:
+
+* arrays (sciax arrays, NumPy arrays and scalars of numeric dtype) and Python
+  ``float``/``complex`` are *dynamic*: they become the program's operands, so
+  new values reuse the compiled program (Python floats stay weakly typed, as
+  they would eagerly);
+* Python ``int`` and ``bool``, strings, dtypes and other hashable
+  non-callables are *static*: axes, shapes, counts, flags and modes are
+  compile-time constants, keyed by type and value.  (An int is static even
+  where it is data, as in ``add(x, 1)``: functions branch on ``isinstance(n,
+  int)`` for NumPy's integer rules -- ``power(x, -1)`` of an integer array
+  raises, ``power(x, 2)`` stays exact -- which a traced int would change.);
+* anything else (callables, which are typically fresh closures, or
+  unhashable objects) makes the call run directly, op by op: caching on them
+  would compile a new program per call.
+
+A function that cannot be one program for a signature (its output shape
+depends on values, e.g. ``nonzero``; it needs a concrete value, e.g.
+``arange`` of a float; it returns Python values) is found out the first time
+(the trace raises, or returns non-array leaves) and that signature then always
+runs directly.  Both caches are
+bounded LRUs, so a long sweep over shapes cannot grow memory without limit.
+"""
+
+from __future__ import annotations
+
+import collections
+import functools
+import types
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from sciax._src.backend.array import Array
+from sciax._src.backend.pytree import registry
+from sciax._src.core.trace import Tracer, _state, eval_trace
+from sciax._src.jit import JitWrapped
+
+# Programs kept per wrapped function (one per static signature; each keeps its
+# own compiled executables per argument shapes, see MAX_EXECUTABLES).
+MAX_SIGNATURES = 64
+
+_DYNAMIC = object()  # a dynamic leaf in a signature
+_DIRECT = object()  # cache value: this signature runs op by op
+_SEEN = object()  # cache value: called once so far
+
+
+class _NotAProgram(Exception):
+    """The function returned something other than traced arrays."""
+
+
+def _classify(leaf: Any) -> Any:
+    """``_DYNAMIC``, a hashable static key, or None (run directly)."""
+    t = type(leaf)
+    if t is Array or t is float or t is complex:
+        return _DYNAMIC
+    if t is int or t is bool or t is str:
+        return (t, leaf)
+    if isinstance(leaf, np.ndarray | np.generic):
+        return _DYNAMIC if leaf.dtype.kind in "biufc" else None
+    if isinstance(leaf, Array):
+        return _DYNAMIC
+    if callable(leaf) and not isinstance(leaf, type):
+        return None
+    try:
+        hash(leaf)
+    except TypeError:
+        return None
+    return (t, leaf)
+
+
+class _LRU(collections.OrderedDict):
+    def __init__(self, maxsize: int):
+        super().__init__()
+        self.maxsize = maxsize
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        value = super().get(key, default)
+        if value is not default:
+            self.move_to_end(key)
+        return value
+
+    def put(self, key: Any, value: Any) -> None:
+        self[key] = value
+        if len(self) > self.maxsize:
+            self.popitem(last=False)
+
+
+def _make_program(fun: Callable, treedef: Any, statics: tuple) -> JitWrapped:
+    """A jitted function of the dynamic leaves; ``statics`` holds ``_DYNAMIC``
+    or ``(type, value)`` per leaf."""
+    def body(*dynamic: Any) -> Any:
+        it = iter(dynamic)
+        leaves = [next(it) if s is _DYNAMIC else s[1] for s in statics]
+        args, kwargs = treedef.unflatten(leaves)
+        out = fun(*args, **kwargs)
+        out_leaves, _ = registry.flatten(out)
+        if not all(isinstance(x, Tracer) for x in out_leaves):
+            raise _NotAProgram
+        return out
+
+    body.__name__ = getattr(fun, "__name__", "program")
+    return JitWrapped(body)
+
+
+# Any failure to trace or compile makes the signature run op by op: a genuine
+# user error is then raised again, unchanged, by the direct call.
+_RETRY = Exception
+
+
+def program(fun: Callable) -> Callable:
+    """``fun``, run eagerly as one cached compiled program per signature.
+
+    See the module docstring for how arguments are classified.  The result
+    has ``fun``'s name, docstring and signature, and ``__wrapped__`` is
+    ``fun``.
+    """
+    cache: _LRU = _LRU(MAX_SIGNATURES)
+
+    @functools.wraps(fun)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if _state.trace is not eval_trace:
+            return fun(*args, **kwargs)
+        leaves, treedef = registry.flatten((args, kwargs))
+        kinds = []
+        for leaf in leaves:
+            kind = _classify(leaf)
+            if kind is None:
+                return fun(*args, **kwargs)
+            kinds.append(kind)
+        key = (treedef, tuple(kinds))
+        prog = cache.get(key)
+        if prog is None:  # first call: op by op, and remember the signature
+            cache.put(key, _SEEN)
+            return fun(*args, **kwargs)
+        if prog is _SEEN:  # called again: worth compiling
+            prog = _make_program(fun, treedef, key[1])
+            cache.put(key, prog)
+        elif prog is _DIRECT:
+            return fun(*args, **kwargs)
+        try:
+            return prog(*(x for k, x in zip(kinds, leaves) if k is _DYNAMIC))
+        except _RETRY:
+            cache.put(key, _DIRECT)
+            return fun(*args, **kwargs)
+
+    wrapper._eager_cache = cache  # for tests: the signatures seen
+    return wrapper
+
+
+# Functions that are conversions, metadata queries or host-side utilities: one
+# program would gain nothing or change what they return.
+NOT_PROGRAMS = frozenset("""
+    array asarray asanyarray ascontiguousarray asarray_chkfinite copy
+    array2string array_repr array_str get_printoptions set_printoptions printoptions
+    can_cast common_type finfo iinfo isdtype issubdtype iscomplexobj isrealobj
+    isscalar iterable load frombuffer fromfile fromiter fromstring fromfunction
+    min_scalar_type mintypecode promote_types result_type shape size ndim
+    broadcast_shapes einsum_path real_if_close poly roots unwrap
+    interp ravel_multi_index unravel_index put place choose quantile percentile
+    nanquantile nanpercentile histogram histogram_bin_edges histogram2d histogramdd
+""".split())
+# (poly and roots choose their output's dtype or length from the values; the
+# last two lines validate argument values when they are concrete, as NumPy
+# does -- a period of zero, quantiles outside [0, 1], indices out of bounds --
+# which a traced program cannot do, so eager calls keep running them directly.)
+
+
+def compile_namespace(namespace: dict) -> None:
+    """Wrap every public sciax.numpy function of ``namespace`` (a public
+    module's globals) with :func:`program`, except :data:`NOT_PROGRAMS`."""
+    for name, value in list(namespace.items()):
+        if (not name.startswith("_") and name not in NOT_PROGRAMS
+                and isinstance(value, types.FunctionType)
+                and value.__module__.startswith("sciax._src.numpy")):
+            namespace[name] = program(value)
