@@ -5,6 +5,13 @@ for the public lax wrappers.
 lax is strict: n-ary elementwise primitives need equal shapes and dtypes.
 Python scalars are the one convenience: a wrapper converts them to the dtype
 of the array operand they meet and broadcasts them to its shape.
+
+Import order inside ``sciax._src.lax``: this module (imports no family) <
+``elementwise`` <-> ``shape_ops`` (each imports the other as a module and
+looks names up when a rule runs) < ``dot``, ``reductions``, ``indexing``,
+``fft`` < ``sort`` (uses ``dot``), ``parallel`` (uses ``reductions``) <
+``control_flow`` < ``linalg``.  A family may use a lower one at import time; a
+reference upwards is a function-local import that says why.
 """
 
 from __future__ import annotations
