@@ -27,6 +27,7 @@ from sciax._src.core import dtypes
 from sciax._src.core.avals import ShapedArray, get_aval
 from sciax._src.interpreters import ad, batching, lowering
 from sciax._src.interpreters.lowering import register_lowering
+from sciax._src.interpreters.partial_eval import trace_to_jaxpr
 from sciax._src.lax import elementwise as ew
 from sciax._src.lax import shape_ops
 from sciax._src.lax._rules import _any, _bool, _num, describe, standard_primitive
@@ -567,8 +568,6 @@ def _clamp_scatter_indices(operand: Any, indices: Any, updates: Any, *,
 
 @functools.lru_cache(maxsize=None)
 def _combiner_jaxpr(combine: Callable[[Any, Any], Any], dtype: np.dtype) -> Any:
-    from sciax._src.interpreters.partial_eval import trace_to_jaxpr
-
     scalar = ShapedArray((), dtype)
     return trace_to_jaxpr(lambda a, b: [combine(a, b)], [scalar, scalar])
 
