@@ -319,6 +319,10 @@ RECORDS: list[OpRecord] = [
     # positive arguments: lgamma and digamma have poles at 0, -1, -2, ...
     R("lgamma", 1, floats, rp, TRANS, scipy.special.gammaln, exact_jit=False),
     R("digamma", 1, floats, rp, TRANS, scipy.special.psi, exact_jit=False),
+    # integer orders m (as floats) 0..2; float32/float64 only (the accuracy of
+    # the 16-bit formats is not characterised here)
+    R("polygamma", 2, (f32, f64), (functools.partial(tu.rand_int, low=0, high=2), rp),
+      TRANS, lambda m, x: scipy.special.polygamma(m.astype(int), x), exact_jit=False),
     R("is_finite", 1, floats, tu.rand_some_inf_and_nan, None, np.isfinite,
       out_dtype=_to_bool),
 
@@ -363,6 +367,9 @@ RECORDS: list[OpRecord] = [
     R("conj", 1, complexes, rd, None, np.conj),
     R("complex", 2, (f32, f64), rd, None, _complex_ref, out_dtype=lambda dt: (
         c128 if dt == f64 else c64)),
+
+    # the identity (its zero derivative is checked in test_autodiff_elementwise)
+    R("stop_gradient", 1, all_dtypes, rd, None, lambda x: x),
 ]
 
 

@@ -152,6 +152,8 @@ REAL_CASES = [
     # negative non-integers: log|Gamma| between the poles
     C("lgamma_negative", lax.lgamma, uniform(-1.8, -1.2)),
     C("digamma", lax.digamma, uniform(1.0, 4.0)),
+    # in x at a fixed integer order (the order m is not differentiable)
+    C("polygamma", lambda x: lax.polygamma(lax.full_like(x, 1.0), x), uniform(1.0, 4.0)),
 ]
 
 # Holomorphic functions on complex inputs, away from their branch cuts and poles

@@ -5,6 +5,13 @@ for the public lax wrappers.
 lax is strict: n-ary elementwise primitives need equal shapes and dtypes.
 Python scalars are the one convenience: a wrapper converts them to the dtype
 of the array operand they meet and broadcasts them to its shape.
+
+Import order inside ``sciax._src.lax``: this module (imports no family) <
+``elementwise`` <-> ``shape_ops`` (each imports the other as a module and
+looks names up when a rule runs) < ``dot``, ``reductions``, ``indexing``,
+``fft`` < ``sort`` (uses ``dot``), ``parallel`` (uses ``reductions``) <
+``control_flow`` < ``linalg``.  A family may use a lower one at import time; a
+reference upwards is a function-local import that says why.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ import numpy as np
 
 from sciax._src import dispatch
 from sciax._src.backend.array import Array, device_put
+from sciax._src.backend.mlir import hlo, ir
 from sciax._src.core import dtypes
 from sciax._src.core.avals import ShapedArray, get_aval
 from sciax._src.core.trace import Primitive
@@ -115,6 +123,23 @@ def naryop_shape_rule(name: str):
     return rule
 
 
+def _compare_type(dtype: np.dtype) -> str:
+    if dtype in _float or dtype in _complex:
+        return "FLOAT"
+    if dtype in _signed:
+        return "SIGNED"
+    return "UNSIGNED"
+
+
+def _compare(x: ir.Value, y: ir.Value, direction: str, dtype: np.dtype,
+             real: bool = False) -> ir.Value:
+    """``hlo.compare`` with the comparison type of ``dtype`` (shared by the
+    comparison, min/max, sort and reduction lowerings)."""
+    ctype = "FLOAT" if real else _compare_type(np.dtype(dtype))
+    return hlo.compare(x, y, hlo.ComparisonDirectionAttr.get(direction),
+                       compare_type=hlo.ComparisonTypeAttr.get(ctype))
+
+
 def real_dtype(dt: np.dtype) -> np.dtype:
     return {dtypes.complex64: dtypes.float32,
             dtypes.complex128: dtypes.float64}.get(np.dtype(dt), np.dtype(dt))
@@ -143,6 +168,7 @@ def coerce_scalars(name: str, *args: Any) -> list[Any]:
             break
     if ref is None:
         return list(args)
+    # function-local: every family imports this module by name at import time
     from sciax._src.lax.shape_ops import broadcast_in_dim
 
     out = []

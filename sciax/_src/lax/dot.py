@@ -14,9 +14,11 @@ import numpy as np
 from sciax._src.backend.mlir import hlo, ir
 from sciax._src.core import dtypes
 from sciax._src.core.avals import ShapedArray, get_aval
-from sciax._src.interpreters import lowering
+from sciax._src.interpreters import ad, batching, lowering
 from sciax._src.interpreters.lowering import register_lowering
 from sciax._src.lax._rules import _bool, _float, _int, _num, standard_primitive
+from sciax._src.lax.elementwise import convert_element_type, real
+from sciax._src.lax.shape_ops import transpose
 
 ArrayLike = Any
 DimensionNumbers = tuple[tuple[tuple[int, ...], tuple[int, ...]],
@@ -52,7 +54,7 @@ def _canonical_dimension_numbers(dimension_numbers: Any) -> DimensionNumbers:
             f"{dimension_numbers!r}") from None
 
 
-# --- dot_general -----------------------------------------------------------------
+# --- dot_general ----------------------------------------------------------------------
 
 def dot_general(lhs: ArrayLike, rhs: ArrayLike, dimension_numbers: Any,
                 precision: Any = None, preferred_element_type: Any = None) -> Any:
@@ -210,44 +212,6 @@ def _outer_product(operands, avals, out_aval, lb, rb):
     return hlo.multiply(*pieces)
 
 
-dot_general_p = standard_primitive(_dot_general_shape_rule, _dot_general_dtype_rule,
-                                   "dot_general", _dot_general_weak_type)
-register_lowering(dot_general_p, _dot_general_lowering)
-
-
-# --- dot -------------------------------------------------------------------------
-
-def dot(lhs: ArrayLike, rhs: ArrayLike, precision: Any = None,
-        preferred_element_type: Any = None) -> Any:
-    """Vector/matrix product: contracts the last axis of ``lhs`` with the first
-    axis of ``rhs``; each operand has rank 1 or 2.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> lax.dot(np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([1.0, 1.0]))
-    Array([3., 7.], dtype=float64)
-    """
-    lshape, rshape = get_aval(lhs).shape, get_aval(rhs).shape
-    if len(lshape) not in (1, 2) or len(rshape) not in (1, 2):
-        raise ValueError(f"dot expects operands of rank 1 or 2, got shapes {lshape} and "
-                        f"{rshape}; use dot_general for other ranks")
-    if lshape[-1] != rshape[0]:
-        raise ValueError(f"dot: incompatible shapes {lshape} and {rshape}: the last "
-                        f"axis of lhs ({lshape[-1]}) must match the first axis of rhs "
-                        f"({rshape[0]})")
-    return dot_general(lhs, rhs, (((len(lshape) - 1,), (0,)), ((), ())),
-                       precision=precision, preferred_element_type=preferred_element_type)
-
-
-
-# --- differentiation and batching rules -------------------------------------------
-
-from sciax._src.interpreters import ad, batching  # noqa: E402
-from sciax._src.lax.elementwise import convert_element_type, real  # noqa: E402
-from sciax._src.lax.shape_ops import transpose  # noqa: E402
-
-
 def _free_dims(ndim: int, contracting: tuple[int, ...], batch: tuple[int, ...]
                ) -> list[int]:
     return [i for i in range(ndim) if i not in contracting and i not in batch]
@@ -297,9 +261,6 @@ def _dot_general_transpose_rhs(ct, x, y, *, dimension_numbers, precision,
     return _transpose_operand(ct, y, x, yc, xc, yb, xb, len(xb), swapped)
 
 
-ad.defbilinear(dot_general_p, _dot_general_transpose_lhs, _dot_general_transpose_rhs)
-
-
 def _dot_general_batch(vals, dims, *, dimension_numbers, precision,
                        preferred_element_type):
     (lhs, rhs), (ld, rd) = vals, dims
@@ -329,4 +290,33 @@ def _dot_general_batch(vals, dims, *, dimension_numbers, precision,
     return out, len(lb) + n_lfree + free.index(rd)
 
 
+dot_general_p = standard_primitive(_dot_general_shape_rule, _dot_general_dtype_rule,
+                                   "dot_general", _dot_general_weak_type)
+register_lowering(dot_general_p, _dot_general_lowering)
+ad.defbilinear(dot_general_p, _dot_general_transpose_lhs, _dot_general_transpose_rhs)
 batching.primitive_batchers[dot_general_p] = _dot_general_batch
+
+
+# --- dot ------------------------------------------------------------------------------
+
+def dot(lhs: ArrayLike, rhs: ArrayLike, precision: Any = None,
+        preferred_element_type: Any = None) -> Any:
+    """Vector/matrix product: contracts the last axis of ``lhs`` with the first
+    axis of ``rhs``; each operand has rank 1 or 2.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> lax.dot(np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([1.0, 1.0]))
+    Array([3., 7.], dtype=float64)
+    """
+    lshape, rshape = get_aval(lhs).shape, get_aval(rhs).shape
+    if len(lshape) not in (1, 2) or len(rshape) not in (1, 2):
+        raise ValueError(f"dot expects operands of rank 1 or 2, got shapes {lshape} and "
+                        f"{rshape}; use dot_general for other ranks")
+    if lshape[-1] != rshape[0]:
+        raise ValueError(f"dot: incompatible shapes {lshape} and {rshape}: the last "
+                        f"axis of lhs ({lshape[-1]}) must match the first axis of rhs "
+                        f"({rshape[0]})")
+    return dot_general(lhs, rhs, (((len(lshape) - 1,), (0,)), ((), ())),
+                       precision=precision, preferred_element_type=preferred_element_type)

@@ -1,8 +1,11 @@
 """Elementwise primitives: arithmetic, transcendental, comparison, logical,
 bitwise, type conversion and complex parts.
 
-Each primitive is one block: public wrapper, primitive, lowering.  The
-factories :func:`_unop` and :func:`_naryop` cover whole families.
+Each primitive is one block: primitive, public wrapper, lowering, JVP (and
+transpose where linear), batching.  The factories :func:`_unop` and
+:func:`_naryop` give a whole family its abstract eval, eager impl, HLO
+lowering and batching rule in one call, so most blocks are three lines:
+the primitive, its wrapper and its derivative.
 """
 
 from __future__ import annotations
@@ -13,36 +16,54 @@ from typing import Any
 
 import numpy as np
 
-from sciax._src.backend.mlir import chlo, dtype_to_ir_type, hlo, ir
+from sciax._src.backend.array import device_put
+from sciax._src.backend.mlir import chlo, hlo, ir
+from sciax._src.backend.pytree import registry
 from sciax._src.core import dtypes
-from sciax._src.core.avals import ShapedArray
+from sciax._src.core.avals import ShapedArray, get_aval
 from sciax._src.core.trace import Primitive
-from sciax._src.interpreters import lowering
+from sciax._src.interpreters import ad, batching, hooks, lowering
 from sciax._src.interpreters.lowering import hlo_op, register_lowering
-from sciax._src.lax._rules import (_any, _bool, _complex, _float, _inexact, _int, _num,
-                                   _signed, _unsigned, coerce_scalars, complex_dtype,
-                                   naryop_dtype_rule, naryop_shape_rule, real_dtype,
-                                   same_shapes, standard_primitive)
+from sciax._src.lax import shape_ops
+from sciax._src.lax._rules import (_any, _bool, _compare, _complex, _float, _inexact,
+                                   _int, _num, _signed, _unsigned, coerce_scalars,
+                                   complex_dtype, naryop_dtype_rule, naryop_shape_rule,
+                                   real_dtype, same_shapes, scalar_array,
+                                   standard_primitive)
 
 ArrayLike = Any
 
 
-def _unop(name: str, accepted: frozenset, result_dtype: Callable | None = None,
-          weak: bool = True) -> Primitive:
+# --- factories and derivative helpers ----------------------------------------------
+
+def _unop(name: str, accepted: frozenset, builder: Callable | None = None,
+          result_dtype: Callable | None = None, weak: bool = True) -> Primitive:
+    """A unary elementwise primitive: abstract eval, eager impl, batching
+    (vectorized) and, given an HLO ``builder``, its lowering."""
     def shape_rule(x: ShapedArray, **params: Any) -> tuple[int, ...]:
         return x.shape
 
     weak_rule = (lambda x, **p: x.weak_type) if weak else (lambda x, **p: False)
-    return standard_primitive(shape_rule, naryop_dtype_rule(name, [accepted], result_dtype),
+    prim = standard_primitive(shape_rule, naryop_dtype_rule(name, [accepted], result_dtype),
                               name, weak_rule)
+    batching.defvectorized(prim)
+    if builder is not None:
+        register_lowering(prim, hlo_op(builder))
+    return prim
 
 
-def _naryop(name: str, accepted: list[frozenset], result_dtype: Callable | None = None,
-            weak: bool = True) -> Primitive:
+def _naryop(name: str, accepted: list[frozenset], builder: Callable | None = None,
+            result_dtype: Callable | None = None, weak: bool = True) -> Primitive:
+    """An n-ary elementwise primitive (equal shapes and dtypes): abstract eval,
+    eager impl, batching (broadcasting) and, given ``builder``, its lowering."""
     weak_rule = None if weak else (lambda *a, **p: False)
-    return standard_primitive(naryop_shape_rule(name),
+    prim = standard_primitive(naryop_shape_rule(name),
                               naryop_dtype_rule(name, accepted, result_dtype),
                               name, weak_rule)
+    batching.defbroadcasting(prim)
+    if builder is not None:
+        register_lowering(prim, hlo_op(builder))
+    return prim
 
 
 def _binary(prim: Primitive) -> Callable[[ArrayLike, ArrayLike], Any]:
@@ -61,29 +82,67 @@ def _unary(prim: Primitive) -> Callable[[ArrayLike], Any]:
     return op
 
 
-# --- arithmetic ------------------------------------------------------------------
+# The derivative rules below are written with the public wrappers of this module
+# (``mul``, ``cos``, ...), looked up when a rule runs, so a block may use an
+# operation defined further down.
 
-add_p = _naryop("add", [_num, _num])
-sub_p = _naryop("sub", [_num, _num])
-mul_p = _naryop("mul", [_num, _num])
-div_p = _naryop("div", [_num, _num])
-rem_p = _naryop("rem", [_int | _float, _int | _float])
-max_p = _naryop("max", [_any, _any])
-min_p = _naryop("min", [_any, _any])
-atan2_p = _naryop("atan2", [_float, _float])
-nextafter_p = _naryop("nextafter", [_float, _float])
+def _full_like(x: Any, value: Any) -> Any:
+    aval = get_aval(x)
+    s = scalar_array(value, aval.dtype)
+    return shape_ops.broadcast_in_dim(s, aval.shape, ()) if aval.shape else s
 
-add, sub, mul, div, rem = map(_binary, (add_p, sub_p, mul_p, div_p, rem_p))
-max, min, atan2, nextafter = map(_binary, (max_p, min_p, atan2_p, nextafter_p))
 
-register_lowering(add_p, hlo_op(hlo.add))
-register_lowering(sub_p, hlo_op(hlo.subtract))
-register_lowering(mul_p, hlo_op(hlo.multiply))
-register_lowering(div_p, hlo_op(hlo.divide))
-register_lowering(rem_p, hlo_op(hlo.remainder))
-register_lowering(atan2_p, hlo_op(hlo.atan2))
-register_lowering(nextafter_p, hlo_op(chlo.next_after))
+def _bcast_like(v: Any, x: Any) -> Any:
+    va, xa = get_aval(v), get_aval(x)
+    return v if va.shape == xa.shape else shape_ops.broadcast_in_dim(v, xa.shape, ())
 
+
+def get_dtype(x: Any) -> np.dtype:
+    return get_aval(x).dtype
+
+
+# --- add, sub, mul, div, neg ---------------------------------------------------------
+
+add_p = _naryop("add", [_num, _num], hlo.add)
+add = _binary(add_p)
+ad.defjvp(add_p, lambda g, x, y: g, lambda g, x, y: g)
+ad.primitive_transposes[add_p] = lambda ct, x, y: [ct, ct]
+hooks.add = add
+
+sub_p = _naryop("sub", [_num, _num], hlo.subtract)
+sub = _binary(sub_p)
+ad.defjvp(sub_p, lambda g, x, y: g, lambda g, x, y: neg(g))
+ad.primitive_transposes[sub_p] = lambda ct, x, y: [ct, neg(ct)]
+
+mul_p = _naryop("mul", [_num, _num], hlo.multiply)
+mul = _binary(mul_p)
+ad.defbilinear(mul_p, lambda ct, x, y: mul(ct, y), lambda ct, x, y: mul(x, ct))
+
+div_p = _naryop("div", [_num, _num], hlo.divide)
+div = _binary(div_p)
+ad.defjvp2(div_p, lambda g, ans, x, y: div(g, y),
+           lambda g, ans, x, y: neg(mul(g, div(ans, y))))
+ad.primitive_transposes[div_p] = lambda ct, x, y: [div(ct, y), None]
+
+neg_p = _unop("neg", _num, hlo.negate)
+neg = _unary(neg_p)
+ad.deflinear(neg_p, lambda ct, x: [neg(ct)])
+
+
+# --- rem -----------------------------------------------------------------------------
+
+rem_p = _naryop("rem", [_int | _float, _int | _float], hlo.remainder)
+rem = _binary(rem_p)
+
+
+def _trunc(z: Any) -> Any:
+    return select(lt(z, _full_like(z, 0)), ceil(z), floor(z))
+
+
+ad.defjvp(rem_p, lambda g, x, y: g, lambda g, x, y: mul(neg(g), _trunc(div(x, y))))
+
+
+# --- max, min -------------------------------------------------------------------------
 
 def _minmax_lowering(op: Callable, direction: str):
     def rule(ctx: lowering.LoweringRuleContext, x: ir.Value, y: ir.Value) -> ir.Value:
@@ -99,12 +158,43 @@ def _minmax_lowering(op: Callable, direction: str):
     return rule
 
 
-register_lowering(max_p, _minmax_lowering(hlo.maximum, "GT"))
-register_lowering(min_p, _minmax_lowering(hlo.minimum, "LT"))
+def _balanced_eq(x: Any, z: Any, y: Any) -> Any:
+    # Where x and y tie, each gets half of the tangent (as JAX and autograd do).
+    return select(eq(x, z), select(eq(y, z), _full_like(x, 0.5), _full_like(x, 1)),
+                  _full_like(x, 0))
 
-pow_p = standard_primitive(
-    naryop_shape_rule("pow"),
-    lambda x, y: _pow_dtype_rule(x, y), "pow")
+
+max_p = _naryop("max", [_any, _any])
+max = _binary(max_p)
+register_lowering(max_p, _minmax_lowering(hlo.maximum, "GT"))
+ad.defjvp2(max_p, lambda g, ans, x, y: mul(g, _balanced_eq(x, ans, y)),
+           lambda g, ans, x, y: mul(g, _balanced_eq(y, ans, x)))
+
+min_p = _naryop("min", [_any, _any])
+min = _binary(min_p)
+register_lowering(min_p, _minmax_lowering(hlo.minimum, "LT"))
+ad.defjvp2(min_p, lambda g, ans, x, y: mul(g, _balanced_eq(x, ans, y)),
+           lambda g, ans, x, y: mul(g, _balanced_eq(y, ans, x)))
+
+
+# --- atan2, nextafter -----------------------------------------------------------------
+
+atan2_p = _naryop("atan2", [_float, _float], hlo.atan2)
+atan2 = _binary(atan2_p)
+ad.defjvp(atan2_p,
+          lambda g, x, y: mul(g, div(y, add(mul(x, x), mul(y, y)))),
+          lambda g, x, y: mul(g, div(neg(x), add(mul(x, x), mul(y, y)))))
+
+nextafter_p = _naryop("nextafter", [_float, _float], chlo.next_after)
+nextafter = _binary(nextafter_p)
+ad.defjvp_zero(nextafter_p)
+
+
+# --- pow ------------------------------------------------------------------------------
+
+def pow(x: ArrayLike, y: ArrayLike) -> Any:
+    """Elementwise ``x ** y`` for a floating/complex base (integer or same-dtype exponent)."""
+    return pow_p.bind(*coerce_scalars("pow", x, y))
 
 
 def _pow_dtype_rule(x: ShapedArray, y: ShapedArray) -> np.dtype:
@@ -118,11 +208,6 @@ def _pow_dtype_rule(x: ShapedArray, y: ShapedArray) -> np.dtype:
     return x.dtype
 
 
-def pow(x: ArrayLike, y: ArrayLike) -> Any:
-    """Elementwise ``x ** y`` for a floating/complex base (integer or same-dtype exponent)."""
-    return pow_p.bind(*coerce_scalars("pow", x, y))
-
-
 def _pow_lowering(ctx: lowering.LoweringRuleContext, x: ir.Value, y: ir.Value) -> ir.Value:
     if ctx.avals_in[1].dtype != ctx.avals_in[0].dtype:
         y = hlo.convert(lowering.aval_to_ir_type(ctx.avals_in[0].update(
@@ -130,7 +215,30 @@ def _pow_lowering(ctx: lowering.LoweringRuleContext, x: ir.Value, y: ir.Value) -
     return hlo.power(x, y)
 
 
+def _pow_jvp_x(g, ans, x, y):
+    yx = convert_element_type(y, get_dtype(x)) if get_dtype(y) != get_dtype(x) else y
+    return mul(g, mul(yx, pow(x, sub(y, _full_like(y, 1)))))
+
+
+def _pow_jvp_y(g, ans, x, y):
+    zero = _full_like(x, 0)
+    safe_log = select(eq(x, zero), zero, log(select(eq(x, zero), _full_like(x, 1), x)))
+    return mul(g, mul(safe_log, ans))
+
+
+pow_p = standard_primitive(naryop_shape_rule("pow"), _pow_dtype_rule, "pow")
 register_lowering(pow_p, _pow_lowering)
+ad.defjvp2(pow_p, _pow_jvp_x, _pow_jvp_y)
+batching.defbroadcasting(pow_p)
+
+
+# --- integer_pow ----------------------------------------------------------------------
+
+def integer_pow(x: ArrayLike, y: int) -> Any:
+    """``x ** y`` for a static Python int ``y``, by repeated squaring."""
+    if not isinstance(y, int | np.integer):
+        raise TypeError(f"integer_pow needs a Python int exponent, got {y!r}")
+    return integer_pow_p.bind(x, y=int(y))
 
 
 def _integer_pow_dtype(x: ShapedArray, *, y: int) -> np.dtype:
@@ -139,17 +247,6 @@ def _integer_pow_dtype(x: ShapedArray, *, y: int) -> np.dtype:
     if y < 0 and x.dtype in _int:
         raise ValueError(f"integer_pow: integers cannot be raised to a negative power {y}")
     return x.dtype
-
-
-integer_pow_p = standard_primitive(lambda x, *, y: x.shape, _integer_pow_dtype,
-                                   "integer_pow", lambda x, *, y: x.weak_type)
-
-
-def integer_pow(x: ArrayLike, y: int) -> Any:
-    """``x ** y`` for a static Python int ``y``, by repeated squaring."""
-    if not isinstance(y, int | np.integer):
-        raise TypeError(f"integer_pow needs a Python int exponent, got {y!r}")
-    return integer_pow_p.bind(x, y=int(y))
 
 
 def _integer_pow_lowering(ctx: lowering.LoweringRuleContext, x: ir.Value, *, y: int
@@ -169,20 +266,20 @@ def _integer_pow_lowering(ctx: lowering.LoweringRuleContext, x: ir.Value, *, y: 
     return acc
 
 
+def _integer_pow_jvp(g, x, *, y):
+    if y == 0:
+        return ad.Zero(ad.get_aval(g))
+    return mul(g, mul(_full_like(x, y), integer_pow(x, y - 1)))
+
+
+integer_pow_p = standard_primitive(lambda x, *, y: x.shape, _integer_pow_dtype,
+                                   "integer_pow", lambda x, *, y: x.weak_type)
 register_lowering(integer_pow_p, _integer_pow_lowering)
+ad.defjvp(integer_pow_p, _integer_pow_jvp)
+batching.defvectorized(integer_pow_p)
 
-neg_p = _unop("neg", _num)
-sign_p = _unop("sign", _num)
-floor_p = _unop("floor", _float)
-ceil_p = _unop("ceil", _float)
-abs_p = _unop("abs", _num, real_dtype)
-neg, sign, floor, ceil, abs = map(_unary, (neg_p, sign_p, floor_p, ceil_p, abs_p))
-register_lowering(neg_p, hlo_op(hlo.negate))
-register_lowering(floor_p, hlo_op(hlo.floor))
-register_lowering(ceil_p, hlo_op(hlo.ceil))
-register_lowering(abs_p, lambda ctx, x: x if ctx.avals_in[0].dtype in _unsigned
-                  else hlo.abs(x))
 
+# --- sign, floor, ceil, round, abs ----------------------------------------------------
 
 def _sign_lowering(ctx: lowering.LoweringRuleContext, x: ir.Value) -> ir.Value:
     if ctx.avals_in[0].dtype in _int - _signed:
@@ -192,11 +289,20 @@ def _sign_lowering(ctx: lowering.LoweringRuleContext, x: ir.Value) -> ir.Value:
     return hlo.sign(x)
 
 
+sign_p = _unop("sign", _num)
+sign = _unary(sign_p)
 register_lowering(sign_p, _sign_lowering)
+ad.defjvp_zero(sign_p)
 
+floor_p = _unop("floor", _float, hlo.floor)
+floor = _unary(floor_p)
+ad.defjvp_zero(floor_p)
+
+ceil_p = _unop("ceil", _float, hlo.ceil)
+ceil = _unary(ceil_p)
+ad.defjvp_zero(ceil_p)
 
 ROUND_AWAY_FROM_ZERO, ROUND_TO_NEAREST_EVEN = 0, 1
-round_p = _unop("round", _float)
 
 
 def round(x: ArrayLike, rounding_method: int = ROUND_AWAY_FROM_ZERO) -> Any:
@@ -213,7 +319,41 @@ def _round_lowering(ctx, x, *, rounding_method):
     return hlo.round_nearest_afz(x)
 
 
+round_p = _unop("round", _float)
 register_lowering(round_p, _round_lowering)
+ad.defjvp_zero(round_p)
+
+
+def _abs_jvp(g, ans, x):
+    if dtypes.is_complex(get_dtype(x)):
+        zero = _full_like(ans, 0)
+        safe = select(eq(ans, zero), _full_like(ans, 1), ans)
+        return select(eq(ans, zero), zero, div(real(mul(conj(x), g)), safe))
+    return mul(g, sign(x))
+
+
+abs_p = _unop("abs", _num, result_dtype=real_dtype)
+abs = _unary(abs_p)
+register_lowering(abs_p, lambda ctx, x: x if ctx.avals_in[0].dtype in _unsigned
+                  else hlo.abs(x))
+ad.defjvp2(abs_p, _abs_jvp)
+
+
+# --- clamp ----------------------------------------------------------------------------
+
+def clamp(min: ArrayLike, x: ArrayLike, max: ArrayLike) -> Any:
+    """``min <= x <= max`` elementwise; ``min``/``max`` may be scalars."""
+    lo, x, hi = _coerce_clamp(min, x, max)
+    return clamp_p.bind(lo, x, hi)
+
+
+def _coerce_clamp(lo, x, hi):
+    xa = get_aval(x)
+    if dtypes.is_python_scalar(lo):
+        lo = scalar_array(lo, xa.dtype)
+    if dtypes.is_python_scalar(hi):
+        hi = scalar_array(hi, xa.dtype)
+    return lo, x, hi
 
 
 def _clamp_shape(lo: ShapedArray, x: ShapedArray, hi: ShapedArray) -> tuple[int, ...]:
@@ -233,82 +373,65 @@ def _clamp_dtype(lo: ShapedArray, x: ShapedArray, hi: ShapedArray) -> np.dtype:
     return x.dtype
 
 
+def _clamp_jvp(primals, tangents):
+    lo, x, hi = primals
+    out = clamp_p.bind(lo, x, hi)
+    acc: Any = ad.Zero(ad.get_aval(out))
+    zero = _full_like(x, 0)
+    t_lo, t_x, t_hi = tangents
+    if type(t_lo) is not ad.Zero:
+        acc = ad.add_tangents(acc, select(gt(_bcast_like(lo, x), x),
+                                          _bcast_like(t_lo, x), zero))
+    if type(t_x) is not ad.Zero:
+        inside = bitwise_and(ge(x, _bcast_like(lo, x)), le(x, _bcast_like(hi, x)))
+        acc = ad.add_tangents(acc, select(inside, t_x, zero))
+    if type(t_hi) is not ad.Zero:
+        acc = ad.add_tangents(acc, select(lt(_bcast_like(hi, x), x),
+                                          _bcast_like(t_hi, x), zero))
+    return out, acc
+
+
+def _full_rank_batch(vals, dims, ref: int):
+    """Broadcast scalar-allowed operands (clamp bounds, select predicate) to the
+    shape of operand ``ref`` so that the broadcasting rule applies."""
+    ref_shape = batching.get_aval(vals[ref]).shape
+    ref_dim = dims[ref]
+    ref_unbatched = list(ref_shape)
+    if ref_dim is not batching.not_mapped:
+        del ref_unbatched[ref_dim]
+    out_vals, out_dims = [], []
+    for v, d in zip(vals, dims):
+        shape = batching.get_aval(v).shape
+        rank = len(shape) - (d is not batching.not_mapped)
+        if rank == 0 and ref_unbatched:
+            if d is batching.not_mapped:
+                v = shape_ops.broadcast_in_dim(v, tuple(ref_unbatched), ())
+            else:
+                v = shape_ops.broadcast_in_dim(v, (shape[0], *ref_unbatched), (0,))
+                d = 0
+        out_vals.append(v)
+        out_dims.append(d)
+    return out_vals, out_dims
+
+
+def _clamp_batch(vals, dims):
+    vals, dims = _full_rank_batch(vals, dims, 1)
+    return batching.broadcasting_rule(clamp_p)(vals, dims)
+
+
 clamp_p = standard_primitive(_clamp_shape, _clamp_dtype, "clamp",
                              lambda lo, x, hi: x.weak_type)
-
-
-def clamp(min: ArrayLike, x: ArrayLike, max: ArrayLike) -> Any:
-    """``min <= x <= max`` elementwise; ``min``/``max`` may be scalars."""
-    lo, x, hi = _coerce_clamp(min, x, max)
-    return clamp_p.bind(lo, x, hi)
-
-
-def _coerce_clamp(lo, x, hi):
-    from sciax._src.lax._rules import scalar_array
-    from sciax._src.core.avals import get_aval
-
-    xa = get_aval(x)
-    if dtypes.is_python_scalar(lo):
-        lo = scalar_array(lo, xa.dtype)
-    if dtypes.is_python_scalar(hi):
-        hi = scalar_array(hi, xa.dtype)
-    return lo, x, hi
-
-
 register_lowering(clamp_p, hlo_op(hlo.clamp))
+ad.primitive_jvps[clamp_p] = _clamp_jvp
+batching.primitive_batchers[clamp_p] = _clamp_batch
 
 
-# --- transcendental --------------------------------------------------------------
+# --- transcendental -------------------------------------------------------------------
+# One block per function: primitive (dtypes, HLO op), wrapper, derivative.
 
-_float_or_complex_unops = {
-    "exp": hlo.exponential, "expm1": hlo.exponential_minus_one, "log": hlo.log,
-    "log1p": hlo.log_plus_one, "sin": hlo.sine, "cos": hlo.cosine, "tan": hlo.tan,
-    "asin": chlo.asin, "acos": chlo.acos, "atan": chlo.atan, "sinh": chlo.sinh,
-    "cosh": chlo.cosh, "tanh": hlo.tanh, "asinh": chlo.asinh, "acosh": chlo.acosh,
-    "atanh": chlo.atanh, "sqrt": hlo.sqrt, "rsqrt": hlo.rsqrt,
-    "logistic": hlo.logistic,
-}
-_float_unops = {
-    "cbrt": hlo.cbrt, "erf": chlo.erf, "erfc": chlo.erfc, "erf_inv": chlo.erf_inv,
-    "lgamma": chlo.lgamma, "digamma": chlo.digamma,
-}
-
-exp_p = _unop("exp", _inexact)
-expm1_p = _unop("expm1", _inexact)
-log_p = _unop("log", _inexact)
-log1p_p = _unop("log1p", _inexact)
-sin_p = _unop("sin", _inexact)
-cos_p = _unop("cos", _inexact)
-tan_p = _unop("tan", _inexact)
-asin_p = _unop("asin", _inexact)
-acos_p = _unop("acos", _inexact)
-atan_p = _unop("atan", _inexact)
-sinh_p = _unop("sinh", _inexact)
-cosh_p = _unop("cosh", _inexact)
-tanh_p = _unop("tanh", _inexact)
-asinh_p = _unop("asinh", _inexact)
-acosh_p = _unop("acosh", _inexact)
-atanh_p = _unop("atanh", _inexact)
-sqrt_p = _unop("sqrt", _inexact)
-rsqrt_p = _unop("rsqrt", _inexact)
-logistic_p = _unop("logistic", _inexact)
-cbrt_p = _unop("cbrt", _float)
-erf_p = _unop("erf", _float)
-erfc_p = _unop("erfc", _float)
-erf_inv_p = _unop("erf_inv", _float)
-lgamma_p = _unop("lgamma", _float)
-digamma_p = _unop("digamma", _float)
-exp2_p = _unop("exp2", _inexact)
-
-(exp, expm1, log, log1p, sin, cos, tan, asin, acos, atan, sinh, cosh, tanh, asinh,
- acosh, atanh, sqrt, rsqrt, logistic, cbrt, erf, erfc, erf_inv, lgamma, digamma,
- exp2) = map(_unary, (
-    exp_p, expm1_p, log_p, log1p_p, sin_p, cos_p, tan_p, asin_p, acos_p, atan_p,
-    sinh_p, cosh_p, tanh_p, asinh_p, acosh_p, atanh_p, sqrt_p, rsqrt_p, logistic_p,
-    cbrt_p, erf_p, erfc_p, erf_inv_p, lgamma_p, digamma_p, exp2_p))
-
-for _name, _builder in {**_float_or_complex_unops, **_float_unops}.items():
-    register_lowering(globals()[f"{_name}_p"], hlo_op(_builder))
+exp_p = _unop("exp", _inexact, hlo.exponential)
+exp = _unary(exp_p)
+ad.defjvp2(exp_p, lambda g, ans, x: mul(g, ans))
 
 
 def _exp2_lowering(ctx: lowering.LoweringRuleContext, x: ir.Value) -> ir.Value:
@@ -317,9 +440,111 @@ def _exp2_lowering(ctx: lowering.LoweringRuleContext, x: ir.Value) -> ir.Value:
     return hlo.exponential(hlo.multiply(x, ln2))
 
 
+exp2_p = _unop("exp2", _inexact)
+exp2 = _unary(exp2_p)
 register_lowering(exp2_p, _exp2_lowering)
+ad.defjvp2(exp2_p, lambda g, ans, x: mul(g, mul(ans, _full_like(ans, math.log(2.0)))))
 
-polygamma_p = _naryop("polygamma", [_float, _float])
+expm1_p = _unop("expm1", _inexact, hlo.exponential_minus_one)
+expm1 = _unary(expm1_p)
+ad.defjvp2(expm1_p, lambda g, ans, x: mul(g, add(ans, _full_like(ans, 1))))
+
+log_p = _unop("log", _inexact, hlo.log)
+log = _unary(log_p)
+ad.defjvp(log_p, lambda g, x: div(g, x))
+
+log1p_p = _unop("log1p", _inexact, hlo.log_plus_one)
+log1p = _unary(log1p_p)
+ad.defjvp(log1p_p, lambda g, x: div(g, add(x, _full_like(x, 1))))
+
+sin_p = _unop("sin", _inexact, hlo.sine)
+sin = _unary(sin_p)
+ad.defjvp(sin_p, lambda g, x: mul(g, cos(x)))
+
+cos_p = _unop("cos", _inexact, hlo.cosine)
+cos = _unary(cos_p)
+ad.defjvp(cos_p, lambda g, x: neg(mul(g, sin(x))))
+
+tan_p = _unop("tan", _inexact, hlo.tan)
+tan = _unary(tan_p)
+ad.defjvp2(tan_p, lambda g, ans, x: mul(g, add(_full_like(x, 1), mul(ans, ans))))
+
+asin_p = _unop("asin", _inexact, chlo.asin)
+asin = _unary(asin_p)
+ad.defjvp(asin_p, lambda g, x: mul(g, rsqrt(sub(_full_like(x, 1), mul(x, x)))))
+
+acos_p = _unop("acos", _inexact, chlo.acos)
+acos = _unary(acos_p)
+ad.defjvp(acos_p, lambda g, x: neg(mul(g, rsqrt(sub(_full_like(x, 1), mul(x, x))))))
+
+atan_p = _unop("atan", _inexact, chlo.atan)
+atan = _unary(atan_p)
+ad.defjvp(atan_p, lambda g, x: div(g, add(_full_like(x, 1), mul(x, x))))
+
+sinh_p = _unop("sinh", _inexact, chlo.sinh)
+sinh = _unary(sinh_p)
+ad.defjvp(sinh_p, lambda g, x: mul(g, cosh(x)))
+
+cosh_p = _unop("cosh", _inexact, chlo.cosh)
+cosh = _unary(cosh_p)
+ad.defjvp(cosh_p, lambda g, x: mul(g, sinh(x)))
+
+tanh_p = _unop("tanh", _inexact, hlo.tanh)
+tanh = _unary(tanh_p)
+ad.defjvp2(tanh_p, lambda g, ans, x: mul(g, sub(_full_like(x, 1), mul(ans, ans))))
+
+asinh_p = _unop("asinh", _inexact, chlo.asinh)
+asinh = _unary(asinh_p)
+ad.defjvp(asinh_p, lambda g, x: mul(g, rsqrt(add(mul(x, x), _full_like(x, 1)))))
+
+acosh_p = _unop("acosh", _inexact, chlo.acosh)
+acosh = _unary(acosh_p)
+ad.defjvp(acosh_p, lambda g, x: mul(g, rsqrt(mul(sub(x, _full_like(x, 1)),
+                                                  add(x, _full_like(x, 1))))))
+
+atanh_p = _unop("atanh", _inexact, chlo.atanh)
+atanh = _unary(atanh_p)
+ad.defjvp(atanh_p, lambda g, x: div(g, sub(_full_like(x, 1), mul(x, x))))
+
+sqrt_p = _unop("sqrt", _inexact, hlo.sqrt)
+sqrt = _unary(sqrt_p)
+ad.defjvp2(sqrt_p, lambda g, ans, x: div(g, mul(_full_like(x, 2), ans)))
+
+rsqrt_p = _unop("rsqrt", _inexact, hlo.rsqrt)
+rsqrt = _unary(rsqrt_p)
+ad.defjvp2(rsqrt_p, lambda g, ans, x: mul(g, mul(_full_like(x, -0.5), div(ans, x))))
+
+cbrt_p = _unop("cbrt", _float, hlo.cbrt)
+cbrt = _unary(cbrt_p)
+ad.defjvp2(cbrt_p, lambda g, ans, x: mul(g, mul(_full_like(x, 1 / 3),
+                                                 integer_pow(ans, -2))))
+
+logistic_p = _unop("logistic", _inexact, hlo.logistic)
+logistic = _unary(logistic_p)
+ad.defjvp2(logistic_p, lambda g, ans, x: mul(g, mul(ans, sub(_full_like(x, 1), ans))))
+
+erf_p = _unop("erf", _float, chlo.erf)
+erf = _unary(erf_p)
+ad.defjvp(erf_p, lambda g, x: mul(g, mul(_full_like(x, 2 / math.sqrt(math.pi)),
+                                         exp(neg(mul(x, x))))))
+
+erfc_p = _unop("erfc", _float, chlo.erfc)
+erfc = _unary(erfc_p)
+ad.defjvp(erfc_p, lambda g, x: mul(g, mul(_full_like(x, -2 / math.sqrt(math.pi)),
+                                          exp(neg(mul(x, x))))))
+
+erf_inv_p = _unop("erf_inv", _float, chlo.erf_inv)
+erf_inv = _unary(erf_inv_p)
+ad.defjvp2(erf_inv_p, lambda g, ans, x: mul(g, mul(_full_like(x, math.sqrt(math.pi) / 2),
+                                                   exp(mul(ans, ans)))))
+
+lgamma_p = _unop("lgamma", _float, chlo.lgamma)
+lgamma = _unary(lgamma_p)
+ad.defjvp(lgamma_p, lambda g, x: mul(g, digamma(x)))
+
+digamma_p = _unop("digamma", _float, chlo.digamma)
+digamma = _unary(digamma_p)
+ad.defjvp(digamma_p, lambda g, x: mul(g, polygamma(_full_like(x, 1), x)))
 
 
 def polygamma(m: ArrayLike, x: ArrayLike) -> Any:
@@ -327,29 +552,17 @@ def polygamma(m: ArrayLike, x: ArrayLike) -> Any:
     return polygamma_p.bind(*coerce_scalars("polygamma", m, x))
 
 
-register_lowering(polygamma_p, hlo_op(chlo.polygamma))
+polygamma_p = _naryop("polygamma", [_float, _float], chlo.polygamma)
+ad.defjvp(polygamma_p, None,
+          lambda g, m, x: mul(g, polygamma(add(m, _full_like(m, 1)), x)))
 
-is_finite_p = _unop("is_finite", _float, lambda dt: dtypes.bool_, weak=False)
+is_finite_p = _unop("is_finite", _float, hlo.is_finite, lambda dt: dtypes.bool_,
+                    weak=False)
 is_finite = _unary(is_finite_p)
-register_lowering(is_finite_p, hlo_op(hlo.is_finite))
+ad.defjvp_zero(is_finite_p)
 
 
-# --- comparisons -----------------------------------------------------------------
-
-def _compare_type(dtype: np.dtype) -> str:
-    if dtype in _float or dtype in _complex:
-        return "FLOAT"
-    if dtype in _signed:
-        return "SIGNED"
-    return "UNSIGNED"
-
-
-def _compare(x: ir.Value, y: ir.Value, direction: str, dtype: np.dtype,
-             real: bool = False) -> ir.Value:
-    ctype = "FLOAT" if real else _compare_type(np.dtype(dtype))
-    return hlo.compare(x, y, hlo.ComparisonDirectionAttr.get(direction),
-                       compare_type=hlo.ComparisonTypeAttr.get(ctype))
-
+# --- comparisons ----------------------------------------------------------------------
 
 def _cmp_lowering(direction: str):
     def rule(ctx: lowering.LoweringRuleContext, x: ir.Value, y: ir.Value) -> ir.Value:
@@ -361,19 +574,39 @@ def _bool_result(dt: np.dtype) -> np.dtype:
     return dtypes.bool_
 
 
-eq_p = _naryop("eq", [_any, _any], _bool_result, weak=False)
-ne_p = _naryop("ne", [_any, _any], _bool_result, weak=False)
-lt_p = _naryop("lt", [_any - _complex, _any - _complex], _bool_result, weak=False)
-le_p = _naryop("le", [_any - _complex, _any - _complex], _bool_result, weak=False)
-gt_p = _naryop("gt", [_any - _complex, _any - _complex], _bool_result, weak=False)
-ge_p = _naryop("ge", [_any - _complex, _any - _complex], _bool_result, weak=False)
-eq, ne, lt, le, gt, ge = map(_binary, (eq_p, ne_p, lt_p, le_p, gt_p, ge_p))
-for _p, _d in ((eq_p, "EQ"), (ne_p, "NE"), (lt_p, "LT"), (le_p, "LE"), (gt_p, "GT"),
-               (ge_p, "GE")):
-    register_lowering(_p, _cmp_lowering(_d))
+def _comparison(name: str, accepted: frozenset, direction: str) -> Primitive:
+    """A comparison primitive: bool result, HLO compare, zero derivative."""
+    prim = _naryop(name, [accepted, accepted], None, _bool_result, weak=False)
+    register_lowering(prim, _cmp_lowering(direction))
+    ad.defjvp_zero(prim)
+    return prim
 
 
-# --- select ----------------------------------------------------------------------
+eq_p = _comparison("eq", _any, "EQ")
+eq = _binary(eq_p)
+ne_p = _comparison("ne", _any, "NE")
+ne = _binary(ne_p)
+lt_p = _comparison("lt", _any - _complex, "LT")
+lt = _binary(lt_p)
+le_p = _comparison("le", _any - _complex, "LE")
+le = _binary(le_p)
+gt_p = _comparison("gt", _any - _complex, "GT")
+gt = _binary(gt_p)
+ge_p = _comparison("ge", _any - _complex, "GE")
+ge = _binary(ge_p)
+
+
+# --- select_n -------------------------------------------------------------------------
+
+def select_n(which: ArrayLike, *cases: ArrayLike) -> Any:
+    """``cases[which]`` elementwise; ``which`` is bool (2 cases) or int32."""
+    return select_n_p.bind(which, *coerce_scalars("select_n", *cases))
+
+
+def select(pred: ArrayLike, on_true: ArrayLike, on_false: ArrayLike) -> Any:
+    """``on_true`` where ``pred`` holds, else ``on_false`` (equal shapes and dtypes)."""
+    return select_n(pred, on_false, on_true)
+
 
 def _select_n_shape(which: ShapedArray, *cases: ShapedArray) -> tuple[int, ...]:
     if not cases:
@@ -397,20 +630,6 @@ def _select_n_dtype(which: ShapedArray, *cases: ShapedArray) -> np.dtype:
     return cases[0].dtype
 
 
-select_n_p = standard_primitive(_select_n_shape, _select_n_dtype, "select_n",
-                                lambda w, *cs: all(c.weak_type for c in cs))
-
-
-def select_n(which: ArrayLike, *cases: ArrayLike) -> Any:
-    """``cases[which]`` elementwise; ``which`` is bool (2 cases) or int32."""
-    return select_n_p.bind(which, *coerce_scalars("select_n", *cases))
-
-
-def select(pred: ArrayLike, on_true: ArrayLike, on_false: ArrayLike) -> Any:
-    """``on_true`` where ``pred`` holds, else ``on_false`` (equal shapes and dtypes)."""
-    return select_n(pred, on_false, on_true)
-
-
 def _select_n_lowering(ctx: lowering.LoweringRuleContext, which: ir.Value,
                        *cases: ir.Value) -> ir.Value:
     which_aval, case_aval = ctx.avals_in[0], ctx.avals_in[1]
@@ -431,72 +650,99 @@ def _select_n_lowering(ctx: lowering.LoweringRuleContext, which: ir.Value,
     return out
 
 
+def _select_n_jvp(primals, tangents):
+    which, *cases = primals
+    out = select_n_p.bind(which, *cases)
+    if all(type(t) is ad.Zero for t in tangents[1:]):
+        return out, ad.Zero(ad.get_aval(out))
+    return out, select_n_p.bind(which, *map(ad.instantiate_zeros, tangents[1:]))
+
+
+def _select_n_transpose(ct, which, *cases):
+    zero = ad.zeros_like_aval(ad.get_aval(ct))
+    return [None] + [
+        select_n_p.bind(which, *[ct if j == i else zero for j in range(len(cases))])
+        if ad.is_undefined_primal(c) else None
+        for i, c in enumerate(cases)]
+
+
+def _select_n_batch(vals, dims):
+    vals, dims = _full_rank_batch(vals, dims, 1)
+    return batching.broadcasting_rule(select_n_p)(vals, dims)
+
+
+select_n_p = standard_primitive(_select_n_shape, _select_n_dtype, "select_n",
+                                lambda w, *cs: all(c.weak_type for c in cs))
 register_lowering(select_n_p, _select_n_lowering)
+ad.primitive_jvps[select_n_p] = _select_n_jvp
+ad.primitive_transposes[select_n_p] = _select_n_transpose
+batching.primitive_batchers[select_n_p] = _select_n_batch
 
 
-# --- logical, bitwise, shifts ----------------------------------------------------
+# --- logical, bitwise, shifts (integer-valued: zero derivative) -----------------------
 
-and_p = _naryop("and", [_int | _bool, _int | _bool])
-or_p = _naryop("or", [_int | _bool, _int | _bool])
-xor_p = _naryop("xor", [_int | _bool, _int | _bool])
-not_p = _unop("not", _int | _bool)
-bitwise_and, bitwise_or, bitwise_xor = map(_binary, (and_p, or_p, xor_p))
+and_p = _naryop("and", [_int | _bool, _int | _bool], hlo.and_)
+bitwise_and = _binary(and_p)
+ad.defjvp_zero(and_p)
+
+or_p = _naryop("or", [_int | _bool, _int | _bool], hlo.or_)
+bitwise_or = _binary(or_p)
+ad.defjvp_zero(or_p)
+
+xor_p = _naryop("xor", [_int | _bool, _int | _bool], hlo.xor)
+bitwise_xor = _binary(xor_p)
+ad.defjvp_zero(xor_p)
+
+not_p = _unop("not", _int | _bool, hlo.not_)
 bitwise_not = _unary(not_p)
-register_lowering(and_p, hlo_op(hlo.and_))
-register_lowering(or_p, hlo_op(hlo.or_))
-register_lowering(xor_p, hlo_op(hlo.xor))
-register_lowering(not_p, hlo_op(hlo.not_))
+ad.defjvp_zero(not_p)
 
-shift_left_p = _naryop("shift_left", [_int, _int])
-shift_right_arithmetic_p = _naryop("shift_right_arithmetic", [_int, _int])
-shift_right_logical_p = _naryop("shift_right_logical", [_int, _int])
-shift_left, shift_right_arithmetic, shift_right_logical = map(
-    _binary, (shift_left_p, shift_right_arithmetic_p, shift_right_logical_p))
-register_lowering(shift_left_p, hlo_op(hlo.shift_left))
-register_lowering(shift_right_arithmetic_p, hlo_op(hlo.shift_right_arithmetic))
-register_lowering(shift_right_logical_p, hlo_op(hlo.shift_right_logical))
+shift_left_p = _naryop("shift_left", [_int, _int], hlo.shift_left)
+shift_left = _binary(shift_left_p)
+ad.defjvp_zero(shift_left_p)
 
-population_count_p = _unop("population_count", _int)
+shift_right_arithmetic_p = _naryop("shift_right_arithmetic", [_int, _int],
+                                   hlo.shift_right_arithmetic)
+shift_right_arithmetic = _binary(shift_right_arithmetic_p)
+ad.defjvp_zero(shift_right_arithmetic_p)
+
+shift_right_logical_p = _naryop("shift_right_logical", [_int, _int],
+                                hlo.shift_right_logical)
+shift_right_logical = _binary(shift_right_logical_p)
+ad.defjvp_zero(shift_right_logical_p)
+
+population_count_p = _unop("population_count", _int, hlo.popcnt)
 population_count = _unary(population_count_p)
-register_lowering(population_count_p, hlo_op(hlo.popcnt))
-clz_p = _unop("clz", _int)
+ad.defjvp_zero(population_count_p)
+
+clz_p = _unop("clz", _int, hlo.count_leading_zeros)
 clz = _unary(clz_p)
-register_lowering(clz_p, hlo_op(hlo.count_leading_zeros))
+ad.defjvp_zero(clz_p)
 
 
-# --- type conversion -------------------------------------------------------------
-
-def _convert_dtype_rule(x: ShapedArray, *, new_dtype: np.dtype, weak_type: bool
-                        ) -> np.dtype:
-    if x.dtype not in _any:
-        raise TypeError(f"convert_element_type: unsupported operand dtype {x.dtype}")
-    return new_dtype
-
-
-convert_element_type_p = standard_primitive(
-    lambda x, **p: x.shape, _convert_dtype_rule, "convert_element_type",
-    lambda x, *, new_dtype, weak_type: weak_type)
-
+# --- convert_element_type -------------------------------------------------------------
 
 def convert_element_type(x: ArrayLike, new_dtype: Any, weak_type: bool = False) -> Any:
     """Cast ``x`` to ``new_dtype`` (complex to real keeps the real part).
 
     A no-op when ``x`` already has that dtype and weak type.
     """
-    from sciax._src.core.avals import get_aval
-    from sciax._src.lax._rules import scalar_array
-
     dt = dtypes.canonicalize_dtype(new_dtype)
     if dtypes.is_python_scalar(x):
         return scalar_array(x, dt, weak_type)
     aval = get_aval(x)
     if aval.dtype == dt and aval.weak_type == weak_type:
         if isinstance(x, np.ndarray | np.generic):
-            from sciax._src.backend.array import device_put
-
             return device_put(x)
         return x
     return convert_element_type_p.bind(x, new_dtype=dt, weak_type=bool(weak_type))
+
+
+def _convert_dtype_rule(x: ShapedArray, *, new_dtype: np.dtype, weak_type: bool
+                        ) -> np.dtype:
+    if x.dtype not in _any:
+        raise TypeError(f"convert_element_type: unsupported operand dtype {x.dtype}")
+    return new_dtype
 
 
 def _convert_lowering(ctx: lowering.LoweringRuleContext, x: ir.Value, *,
@@ -513,7 +759,35 @@ def _convert_lowering(ctx: lowering.LoweringRuleContext, x: ir.Value, *,
     return hlo.convert(lowering.aval_to_ir_type(aval_out), x)
 
 
+def _convert_jvp(primals, tangents, *, new_dtype, weak_type):
+    (x,), (t,) = primals, tangents
+    out = convert_element_type_p.bind(x, new_dtype=new_dtype, weak_type=weak_type)
+    if not (dtypes.is_inexact(get_dtype(x)) and dtypes.is_inexact(new_dtype)):
+        return out, ad.Zero(ad.get_aval(out))
+    return out, convert_element_type_p.bind(t, new_dtype=new_dtype, weak_type=weak_type)
+
+
+def _convert_transpose(ct, x, *, new_dtype, weak_type):
+    aval = x.aval
+    return [convert_element_type_p.bind(ct, new_dtype=aval.dtype,
+                                        weak_type=aval.weak_type)]
+
+
+convert_element_type_p = standard_primitive(
+    lambda x, **p: x.shape, _convert_dtype_rule, "convert_element_type",
+    lambda x, *, new_dtype, weak_type: weak_type)
 register_lowering(convert_element_type_p, _convert_lowering)
+ad.primitive_jvps[convert_element_type_p] = _convert_jvp
+ad.primitive_transposes[convert_element_type_p] = _convert_transpose
+batching.defvectorized(convert_element_type_p)
+
+
+# --- bitcast_convert_type -------------------------------------------------------------
+
+def bitcast_convert_type(x: ArrayLike, new_dtype: Any) -> Any:
+    """Reinterpret the bits of ``x`` as ``new_dtype`` (sizes may differ: a
+    trailing axis is added or removed)."""
+    return bitcast_convert_type_p.bind(x, new_dtype=dtypes.canonicalize_dtype(new_dtype))
 
 
 def _bitcast_shape(x: ShapedArray, *, new_dtype: np.dtype) -> tuple[int, ...]:
@@ -536,291 +810,8 @@ def _bitcast_dtype(x: ShapedArray, *, new_dtype: np.dtype) -> np.dtype:
     return np.dtype(new_dtype)
 
 
-bitcast_convert_type_p = standard_primitive(_bitcast_shape, _bitcast_dtype,
-                                            "bitcast_convert_type",
-                                            lambda x, **p: False)
-
-
-def bitcast_convert_type(x: ArrayLike, new_dtype: Any) -> Any:
-    """Reinterpret the bits of ``x`` as ``new_dtype`` (sizes may differ: a
-    trailing axis is added or removed)."""
-    return bitcast_convert_type_p.bind(x, new_dtype=dtypes.canonicalize_dtype(new_dtype))
-
-
 def _bitcast_lowering(ctx, x, *, new_dtype):
     return hlo.bitcast_convert(lowering.aval_to_ir_type(ctx.avals_out[0]), x)
-
-
-register_lowering(bitcast_convert_type_p, _bitcast_lowering)
-
-
-# --- complex parts -----------------------------------------------------------------
-
-real_p = _unop("real", _complex, real_dtype)
-imag_p = _unop("imag", _complex, real_dtype)
-conj_p = _unop("conj", _complex)
-real, imag, conj = map(_unary, (real_p, imag_p, conj_p))
-register_lowering(real_p, hlo_op(hlo.real))
-register_lowering(imag_p, hlo_op(hlo.imag))
-register_lowering(conj_p, hlo_op(chlo.conj))
-
-complex_p = _naryop("complex", [_float - {dtypes.bfloat16, dtypes.float16}] * 2,
-                    complex_dtype)
-
-
-def complex(x: ArrayLike, y: ArrayLike) -> Any:
-    """``x + 1j * y`` from float32/float64 parts."""
-    return complex_p.bind(*coerce_scalars("complex", x, y))
-
-
-register_lowering(complex_p, hlo_op(hlo.complex))
-
-
-__all__ = [
-    "add", "sub", "mul", "div", "rem", "pow", "integer_pow", "neg", "sign", "floor",
-    "ceil", "round", "abs", "max", "min", "clamp", "nextafter", "exp", "exp2", "expm1",
-    "log", "log1p", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh",
-    "tanh", "asinh", "acosh", "atanh", "sqrt", "rsqrt", "cbrt", "logistic", "erf",
-    "erfc", "erf_inv", "lgamma", "digamma", "polygamma", "is_finite", "eq", "ne", "lt", "le", "gt",
-    "ge", "select_n", "select", "bitwise_and", "bitwise_or", "bitwise_xor",
-    "bitwise_not", "shift_left", "shift_right_arithmetic", "shift_right_logical",
-    "population_count", "clz", "convert_element_type", "bitcast_convert_type", "real",
-    "imag", "conj", "complex", "ROUND_AWAY_FROM_ZERO", "ROUND_TO_NEAREST_EVEN",
-    "stop_gradient",
-]
-
-
-# --- stop_gradient -------------------------------------------------------------------
-
-stop_gradient_p = _unop("stop_gradient", _any)
-register_lowering(stop_gradient_p, lambda ctx, x: x)
-
-
-def stop_gradient(x: Any) -> Any:
-    """The identity, with zero derivative: differentiation treats ``x`` (a pytree)
-    as a constant.
-
-    Examples
-    --------
-    >>> float(sciax.grad(lambda t: t * lax.stop_gradient(t))(3.0))
-    3.0
-    """
-    from sciax._src.backend.pytree import registry
-
-    leaves, tree = registry.flatten(x)
-    return tree.unflatten([stop_gradient_p.bind(leaf) for leaf in leaves])
-
-
-# --- differentiation rules ------------------------------------------------------------
-# Kept together at the end of the module (rather than in each block) because the
-# rules are written with the public wrappers defined above.
-
-from sciax._src.interpreters import ad, hooks  # noqa: E402
-
-hooks.add = add
-
-
-def _full_like(x: Any, value: Any) -> Any:
-    from sciax._src.core.avals import get_aval
-    from sciax._src.lax._rules import scalar_array
-    from sciax._src.lax.shape_ops import broadcast_in_dim
-
-    aval = get_aval(x)
-    s = scalar_array(value, aval.dtype)
-    return broadcast_in_dim(s, aval.shape, ()) if aval.shape else s
-
-
-def _bcast_like(v: Any, x: Any) -> Any:
-    from sciax._src.core.avals import get_aval
-    from sciax._src.lax.shape_ops import broadcast_in_dim
-
-    va, xa = get_aval(v), get_aval(x)
-    return v if va.shape == xa.shape else broadcast_in_dim(v, xa.shape, ())
-
-
-def _trunc(z: Any) -> Any:
-    return select(lt(z, _full_like(z, 0)), ceil(z), floor(z))
-
-
-def _balanced_eq(x: Any, z: Any, y: Any) -> Any:
-    # Where x and y tie, each gets half of the tangent (as JAX and autograd do).
-    return select(eq(x, z), select(eq(y, z), _full_like(x, 0.5), _full_like(x, 1)),
-                  _full_like(x, 0))
-
-
-ad.defjvp(add_p, lambda g, x, y: g, lambda g, x, y: g)
-ad.primitive_transposes[add_p] = lambda ct, x, y: [ct, ct]
-ad.defjvp(sub_p, lambda g, x, y: g, lambda g, x, y: neg(g))
-ad.primitive_transposes[sub_p] = lambda ct, x, y: [ct, neg(ct)]
-ad.defbilinear(mul_p, lambda ct, x, y: mul(ct, y), lambda ct, x, y: mul(x, ct))
-ad.defjvp2(div_p, lambda g, ans, x, y: div(g, y),
-           lambda g, ans, x, y: neg(mul(g, div(ans, y))))
-ad.primitive_transposes[div_p] = lambda ct, x, y: [div(ct, y), None]
-ad.deflinear(neg_p, lambda ct, x: [neg(ct)])
-ad.defjvp(rem_p, lambda g, x, y: g, lambda g, x, y: mul(neg(g), _trunc(div(x, y))))
-ad.defjvp2(max_p, lambda g, ans, x, y: mul(g, _balanced_eq(x, ans, y)),
-           lambda g, ans, x, y: mul(g, _balanced_eq(y, ans, x)))
-ad.defjvp2(min_p, lambda g, ans, x, y: mul(g, _balanced_eq(x, ans, y)),
-           lambda g, ans, x, y: mul(g, _balanced_eq(y, ans, x)))
-
-
-def _pow_jvp_x(g, ans, x, y):
-    yx = convert_element_type(y, get_dtype(x)) if get_dtype(y) != get_dtype(x) else y
-    return mul(g, mul(yx, pow(x, sub(y, _full_like(y, 1)))))
-
-
-def _pow_jvp_y(g, ans, x, y):
-    zero = _full_like(x, 0)
-    safe_log = select(eq(x, zero), zero, log(select(eq(x, zero), _full_like(x, 1), x)))
-    return mul(g, mul(safe_log, ans))
-
-
-def get_dtype(x: Any) -> np.dtype:
-    from sciax._src.core.avals import get_aval
-
-    return get_aval(x).dtype
-
-
-ad.defjvp2(pow_p, _pow_jvp_x, _pow_jvp_y)
-
-
-def _integer_pow_jvp(g, x, *, y):
-    if y == 0:
-        return ad.Zero(ad.get_aval(g))
-    return mul(g, mul(_full_like(x, y), integer_pow(x, y - 1)))
-
-
-ad.defjvp(integer_pow_p, _integer_pow_jvp)
-
-for _prim in (sign_p, floor_p, ceil_p, round_p, is_finite_p, eq_p, ne_p, lt_p, le_p,
-              gt_p, ge_p, and_p, or_p, xor_p, not_p, shift_left_p,
-              shift_right_arithmetic_p, shift_right_logical_p, population_count_p,
-              clz_p, nextafter_p, bitcast_convert_type_p, stop_gradient_p):
-    ad.defjvp_zero(_prim)
-
-
-def _abs_jvp(g, ans, x):
-    if dtypes.is_complex(get_dtype(x)):
-        zero = _full_like(ans, 0)
-        safe = select(eq(ans, zero), _full_like(ans, 1), ans)
-        return select(eq(ans, zero), zero, div(real(mul(conj(x), g)), safe))
-    return mul(g, sign(x))
-
-
-ad.defjvp2(abs_p, _abs_jvp)
-ad.defjvp2(exp_p, lambda g, ans, x: mul(g, ans))
-ad.defjvp2(exp2_p, lambda g, ans, x: mul(g, mul(ans, _full_like(ans, math.log(2.0)))))
-ad.defjvp2(expm1_p, lambda g, ans, x: mul(g, add(ans, _full_like(ans, 1))))
-ad.defjvp(log_p, lambda g, x: div(g, x))
-ad.defjvp(log1p_p, lambda g, x: div(g, add(x, _full_like(x, 1))))
-ad.defjvp(sin_p, lambda g, x: mul(g, cos(x)))
-ad.defjvp(cos_p, lambda g, x: neg(mul(g, sin(x))))
-ad.defjvp2(tan_p, lambda g, ans, x: mul(g, add(_full_like(x, 1), mul(ans, ans))))
-ad.defjvp(asin_p, lambda g, x: mul(g, rsqrt(sub(_full_like(x, 1), mul(x, x)))))
-ad.defjvp(acos_p, lambda g, x: neg(mul(g, rsqrt(sub(_full_like(x, 1), mul(x, x))))))
-ad.defjvp(atan_p, lambda g, x: div(g, add(_full_like(x, 1), mul(x, x))))
-ad.defjvp(sinh_p, lambda g, x: mul(g, cosh(x)))
-ad.defjvp(cosh_p, lambda g, x: mul(g, sinh(x)))
-ad.defjvp2(tanh_p, lambda g, ans, x: mul(g, sub(_full_like(x, 1), mul(ans, ans))))
-ad.defjvp(asinh_p, lambda g, x: mul(g, rsqrt(add(mul(x, x), _full_like(x, 1)))))
-ad.defjvp(acosh_p, lambda g, x: mul(g, rsqrt(mul(sub(x, _full_like(x, 1)),
-                                                  add(x, _full_like(x, 1))))))
-ad.defjvp(atanh_p, lambda g, x: div(g, sub(_full_like(x, 1), mul(x, x))))
-ad.defjvp2(sqrt_p, lambda g, ans, x: div(g, mul(_full_like(x, 2), ans)))
-ad.defjvp2(rsqrt_p, lambda g, ans, x: mul(g, mul(_full_like(x, -0.5), div(ans, x))))
-ad.defjvp2(cbrt_p, lambda g, ans, x: mul(g, mul(_full_like(x, 1 / 3),
-                                                 integer_pow(ans, -2))))
-ad.defjvp2(logistic_p, lambda g, ans, x: mul(g, mul(ans, sub(_full_like(x, 1), ans))))
-ad.defjvp(erf_p, lambda g, x: mul(g, mul(_full_like(x, 2 / math.sqrt(math.pi)),
-                                         exp(neg(mul(x, x))))))
-ad.defjvp(erfc_p, lambda g, x: mul(g, mul(_full_like(x, -2 / math.sqrt(math.pi)),
-                                          exp(neg(mul(x, x))))))
-ad.defjvp2(erf_inv_p, lambda g, ans, x: mul(g, mul(_full_like(x, math.sqrt(math.pi) / 2),
-                                                   exp(mul(ans, ans)))))
-ad.defjvp(lgamma_p, lambda g, x: mul(g, digamma(x)))
-ad.defjvp(digamma_p, lambda g, x: mul(g, polygamma(_full_like(x, 1), x)))
-ad.defjvp(polygamma_p, None,
-          lambda g, m, x: mul(g, polygamma(add(m, _full_like(m, 1)), x)))
-ad.defjvp(atan2_p,
-          lambda g, x, y: mul(g, div(y, add(mul(x, x), mul(y, y)))),
-          lambda g, x, y: mul(g, div(neg(x), add(mul(x, x), mul(y, y)))))
-
-
-def _clamp_jvp(primals, tangents):
-    lo, x, hi = primals
-    out = clamp_p.bind(lo, x, hi)
-    acc: Any = ad.Zero(ad.get_aval(out))
-    zero = _full_like(x, 0)
-    t_lo, t_x, t_hi = tangents
-    if type(t_lo) is not ad.Zero:
-        acc = ad.add_tangents(acc, select(gt(_bcast_like(lo, x), x),
-                                          _bcast_like(t_lo, x), zero))
-    if type(t_x) is not ad.Zero:
-        inside = bitwise_and(ge(x, _bcast_like(lo, x)), le(x, _bcast_like(hi, x)))
-        acc = ad.add_tangents(acc, select(inside, t_x, zero))
-    if type(t_hi) is not ad.Zero:
-        acc = ad.add_tangents(acc, select(lt(_bcast_like(hi, x), x),
-                                          _bcast_like(t_hi, x), zero))
-    return out, acc
-
-
-ad.primitive_jvps[clamp_p] = _clamp_jvp
-
-
-def _select_n_jvp(primals, tangents):
-    which, *cases = primals
-    out = select_n_p.bind(which, *cases)
-    if all(type(t) is ad.Zero for t in tangents[1:]):
-        return out, ad.Zero(ad.get_aval(out))
-    return out, select_n_p.bind(which, *map(ad.instantiate_zeros, tangents[1:]))
-
-
-def _select_n_transpose(ct, which, *cases):
-    zero = ad.zeros_like_aval(ad.get_aval(ct))
-    return [None] + [
-        select_n_p.bind(which, *[ct if j == i else zero for j in range(len(cases))])
-        if ad.is_undefined_primal(c) else None
-        for i, c in enumerate(cases)]
-
-
-ad.primitive_jvps[select_n_p] = _select_n_jvp
-ad.primitive_transposes[select_n_p] = _select_n_transpose
-
-
-def _convert_jvp(primals, tangents, *, new_dtype, weak_type):
-    (x,), (t,) = primals, tangents
-    out = convert_element_type_p.bind(x, new_dtype=new_dtype, weak_type=weak_type)
-    if not (dtypes.is_inexact(get_dtype(x)) and dtypes.is_inexact(new_dtype)):
-        return out, ad.Zero(ad.get_aval(out))
-    return out, convert_element_type_p.bind(t, new_dtype=new_dtype, weak_type=weak_type)
-
-
-def _convert_transpose(ct, x, *, new_dtype, weak_type):
-    aval = x.aval
-    return [convert_element_type_p.bind(ct, new_dtype=aval.dtype,
-                                        weak_type=aval.weak_type)]
-
-
-ad.primitive_jvps[convert_element_type_p] = _convert_jvp
-ad.primitive_transposes[convert_element_type_p] = _convert_transpose
-
-ad.deflinear(real_p, lambda ct, x: [complex(ct, _full_like(ct, 0))])
-ad.deflinear(imag_p, lambda ct, x: [complex(_full_like(ct, 0), neg(ct))])
-ad.deflinear(conj_p, lambda ct, x: [conj(ct)])
-ad.deflinear(complex_p, lambda ct, x, y: [real(ct), neg(imag(ct))])
-
-
-# --- batching rules ---------------------------------------------------------------------
-
-from sciax._src.interpreters import batching  # noqa: E402
-
-for _prim in (neg_p, sign_p, floor_p, ceil_p, round_p, abs_p, exp_p, exp2_p, expm1_p,
-              log_p, log1p_p, sin_p, cos_p, tan_p, asin_p, acos_p, atan_p, sinh_p,
-              cosh_p, tanh_p, asinh_p, acosh_p, atanh_p, sqrt_p, rsqrt_p, cbrt_p,
-              logistic_p, erf_p, erfc_p, erf_inv_p, lgamma_p, digamma_p, is_finite_p,
-              not_p, population_count_p, clz_p, integer_pow_p, convert_element_type_p,
-              real_p, imag_p, conj_p, stop_gradient_p):
-    batching.defvectorized(_prim)
 
 
 def _bitcast_batch(vals, dims, *, new_dtype):
@@ -831,49 +822,68 @@ def _bitcast_batch(vals, dims, *, new_dtype):
     return bitcast_convert_type_p.bind(x, new_dtype=new_dtype), 0
 
 
+bitcast_convert_type_p = standard_primitive(_bitcast_shape, _bitcast_dtype,
+                                            "bitcast_convert_type",
+                                            lambda x, **p: False)
+register_lowering(bitcast_convert_type_p, _bitcast_lowering)
+ad.defjvp_zero(bitcast_convert_type_p)
 batching.primitive_batchers[bitcast_convert_type_p] = _bitcast_batch
 
-for _prim in (add_p, sub_p, mul_p, div_p, rem_p, pow_p, max_p, min_p, atan2_p,
-              nextafter_p, polygamma_p, eq_p, ne_p, lt_p, le_p, gt_p, ge_p, and_p, or_p,
-              xor_p, shift_left_p, shift_right_arithmetic_p, shift_right_logical_p,
-              complex_p):
-    batching.defbroadcasting(_prim)
+
+# --- complex parts --------------------------------------------------------------------
+
+real_p = _unop("real", _complex, hlo.real, result_dtype=real_dtype)
+real = _unary(real_p)
+ad.deflinear(real_p, lambda ct, x: [complex(ct, _full_like(ct, 0))])
+
+imag_p = _unop("imag", _complex, hlo.imag, result_dtype=real_dtype)
+imag = _unary(imag_p)
+ad.deflinear(imag_p, lambda ct, x: [complex(_full_like(ct, 0), neg(ct))])
+
+conj_p = _unop("conj", _complex, chlo.conj)
+conj = _unary(conj_p)
+ad.deflinear(conj_p, lambda ct, x: [conj(ct)])
 
 
-def _full_rank_batch(vals, dims, ref: int):
-    """Broadcast scalar-allowed operands (clamp bounds, select predicate) to the
-    shape of operand ``ref`` so that the broadcasting rule applies."""
-    ref_shape = batching.get_aval(vals[ref]).shape
-    ref_dim = dims[ref]
-    ref_unbatched = list(ref_shape)
-    if ref_dim is not batching.not_mapped:
-        del ref_unbatched[ref_dim]
-    out_vals, out_dims = [], []
-    for v, d in zip(vals, dims):
-        shape = batching.get_aval(v).shape
-        rank = len(shape) - (d is not batching.not_mapped)
-        if rank == 0 and ref_unbatched:
-            from sciax._src.lax.shape_ops import broadcast_in_dim
-
-            if d is batching.not_mapped:
-                v = broadcast_in_dim(v, tuple(ref_unbatched), ())
-            else:
-                v = broadcast_in_dim(v, (shape[0], *ref_unbatched), (0,))
-                d = 0
-        out_vals.append(v)
-        out_dims.append(d)
-    return out_vals, out_dims
+def complex(x: ArrayLike, y: ArrayLike) -> Any:
+    """``x + 1j * y`` from float32/float64 parts."""
+    return complex_p.bind(*coerce_scalars("complex", x, y))
 
 
-def _clamp_batch(vals, dims):
-    vals, dims = _full_rank_batch(vals, dims, 1)
-    return batching.broadcasting_rule(clamp_p)(vals, dims)
+complex_p = _naryop("complex", [_float - {dtypes.bfloat16, dtypes.float16}] * 2,
+                    hlo.complex, result_dtype=complex_dtype)
+ad.deflinear(complex_p, lambda ct, x, y: [real(ct), neg(imag(ct))])
 
 
-def _select_n_batch(vals, dims):
-    vals, dims = _full_rank_batch(vals, dims, 1)
-    return batching.broadcasting_rule(select_n_p)(vals, dims)
+# --- stop_gradient --------------------------------------------------------------------
+
+def stop_gradient(x: Any) -> Any:
+    """The identity, with zero derivative: differentiation treats ``x`` (a pytree)
+    as a constant.
+
+    Examples
+    --------
+    >>> float(sciax.grad(lambda t: t * lax.stop_gradient(t))(3.0))
+    3.0
+    """
+    leaves, tree = registry.flatten(x)
+    return tree.unflatten([stop_gradient_p.bind(leaf) for leaf in leaves])
 
 
-batching.primitive_batchers[clamp_p] = _clamp_batch
-batching.primitive_batchers[select_n_p] = _select_n_batch
+stop_gradient_p = _unop("stop_gradient", _any)
+register_lowering(stop_gradient_p, lambda ctx, x: x)
+ad.defjvp_zero(stop_gradient_p)
+
+
+__all__ = [
+    "add", "sub", "mul", "div", "rem", "pow", "integer_pow", "neg", "sign", "floor",
+    "ceil", "round", "abs", "max", "min", "clamp", "nextafter", "exp", "exp2", "expm1",
+    "log", "log1p", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh",
+    "tanh", "asinh", "acosh", "atanh", "sqrt", "rsqrt", "cbrt", "logistic", "erf",
+    "erfc", "erf_inv", "lgamma", "digamma", "polygamma", "is_finite", "eq", "ne", "lt",
+    "le", "gt", "ge", "select_n", "select", "bitwise_and", "bitwise_or", "bitwise_xor",
+    "bitwise_not", "shift_left", "shift_right_arithmetic", "shift_right_logical",
+    "population_count", "clz", "convert_element_type", "bitcast_convert_type", "real",
+    "imag", "conj", "complex", "ROUND_AWAY_FROM_ZERO", "ROUND_TO_NEAREST_EVEN",
+    "stop_gradient",
+]

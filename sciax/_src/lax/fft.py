@@ -28,7 +28,7 @@ import numpy as np
 
 from sciax._src.backend.mlir import hlo, ir
 from sciax._src.core.avals import ShapedArray, get_aval
-from sciax._src.interpreters import ad, batching
+from sciax._src.interpreters import ad, batching, lowering
 from sciax._src.interpreters.lowering import register_lowering
 from sciax._src.lax import elementwise as ew
 from sciax._src.lax import shape_ops
@@ -136,19 +136,6 @@ def _fft_dtype_rule(x: ShapedArray, *, fft_type: FftType,
     return _real_of[x.dtype] if fft_type is FftType.IRFFT else x.dtype
 
 
-def _fft_lowering(ctx, x, *, fft_type, fft_lengths):
-    from sciax._src.interpreters import lowering
-    (out_aval,) = ctx.avals_out
-    return hlo.fft(x, hlo.FftTypeAttr.get(fft_type.name),
-                   ir.DenseI64ArrayAttr.get(list(fft_lengths)),
-                   results=[lowering.aval_to_ir_type(out_aval)])
-
-
-fft_p = standard_primitive(_fft_shape_rule, _fft_dtype_rule, "fft",
-                           lambda x, **params: False)
-register_lowering(fft_p, _fft_lowering)
-
-
 def _trailing_pad(x: Any, last: int) -> Any:
     """``x`` zero-padded (or sliced) to ``last`` entries on its last axis."""
     shape = get_aval(x).shape
@@ -192,9 +179,6 @@ def _fft_transpose(ct: Any, x: Any, *, fft_type: FftType,
     return [ew.conj(ew.mul(y, scale_b))]
 
 
-ad.deflinear(fft_p, _fft_transpose)
-
-
 def _fft_batch(vals, dims, *, fft_type, fft_lengths):
     (x,), (d,) = vals, dims
     # the transform acts on trailing axes: put the batch axis in front
@@ -202,5 +186,15 @@ def _fft_batch(vals, dims, *, fft_type, fft_lengths):
     return fft_p.bind(x, fft_type=fft_type, fft_lengths=fft_lengths), 0
 
 
-batching.primitive_batchers[fft_p] = _fft_batch
+def _fft_lowering(ctx, x, *, fft_type, fft_lengths):
+    (out_aval,) = ctx.avals_out
+    return hlo.fft(x, hlo.FftTypeAttr.get(fft_type.name),
+                   ir.DenseI64ArrayAttr.get(list(fft_lengths)),
+                   results=[lowering.aval_to_ir_type(out_aval)])
 
+
+fft_p = standard_primitive(_fft_shape_rule, _fft_dtype_rule, "fft",
+                           lambda x, **params: False)
+register_lowering(fft_p, _fft_lowering)
+ad.deflinear(fft_p, _fft_transpose)
+batching.primitive_batchers[fft_p] = _fft_batch

@@ -25,8 +25,9 @@ import numpy as np
 from sciax._src.backend.mlir import hlo, ir
 from sciax._src.core import dtypes
 from sciax._src.core.avals import ShapedArray, get_aval
-from sciax._src.interpreters import lowering
+from sciax._src.interpreters import ad, batching, lowering
 from sciax._src.interpreters.lowering import register_lowering
+from sciax._src.interpreters.partial_eval import trace_to_jaxpr
 from sciax._src.lax import elementwise as ew
 from sciax._src.lax import shape_ops
 from sciax._src.lax._rules import _any, _bool, _num, describe, standard_primitive
@@ -166,7 +167,77 @@ def _operand_weak(x: ShapedArray, *rest: ShapedArray, **params: Any) -> bool:
     return x.weak_type
 
 
-# --- gather --------------------------------------------------------------------------
+# --- helpers of the derivative and batching rules -------------------------------------
+
+
+# Indices are integers and never differentiable.  Every read-back of a scatter
+# (the gather that returns, per update element, the operand element it was
+# combined with) uses the scatter's own mode with fill value 0, so a window that
+# the scatter drops (fill/drop mode) reads 0 and contributes nothing, and a
+# clipped window reads where it was clipped to.  (PROMISE_IN_BOUNDS gathers clamp
+# but scatters drop, so out-of-bounds indices, which break that promise, may get
+# derivatives inconsistent with the primal.)
+
+def _inverse_gather_dnums(dn: ScatterDimensionNumbers) -> GatherDimensionNumbers:
+    """The gather whose output has the shape of the updates of a scatter with
+    ``dn`` and reads the operand elements those updates land on."""
+    return GatherDimensionNumbers(
+        offset_dims=dn.update_window_dims,
+        collapsed_slice_dims=dn.inserted_window_dims,
+        start_index_map=dn.scatter_dims_to_operand_dims,
+        operand_batching_dims=dn.operand_batching_dims,
+        start_indices_batching_dims=dn.scatter_indices_batching_dims)
+
+
+def _inverse_scatter_dnums(dn: GatherDimensionNumbers) -> ScatterDimensionNumbers:
+    """The scatter that writes a gather's output back where it was read from."""
+    return ScatterDimensionNumbers(
+        update_window_dims=dn.offset_dims,
+        inserted_window_dims=dn.collapsed_slice_dims,
+        scatter_dims_to_operand_dims=dn.start_index_map,
+        operand_batching_dims=dn.operand_batching_dims,
+        scatter_indices_batching_dims=dn.start_indices_batching_dims)
+
+
+def _window_sizes(operand_shape: tuple[int, ...], updates_shape: tuple[int, ...],
+                  dn: ScatterDimensionNumbers) -> tuple[int, ...]:
+    windows = iter(dn.update_window_dims)
+    return tuple(
+        min(1, n) if d in dn.inserted_window_dims or d in dn.operand_batching_dims
+        else updates_shape[next(windows)] for d, n in enumerate(operand_shape))
+
+
+def _read_back(x: Any, indices: Any, updates_shape: tuple[int, ...],
+               dn: ScatterDimensionNumbers, mode: GatherScatterMode) -> Any:
+    """Per update element, the element of the operand-shaped ``x`` that a
+    scatter with ``dn`` combines it with (0 for windows the scatter drops)."""
+    sizes = _window_sizes(get_aval(x).shape, updates_shape, dn)
+    return gather(x, indices, _inverse_gather_dnums(dn), sizes, mode=mode,
+                  fill_value=0)
+
+
+def _zeros(shape: tuple[int, ...], dtype: np.dtype) -> Any:
+    return shape_ops.full(shape, 0, dtype)
+
+
+def _as(mask: Any, dtype: np.dtype) -> Any:
+    return ew.convert_element_type(mask, dtype)
+
+
+def _shape_of(x: Any) -> tuple[int, ...]:
+    return x.aval.shape if ad.is_undefined_primal(x) else get_aval(x).shape
+
+
+# Batch axes become an extra window axis (only the operand is batched), an extra
+# index batch axis (only the indices/updates are batched), or a pair of batching
+# axes (operand_batching_dims / *_indices_batching_dims) when both are, always
+# moved to the front first.
+
+def _shift(dims: tuple[int, ...]) -> tuple[int, ...]:
+    return tuple(d + 1 for d in dims)
+
+
+# --- gather ---------------------------------------------------------------------------
 
 def gather(operand: ArrayLike, start_indices: ArrayLike,
            dimension_numbers: GatherDimensionNumbers, slice_sizes: Sequence[int], *,
@@ -346,12 +417,74 @@ def _gather_lowering(ctx, operand, indices, *, dimension_numbers, slice_sizes,
                       indices_are_sorted=ir.BoolAttr.get(indices_are_sorted))
 
 
+# gather is linear in the operand: its JVP gathers the tangent (out-of-bounds
+# windows of fill mode have a zero tangent, whatever fill_value is) and its
+# transpose adds the cotangent back into zeros at the same windows, with the same
+# mode, so that fill mode's out-of-bounds windows are dropped again.
+
+def _gather_jvp(t, operand, indices, *, dimension_numbers, slice_sizes,
+                unique_indices, indices_are_sorted, mode, fill_value):
+    return gather(t, indices, dimension_numbers, slice_sizes,
+                  unique_indices=unique_indices, indices_are_sorted=indices_are_sorted,
+                  mode=mode, fill_value=0)
+
+
+def _gather_transpose(ct, operand, indices, *, dimension_numbers, slice_sizes,
+                      unique_indices, indices_are_sorted, mode, fill_value):
+    if type(ct) is ad.Zero:
+        return [ad.Zero(operand.aval), None]
+    zeros = _zeros(operand.aval.shape, operand.aval.dtype)
+    return [scatter_add(zeros, indices, ct, _inverse_scatter_dnums(dimension_numbers),
+                        indices_are_sorted=indices_are_sorted,
+                        unique_indices=unique_indices, mode=mode), None]
+
+
+def _gather_batch(vals, dims, *, dimension_numbers, slice_sizes, unique_indices,
+                  indices_are_sorted, mode, fill_value):
+    x, idx = vals
+    x_dim, idx_dim = dims
+    dn = dimension_numbers
+    kw = dict(mode=mode, fill_value=fill_value)
+    if idx_dim is batching.not_mapped:
+        # the batch axis is one more (whole) window axis, the first one
+        x = batching.moveaxis(x, x_dim, 0)
+        dnums = GatherDimensionNumbers(
+            offset_dims=(0, *_shift(dn.offset_dims)),
+            collapsed_slice_dims=_shift(dn.collapsed_slice_dims),
+            start_index_map=_shift(dn.start_index_map),
+            operand_batching_dims=_shift(dn.operand_batching_dims),
+            start_indices_batching_dims=dn.start_indices_batching_dims)
+        sizes = (get_aval(x).shape[0], *slice_sizes)
+        return gather(x, idx, dnums, sizes, unique_indices=unique_indices,
+                      indices_are_sorted=indices_are_sorted, **kw), 0
+    idx = batching.moveaxis(idx, idx_dim, 0)
+    if x_dim is batching.not_mapped:
+        # one more index batch axis, first among the output's batch axes; batch
+        # members may read the same elements, so the promises no longer hold
+        dnums = dn._replace(offset_dims=_shift(dn.offset_dims),
+                            start_indices_batching_dims=_shift(
+                                dn.start_indices_batching_dims))
+        return gather(x, idx, dnums, slice_sizes, **kw), 0
+    x = batching.moveaxis(x, x_dim, 0)
+    dnums = GatherDimensionNumbers(
+        offset_dims=_shift(dn.offset_dims),
+        collapsed_slice_dims=_shift(dn.collapsed_slice_dims),
+        start_index_map=_shift(dn.start_index_map),
+        operand_batching_dims=(0, *_shift(dn.operand_batching_dims)),
+        start_indices_batching_dims=(0, *_shift(dn.start_indices_batching_dims)))
+    sizes = (min(1, get_aval(x).shape[0]), *slice_sizes)
+    return gather(x, idx, dnums, sizes, unique_indices=unique_indices, **kw), 0
+
+
 gather_p = standard_primitive(_gather_shape_rule, _gather_dtype_rule, "gather",
                               _operand_weak)
 register_lowering(gather_p, _gather_lowering)
+ad.defjvp(gather_p, _gather_jvp, None)
+ad.primitive_transposes[gather_p] = _gather_transpose
+batching.primitive_batchers[gather_p] = _gather_batch
 
 
-# --- scatter family ------------------------------------------------------------------
+# --- scatter family -------------------------------------------------------------------
 
 def _scatter_shape_rule(op: str):
     def rule(x: ShapedArray, idx: ShapedArray, upd: ShapedArray, *,
@@ -435,8 +568,6 @@ def _clamp_scatter_indices(operand: Any, indices: Any, updates: Any, *,
 
 @functools.lru_cache(maxsize=None)
 def _combiner_jaxpr(combine: Callable[[Any, Any], Any], dtype: np.dtype) -> Any:
-    from sciax._src.interpreters.partial_eval import trace_to_jaxpr
-
     scalar = ShapedArray((), dtype)
     return trace_to_jaxpr(lambda a, b: [combine(a, b)], [scalar, scalar])
 
@@ -485,12 +616,48 @@ def _scatter_lowering(combine: Callable[[Any, Any], Any] | None):
     return rule
 
 
+def _scatter_batch(prim):
+    def rule(vals, dims, *, dimension_numbers, indices_are_sorted, unique_indices,
+             mode):
+        x, idx, upd = vals
+        x_dim, idx_dim, upd_dim = dims
+        dn = dimension_numbers
+        size = batching.batch_size(vals, dims)
+        # the result is batched, so an unbatched operand is materialised
+        x = batching.bdim_at_front(x, x_dim, size)
+        upd = batching.bdim_at_front(upd, upd_dim, size)
+        if idx_dim is batching.not_mapped:
+            dnums = ScatterDimensionNumbers(
+                update_window_dims=(0, *_shift(dn.update_window_dims)),
+                inserted_window_dims=_shift(dn.inserted_window_dims),
+                scatter_dims_to_operand_dims=_shift(dn.scatter_dims_to_operand_dims),
+                operand_batching_dims=_shift(dn.operand_batching_dims),
+                scatter_indices_batching_dims=dn.scatter_indices_batching_dims)
+            sorted_ = indices_are_sorted
+        else:
+            idx = batching.moveaxis(idx, idx_dim, 0)
+            dnums = ScatterDimensionNumbers(
+                update_window_dims=_shift(dn.update_window_dims),
+                inserted_window_dims=_shift(dn.inserted_window_dims),
+                scatter_dims_to_operand_dims=_shift(dn.scatter_dims_to_operand_dims),
+                operand_batching_dims=(0, *_shift(dn.operand_batching_dims)),
+                scatter_indices_batching_dims=(
+                    0, *_shift(dn.scatter_indices_batching_dims)))
+            sorted_ = False
+        # each batch member writes only its own slice: uniqueness is preserved
+        return prim.bind(x, idx, upd, dimension_numbers=dnums,
+                         indices_are_sorted=sorted_, unique_indices=unique_indices,
+                         mode=mode), 0
+    return rule
+
+
 def _scatter_primitive(name: str, accepted: frozenset,
                        combine: Callable[[Any, Any], Any] | None):
     prim = standard_primitive(_scatter_shape_rule(name),
                               _scatter_dtype_rule(name, accepted),
                               name, _operand_weak)
     register_lowering(prim, _scatter_lowering(combine))
+    batching.primitive_batchers[prim] = _scatter_batch(prim)
     return prim
 
 
@@ -555,178 +722,10 @@ def _scatter_wrapper(prim, name: str, summary: str, dups: str, example: str,
     return op
 
 
-def _add_or_or(a, b):
-    # bool scatter_add is logical or, as StableHLO's add on i1
-    return ew.bitwise_or(a, b) if get_aval(a).dtype == dtypes.bool_ else ew.add(a, b)
-
-
-def _mul_or_and(a, b):
-    return ew.bitwise_and(a, b) if get_aval(a).dtype == dtypes.bool_ else ew.mul(a, b)
-
-
-scatter_p = _scatter_primitive("scatter", _any, None)
-scatter_add_p = _scatter_primitive("scatter_add", _num | _bool, _add_or_or)
-scatter_sub_p = _scatter_primitive("scatter_sub", _num, ew.sub)
-scatter_mul_p = _scatter_primitive("scatter_mul", _num | _bool, _mul_or_and)
-scatter_min_p = _scatter_primitive("scatter_min", _any, ew.min)
-scatter_max_p = _scatter_primitive("scatter_max", _any, ew.max)
-
 _dups = "With repeated indices, {0}."
-scatter = _scatter_wrapper(
-    scatter_p, "scatter", "Write windows of ``updates`` into ``operand``.",
-    "With repeated indices, which update wins is unspecified.",
-    "Array([4, 3, 7], dtype=int64)", "[[0], [1], [2]]")
-scatter_add = _scatter_wrapper(
-    scatter_add_p, "scatter_add", "Add windows of ``updates`` into ``operand``, as "
-    "``np.add.at``.", _dups.format("all updates are added"),
-    "Array([8, 5, 9], dtype=int64)")
-scatter_sub = _scatter_wrapper(
-    scatter_sub_p, "scatter_sub", "Subtract windows of ``updates`` from "
-    "``operand``, as ``np.subtract.at``.", _dups.format(
-        "all updates are subtracted"), "Array([-6,  5, -5], dtype=int64)")
-scatter_mul = _scatter_wrapper(
-    scatter_mul_p, "scatter_mul", "Multiply ``operand`` by windows of ``updates``, "
-    "as ``np.multiply.at``.", _dups.format("all factors apply"),
-    "Array([12,  5, 14], dtype=int64)")
-scatter_min = _scatter_wrapper(
-    scatter_min_p, "scatter_min", "Elementwise minimum of ``operand`` and windows of "
-    "``updates``, as ``np.minimum.at``.", _dups.format(
-        "the smallest wins"), "Array([1, 5, 2], dtype=int64)")
-scatter_max = _scatter_wrapper(
-    scatter_max_p, "scatter_max", "Elementwise maximum of ``operand`` and windows of "
-    "``updates``, as ``np.maximum.at``.", _dups.format(
-        "the largest wins"), "Array([4, 5, 7], dtype=int64)")
 
 
-__all__ = [
-    "GatherScatterMode", "GatherDimensionNumbers", "ScatterDimensionNumbers",
-    "gather", "scatter", "scatter_add", "scatter_sub", "scatter_mul", "scatter_min",
-    "scatter_max", "gather_p", "scatter_p", "scatter_add_p", "scatter_sub_p",
-    "scatter_mul_p", "scatter_min_p", "scatter_max_p",
-]
-
-
-# --- differentiation rules ------------------------------------------------------------
-# Kept together after the wrappers, which the rules are written with.  Indices are
-# integers and never differentiable.  Every read-back of a scatter (the gather
-# that returns, per update element, the operand element it was combined with)
-# uses the scatter's own mode with fill value 0, so a window that the scatter
-# drops (fill/drop mode) reads 0 and contributes nothing, and a clipped window
-# reads where it was clipped to.  (PROMISE_IN_BOUNDS gathers clamp but scatters
-# drop, so out-of-bounds indices, which break that promise, may get derivatives
-# inconsistent with the primal.)
-
-from sciax._src.interpreters import ad, batching  # noqa: E402
-
-
-def _inverse_gather_dnums(dn: ScatterDimensionNumbers) -> GatherDimensionNumbers:
-    """The gather whose output has the shape of the updates of a scatter with
-    ``dn`` and reads the operand elements those updates land on."""
-    return GatherDimensionNumbers(
-        offset_dims=dn.update_window_dims,
-        collapsed_slice_dims=dn.inserted_window_dims,
-        start_index_map=dn.scatter_dims_to_operand_dims,
-        operand_batching_dims=dn.operand_batching_dims,
-        start_indices_batching_dims=dn.scatter_indices_batching_dims)
-
-
-def _inverse_scatter_dnums(dn: GatherDimensionNumbers) -> ScatterDimensionNumbers:
-    """The scatter that writes a gather's output back where it was read from."""
-    return ScatterDimensionNumbers(
-        update_window_dims=dn.offset_dims,
-        inserted_window_dims=dn.collapsed_slice_dims,
-        scatter_dims_to_operand_dims=dn.start_index_map,
-        operand_batching_dims=dn.operand_batching_dims,
-        scatter_indices_batching_dims=dn.start_indices_batching_dims)
-
-
-def _window_sizes(operand_shape: tuple[int, ...], updates_shape: tuple[int, ...],
-                  dn: ScatterDimensionNumbers) -> tuple[int, ...]:
-    windows = iter(dn.update_window_dims)
-    return tuple(
-        min(1, n) if d in dn.inserted_window_dims or d in dn.operand_batching_dims
-        else updates_shape[next(windows)] for d, n in enumerate(operand_shape))
-
-
-def _read_back(x: Any, indices: Any, updates_shape: tuple[int, ...],
-               dn: ScatterDimensionNumbers, mode: GatherScatterMode) -> Any:
-    """Per update element, the element of the operand-shaped ``x`` that a
-    scatter with ``dn`` combines it with (0 for windows the scatter drops)."""
-    sizes = _window_sizes(get_aval(x).shape, updates_shape, dn)
-    return gather(x, indices, _inverse_gather_dnums(dn), sizes, mode=mode,
-                  fill_value=0)
-
-
-def _zeros(shape: tuple[int, ...], dtype: np.dtype) -> Any:
-    return shape_ops.full(shape, 0, dtype)
-
-
-def _as(mask: Any, dtype: np.dtype) -> Any:
-    return ew.convert_element_type(mask, dtype)
-
-
-def _shape_of(x: Any) -> tuple[int, ...]:
-    return x.aval.shape if ad.is_undefined_primal(x) else get_aval(x).shape
-
-
-# gather is linear in the operand: its JVP gathers the tangent (out-of-bounds
-# windows of fill mode have a zero tangent, whatever fill_value is) and its
-# transpose adds the cotangent back into zeros at the same windows, with the same
-# mode, so that fill mode's out-of-bounds windows are dropped again.
-
-def _gather_jvp(t, operand, indices, *, dimension_numbers, slice_sizes,
-                unique_indices, indices_are_sorted, mode, fill_value):
-    return gather(t, indices, dimension_numbers, slice_sizes,
-                  unique_indices=unique_indices, indices_are_sorted=indices_are_sorted,
-                  mode=mode, fill_value=0)
-
-
-def _gather_transpose(ct, operand, indices, *, dimension_numbers, slice_sizes,
-                      unique_indices, indices_are_sorted, mode, fill_value):
-    if type(ct) is ad.Zero:
-        return [ad.Zero(operand.aval), None]
-    zeros = _zeros(operand.aval.shape, operand.aval.dtype)
-    return [scatter_add(zeros, indices, ct, _inverse_scatter_dnums(dimension_numbers),
-                        indices_are_sorted=indices_are_sorted,
-                        unique_indices=unique_indices, mode=mode), None]
-
-
-ad.defjvp(gather_p, _gather_jvp, None)
-ad.primitive_transposes[gather_p] = _gather_transpose
-
-
-# scatter_add and scatter_sub are linear in (operand, updates) jointly.
-
-def _scatter_addsub_jvp(prim):
-    def jvp(primals, tangents, **params):
-        x, i, y = primals
-        tx, _, ty = tangents
-        out = prim.bind(x, i, y, **params)
-        if type(ty) is ad.Zero:  # adding zeros: the operand tangent passes through
-            return out, tx
-        tx = _zeros(get_aval(x).shape, get_aval(x).dtype) if type(tx) is ad.Zero \
-            else tx
-        return out, prim.bind(tx, i, ty, **params)
-    return jvp
-
-
-def _scatter_addsub_transpose(prim):
-    def rule(ct, x, i, y, *, dimension_numbers, indices_are_sorted, unique_indices,
-             mode):
-        if type(ct) is ad.Zero:
-            return [None, None, None]
-        ct_y = None
-        if ad.is_undefined_primal(y):
-            ct_y = _read_back(ct, i, y.aval.shape, dimension_numbers, mode)
-            if prim is scatter_sub_p:
-                ct_y = ew.neg(ct_y)
-        return [ct if ad.is_undefined_primal(x) else None, None, ct_y]
-    return rule
-
-
-for _prim in (scatter_add_p, scatter_sub_p):
-    ad.primitive_jvps[_prim] = _scatter_addsub_jvp(_prim)
-    ad.primitive_transposes[_prim] = _scatter_addsub_transpose(_prim)
+# --- scatter --------------------------------------------------------------------------
 
 
 # scatter (overwrite).  With repeated indices XLA does not specify which update is
@@ -803,8 +802,70 @@ def _scatter_transpose(ct, x, i, y, *, dimension_numbers, indices_are_sorted,
     return [ct_x, None, ct_y]
 
 
+scatter_p = _scatter_primitive("scatter", _any, None)
+scatter = _scatter_wrapper(
+    scatter_p, "scatter", "Write windows of ``updates`` into ``operand``.",
+    "With repeated indices, which update wins is unspecified.",
+    "Array([4, 3, 7], dtype=int64)", "[[0], [1], [2]]")
 ad.primitive_jvps[scatter_p] = _scatter_jvp
 ad.primitive_transposes[scatter_p] = _scatter_transpose
+
+
+# --- scatter_add, scatter_sub ---------------------------------------------------------
+
+
+# scatter_add and scatter_sub are linear in (operand, updates) jointly.
+
+def _scatter_addsub_jvp(prim):
+    def jvp(primals, tangents, **params):
+        x, i, y = primals
+        tx, _, ty = tangents
+        out = prim.bind(x, i, y, **params)
+        if type(ty) is ad.Zero:  # adding zeros: the operand tangent passes through
+            return out, tx
+        tx = _zeros(get_aval(x).shape, get_aval(x).dtype) if type(tx) is ad.Zero \
+            else tx
+        return out, prim.bind(tx, i, ty, **params)
+    return jvp
+
+
+def _scatter_addsub_transpose(prim):
+    def rule(ct, x, i, y, *, dimension_numbers, indices_are_sorted, unique_indices,
+             mode):
+        if type(ct) is ad.Zero:
+            return [None, None, None]
+        ct_y = None
+        if ad.is_undefined_primal(y):
+            ct_y = _read_back(ct, i, y.aval.shape, dimension_numbers, mode)
+            if prim is scatter_sub_p:
+                ct_y = ew.neg(ct_y)
+        return [ct if ad.is_undefined_primal(x) else None, None, ct_y]
+    return rule
+
+
+def _add_or_or(a, b):
+    # bool scatter_add is logical or, as StableHLO's add on i1
+    return ew.bitwise_or(a, b) if get_aval(a).dtype == dtypes.bool_ else ew.add(a, b)
+
+
+scatter_add_p = _scatter_primitive("scatter_add", _num | _bool, _add_or_or)
+scatter_add = _scatter_wrapper(
+    scatter_add_p, "scatter_add", "Add windows of ``updates`` into ``operand``, as "
+    "``np.add.at``.", _dups.format("all updates are added"),
+    "Array([8, 5, 9], dtype=int64)")
+ad.primitive_jvps[scatter_add_p] = _scatter_addsub_jvp(scatter_add_p)
+ad.primitive_transposes[scatter_add_p] = _scatter_addsub_transpose(scatter_add_p)
+
+scatter_sub_p = _scatter_primitive("scatter_sub", _num, ew.sub)
+scatter_sub = _scatter_wrapper(
+    scatter_sub_p, "scatter_sub", "Subtract windows of ``updates`` from "
+    "``operand``, as ``np.subtract.at``.", _dups.format(
+        "all updates are subtracted"), "Array([-6,  5, -5], dtype=int64)")
+ad.primitive_jvps[scatter_sub_p] = _scatter_addsub_jvp(scatter_sub_p)
+ad.primitive_transposes[scatter_sub_p] = _scatter_addsub_transpose(scatter_sub_p)
+
+
+# --- scatter_mul ----------------------------------------------------------------------
 
 
 # scatter_mul: out = x * prod(updates landing on x).  d out / d y_k is x times
@@ -861,8 +922,20 @@ def _scatter_mul_transpose(ct, x, i, y, **params):
     return [scatter_mul_p.bind(ct, i, y, **params), None, None]
 
 
+def _mul_or_and(a, b):
+    return ew.bitwise_and(a, b) if get_aval(a).dtype == dtypes.bool_ else ew.mul(a, b)
+
+
+scatter_mul_p = _scatter_primitive("scatter_mul", _num | _bool, _mul_or_and)
+scatter_mul = _scatter_wrapper(
+    scatter_mul_p, "scatter_mul", "Multiply ``operand`` by windows of ``updates``, "
+    "as ``np.multiply.at``.", _dups.format("all factors apply"),
+    "Array([12,  5, 14], dtype=int64)")
 ad.primitive_jvps[scatter_mul_p] = _scatter_mul_jvp
 ad.primitive_transposes[scatter_mul_p] = _scatter_mul_transpose
+
+
+# --- scatter_min, scatter_max ---------------------------------------------------------
 
 
 # scatter_min/max: each output element takes the tangent of whichever of its
@@ -891,95 +964,24 @@ def _scatter_extremum_jvp(prim):
     return jvp
 
 
-for _prim in (scatter_min_p, scatter_max_p):
-    ad.primitive_jvps[_prim] = _scatter_extremum_jvp(_prim)
+scatter_min_p = _scatter_primitive("scatter_min", _any, ew.min)
+scatter_min = _scatter_wrapper(
+    scatter_min_p, "scatter_min", "Elementwise minimum of ``operand`` and windows of "
+    "``updates``, as ``np.minimum.at``.", _dups.format(
+        "the smallest wins"), "Array([1, 5, 2], dtype=int64)")
+ad.primitive_jvps[scatter_min_p] = _scatter_extremum_jvp(scatter_min_p)
+
+scatter_max_p = _scatter_primitive("scatter_max", _any, ew.max)
+scatter_max = _scatter_wrapper(
+    scatter_max_p, "scatter_max", "Elementwise maximum of ``operand`` and windows of "
+    "``updates``, as ``np.maximum.at``.", _dups.format(
+        "the largest wins"), "Array([4, 5, 7], dtype=int64)")
+ad.primitive_jvps[scatter_max_p] = _scatter_extremum_jvp(scatter_max_p)
 
 
-# --- batching rules -------------------------------------------------------------------
-# Batch axes become an extra window axis (only the operand is batched), an extra
-# index batch axis (only the indices/updates are batched), or a pair of batching
-# axes (operand_batching_dims / *_indices_batching_dims) when both are, always
-# moved to the front first.
-
-def _shift(dims: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(d + 1 for d in dims)
-
-
-def _gather_batch(vals, dims, *, dimension_numbers, slice_sizes, unique_indices,
-                  indices_are_sorted, mode, fill_value):
-    x, idx = vals
-    x_dim, idx_dim = dims
-    dn = dimension_numbers
-    kw = dict(mode=mode, fill_value=fill_value)
-    if idx_dim is batching.not_mapped:
-        # the batch axis is one more (whole) window axis, the first one
-        x = batching.moveaxis(x, x_dim, 0)
-        dnums = GatherDimensionNumbers(
-            offset_dims=(0, *_shift(dn.offset_dims)),
-            collapsed_slice_dims=_shift(dn.collapsed_slice_dims),
-            start_index_map=_shift(dn.start_index_map),
-            operand_batching_dims=_shift(dn.operand_batching_dims),
-            start_indices_batching_dims=dn.start_indices_batching_dims)
-        sizes = (get_aval(x).shape[0], *slice_sizes)
-        return gather(x, idx, dnums, sizes, unique_indices=unique_indices,
-                      indices_are_sorted=indices_are_sorted, **kw), 0
-    idx = batching.moveaxis(idx, idx_dim, 0)
-    if x_dim is batching.not_mapped:
-        # one more index batch axis, first among the output's batch axes; batch
-        # members may read the same elements, so the promises no longer hold
-        dnums = dn._replace(offset_dims=_shift(dn.offset_dims),
-                            start_indices_batching_dims=_shift(
-                                dn.start_indices_batching_dims))
-        return gather(x, idx, dnums, slice_sizes, **kw), 0
-    x = batching.moveaxis(x, x_dim, 0)
-    dnums = GatherDimensionNumbers(
-        offset_dims=_shift(dn.offset_dims),
-        collapsed_slice_dims=_shift(dn.collapsed_slice_dims),
-        start_index_map=_shift(dn.start_index_map),
-        operand_batching_dims=(0, *_shift(dn.operand_batching_dims)),
-        start_indices_batching_dims=(0, *_shift(dn.start_indices_batching_dims)))
-    sizes = (min(1, get_aval(x).shape[0]), *slice_sizes)
-    return gather(x, idx, dnums, sizes, unique_indices=unique_indices, **kw), 0
-
-
-batching.primitive_batchers[gather_p] = _gather_batch
-
-
-def _scatter_batch(prim):
-    def rule(vals, dims, *, dimension_numbers, indices_are_sorted, unique_indices,
-             mode):
-        x, idx, upd = vals
-        x_dim, idx_dim, upd_dim = dims
-        dn = dimension_numbers
-        size = batching.batch_size(vals, dims)
-        # the result is batched, so an unbatched operand is materialised
-        x = batching.bdim_at_front(x, x_dim, size)
-        upd = batching.bdim_at_front(upd, upd_dim, size)
-        if idx_dim is batching.not_mapped:
-            dnums = ScatterDimensionNumbers(
-                update_window_dims=(0, *_shift(dn.update_window_dims)),
-                inserted_window_dims=_shift(dn.inserted_window_dims),
-                scatter_dims_to_operand_dims=_shift(dn.scatter_dims_to_operand_dims),
-                operand_batching_dims=_shift(dn.operand_batching_dims),
-                scatter_indices_batching_dims=dn.scatter_indices_batching_dims)
-            sorted_ = indices_are_sorted
-        else:
-            idx = batching.moveaxis(idx, idx_dim, 0)
-            dnums = ScatterDimensionNumbers(
-                update_window_dims=_shift(dn.update_window_dims),
-                inserted_window_dims=_shift(dn.inserted_window_dims),
-                scatter_dims_to_operand_dims=_shift(dn.scatter_dims_to_operand_dims),
-                operand_batching_dims=(0, *_shift(dn.operand_batching_dims)),
-                scatter_indices_batching_dims=(
-                    0, *_shift(dn.scatter_indices_batching_dims)))
-            sorted_ = False
-        # each batch member writes only its own slice: uniqueness is preserved
-        return prim.bind(x, idx, upd, dimension_numbers=dnums,
-                         indices_are_sorted=sorted_, unique_indices=unique_indices,
-                         mode=mode), 0
-    return rule
-
-
-for _prim in (scatter_p, scatter_add_p, scatter_sub_p, scatter_mul_p, scatter_min_p,
-              scatter_max_p):
-    batching.primitive_batchers[_prim] = _scatter_batch(_prim)
+__all__ = [
+    "GatherScatterMode", "GatherDimensionNumbers", "ScatterDimensionNumbers",
+    "gather", "scatter", "scatter_add", "scatter_sub", "scatter_mul", "scatter_min",
+    "scatter_max", "gather_p", "scatter_p", "scatter_add_p", "scatter_sub_p",
+    "scatter_mul_p", "scatter_min_p", "scatter_max_p",
+]

@@ -20,10 +20,10 @@ from sciax._src.backend.mlir import hlo, ir
 from sciax._src.backend.pytree import registry
 from sciax._src.core import dtypes
 from sciax._src.core.avals import ShapedArray, get_aval
-from sciax._src.core.trace import Primitive
+from sciax._src.core.trace import Primitive, current_trace
 from sciax._src.interpreters import ad, batching, lowering
 from sciax._src.lax import elementwise as ew
-from sciax._src.lax import shape_ops
+from sciax._src.lax import reductions, shape_ops
 
 __all__ = ["psum", "pmean", "pmax", "pmin", "all_gather", "ppermute", "axis_index",
            "pmap_axis_env", "psum_p", "pmax_p", "pmin_p", "all_gather_p", "ppermute_p",
@@ -52,6 +52,7 @@ def _collective(name: str) -> Primitive:
 
 
 # --- lowering inside pmap -------------------------------------------------------------
+
 # pmap lowers its body with the axis it maps bound here: (name, number of replicas).
 # Replica r is member r of the axis, so every collective spans all replicas.
 _pmap_axis: list[tuple[Any, int]] = []
@@ -105,13 +106,7 @@ def _all_reduce_lowering(kind: str):
     return rule
 
 
-psum_p = _collective("psum")
-pmax_p = _collective("pmax")
-pmin_p = _collective("pmin")
-lowering.register_lowering(psum_p, _all_reduce_lowering("sum"))
-lowering.register_lowering(pmax_p, _all_reduce_lowering("max"))
-lowering.register_lowering(pmin_p, _all_reduce_lowering("min"))
-
+# --- helpers of the reduction rules ---------------------------------------------------
 
 def _reduce_batch(reducer):
     def rule(trace, vals, dims, *, axes):
@@ -131,33 +126,21 @@ def _reduce_batch(reducer):
 
 
 def _sum(x, d):
-    from sciax._src.lax.reductions import reduce_sum
-    return reduce_sum(x, (d,))
+    return reductions.reduce_sum(x, (d,))
 
 
 def _max(x, d):
-    from sciax._src.lax.reductions import reduce_max
-    return reduce_max(x, (d,))
+    return reductions.reduce_max(x, (d,))
 
 
 def _min(x, d):
-    from sciax._src.lax.reductions import reduce_min
-    return reduce_min(x, (d,))
+    return reductions.reduce_min(x, (d,))
 
 
 def _scale_unmapped(reducer, x, size):
     if reducer is _sum:
         return ew.mul(x, ew.convert_element_type(size, get_aval(x).dtype))
     return x
-
-
-batching.primitive_batchers[psum_p] = _reduce_batch(_sum)
-batching.primitive_batchers[pmax_p] = _reduce_batch(_max)
-batching.primitive_batchers[pmin_p] = _reduce_batch(_min)
-# Every member's output depends on every member's input, so the cotangent is
-# summed over the axis too: inside vmap/pmap, grad of psum(x) is the axis size
-# (JAX's convention; the gradient is that of the members' summed outputs).
-ad.deflinear(psum_p, lambda ct, x, *, axes: [psum_p.bind(ct, axes=axes)])
 
 
 def _psum_jvp_zero_safe(prim):
@@ -173,14 +156,33 @@ def _psum_jvp_zero_safe(prim):
     ad.primitive_jvps[prim] = jvp
 
 
-_psum_jvp_zero_safe(pmax_p)
-_psum_jvp_zero_safe(pmin_p)
-
-
 def _tree_apply(prim: Primitive, x: Any, axis_name: Any) -> Any:
     axes = _axes_tuple(axis_name)
     leaves, tree = registry.flatten(x)
     return tree.unflatten([prim.bind(leaf, axes=axes) for leaf in leaves])
+
+
+def _static_axis_size(axis_name: Any) -> int:
+    t = current_trace()
+    while t is not None:
+        if isinstance(t, batching.BatchTrace) and t.axis_name == axis_name:
+            return t.axis_size
+        size = getattr(t, "axis_sizes", {}).get(axis_name)
+        if size is not None:
+            return size
+        t = getattr(t, "parent", None)
+    raise _unbound(axis_name)
+
+
+# --- psum -----------------------------------------------------------------------------
+
+psum_p = _collective("psum")
+lowering.register_lowering(psum_p, _all_reduce_lowering("sum"))
+batching.primitive_batchers[psum_p] = _reduce_batch(_sum)
+# Every member's output depends on every member's input, so the cotangent is
+# summed over the axis too: inside vmap/pmap, grad of psum(x) is the axis size
+# (JAX's convention; the gradient is that of the members' summed outputs).
+ad.deflinear(psum_p, lambda ct, x, *, axes: [psum_p.bind(ct, axes=axes)])
 
 
 def psum(x: Any, axis_name: Any) -> Any:
@@ -194,15 +196,33 @@ def psum(x: Any, axis_name: Any) -> Any:
     return _tree_apply(psum_p, x, axis_name)
 
 
+# --- pmax -----------------------------------------------------------------------------
+
+pmax_p = _collective("pmax")
+lowering.register_lowering(pmax_p, _all_reduce_lowering("max"))
+batching.primitive_batchers[pmax_p] = _reduce_batch(_max)
+_psum_jvp_zero_safe(pmax_p)
+
+
 def pmax(x: Any, axis_name: Any) -> Any:
     """Maximum over the named mapped axis."""
     return _tree_apply(pmax_p, x, axis_name)
+
+
+# --- pmin -----------------------------------------------------------------------------
+
+pmin_p = _collective("pmin")
+lowering.register_lowering(pmin_p, _all_reduce_lowering("min"))
+batching.primitive_batchers[pmin_p] = _reduce_batch(_min)
+_psum_jvp_zero_safe(pmin_p)
 
 
 def pmin(x: Any, axis_name: Any) -> Any:
     """Minimum over the named mapped axis."""
     return _tree_apply(pmin_p, x, axis_name)
 
+
+# --- pmean ----------------------------------------------------------------------------
 
 def pmean(x: Any, axis_name: Any) -> Any:
     """Mean over the named mapped axis.
@@ -259,7 +279,7 @@ def axis_index(axis_name: Any) -> Any:
     return axis_index_p.bind(axis_name=axis_name)
 
 
-# --- all_gather and ppermute ----------------------------------------------------------
+# --- all_gather -----------------------------------------------------------------------
 
 all_gather_p = Primitive("all_gather")
 batching.axis_primitives.add(all_gather_p)
@@ -335,6 +355,8 @@ def all_gather(x: Any, axis_name: Any, *, axis: int = 0, tiled: bool = False) ->
                            for leaf in leaves])
 
 
+# --- ppermute -------------------------------------------------------------------------
+
 ppermute_p = Primitive("ppermute")
 ppermute_p.def_abstract_eval(lambda x, *, axis_name, perm: x)
 ppermute_p.def_impl(lambda x, *, axis_name, perm: (_ for _ in ()).throw(
@@ -396,18 +418,3 @@ def ppermute(x: Any, axis_name: Any, perm: Sequence[tuple[int, int]]) -> Any:
     leaves, tree = registry.flatten(x)
     return tree.unflatten([ppermute_p.bind(leaf, axis_name=axis_name, perm=perm)
                            for leaf in leaves])
-
-
-def _static_axis_size(axis_name: Any) -> int:
-    from sciax._src.core.trace import current_trace
-
-    t = current_trace()
-    while t is not None:
-        if isinstance(t, batching.BatchTrace) and t.axis_name == axis_name:
-            return t.axis_size
-        size = getattr(t, "axis_sizes", {}).get(axis_name)
-        if size is not None:
-            return size
-        t = getattr(t, "parent", None)
-    raise _unbound(axis_name)
-

@@ -20,12 +20,13 @@ import numpy as np
 
 from sciax._src.backend.mlir import hlo, ir
 from sciax._src.core import dtypes
-from sciax._src.core.avals import ShapedArray
-from sciax._src.interpreters import lowering
+from sciax._src.core.avals import ShapedArray, get_aval
+from sciax._src.interpreters import ad, batching, lowering
 from sciax._src.interpreters.lowering import register_lowering
+from sciax._src.lax import elementwise as ew
+from sciax._src.lax import shape_ops
 from sciax._src.lax._rules import (_any, _bool, _complex, _float, _int, _num,
-                                   check_dtypes, standard_primitive)
-from sciax._src.lax.elementwise import _compare
+                                   _compare, check_dtypes, standard_primitive)
 
 ArrayLike = Any
 
@@ -151,7 +152,44 @@ def _all_ones(dtype: np.dtype) -> Any:
     return True if dtype == dtypes.bool_ else np.array(-1).astype(dtype)
 
 
+def _kept_dims(ndim: int, axes: Sequence[int]) -> tuple[int, ...]:
+    return tuple(i for i in range(ndim) if i not in axes)
+
+
+def _shift_axis(axis: int, bdim: int) -> int:
+    """Where an axis of the unbatched operand lies once ``bdim`` is inserted."""
+    return axis + (axis >= bdim)
+
+
+def _reduce_batch(prim: Any) -> Callable[..., Any]:
+    def rule(vals, dims, *, axes):
+        (x,), (d,) = vals, dims
+        new_axes = tuple(_shift_axis(a, d) for a in axes)
+        return prim.bind(x, axes=new_axes), d - sum(a < d for a in new_axes)
+    return rule
+
+
+def _argminmax_batch(prim: Any) -> Callable[..., Any]:
+    def rule(vals, dims, *, axis, index_dtype):
+        (x,), (d,) = vals, dims
+        new_axis = _shift_axis(axis, d)
+        return (prim.bind(x, axis=new_axis, index_dtype=index_dtype),
+                d - (new_axis < d))
+    return rule
+
+
+def _cumulative_batch(prim: Any) -> Callable[..., Any]:
+    def rule(vals, dims, *, axis, reverse):
+        (x,), (d,) = vals, dims
+        return prim.bind(x, axis=_shift_axis(axis, d), reverse=reverse), d
+    return rule
+
+
 # --- reduce_sum, reduce_prod, reduce_max, reduce_min, reduce_and/or/xor ---------------
+
+
+# One factory call per reduction gives its wrapper, primitive, lowering and
+# batching rule; its derivative follows it.
 
 def _reducer(name: str, accepted: frozenset, identity: Callable[[np.dtype], Any],
              body: Callable[[np.dtype], Callable[..., list[ir.Value]]]):
@@ -175,6 +213,7 @@ def _reducer(name: str, accepted: frozenset, identity: Callable[[np.dtype], Any]
         return op.result
 
     register_lowering(prim, lower)
+    batching.primitive_batchers[prim] = _reduce_batch(prim)
 
     def wrapper(operand: ArrayLike, axes: Sequence[int]) -> Any:
         return prim.bind(operand, axes=_as_axes(name, axes))
@@ -183,21 +222,16 @@ def _reducer(name: str, accepted: frozenset, identity: Callable[[np.dtype], Any]
     return wrapper, prim
 
 
+def _reduce_sum_transpose(ct: Any, x: ad.UndefinedPrimal, *, axes: tuple[int, ...]
+                          ) -> list[Any]:
+    # reduce_sum is linear; its transpose copies the cotangent back along the
+    # reduced axes
+    shape = x.aval.shape
+    return [shape_ops.broadcast_in_dim(ct, shape, _kept_dims(len(shape), axes))]
+
+
 reduce_sum, reduce_sum_p = _reducer("reduce_sum", _num, lambda d: 0,
                                     _binary_body(hlo.add))
-reduce_prod, reduce_prod_p = _reducer("reduce_prod", _num, lambda d: 1,
-                                      _binary_body(hlo.multiply))
-reduce_max, reduce_max_p = _reducer("reduce_max", _any, _lowest,
-                                    lambda d: _minmax_body(d, "GT"))
-reduce_min, reduce_min_p = _reducer("reduce_min", _any, _highest,
-                                    lambda d: _minmax_body(d, "LT"))
-reduce_and, reduce_and_p = _reducer("reduce_and", _int | _bool, _all_ones,
-                                    _binary_body(hlo.and_))
-reduce_or, reduce_or_p = _reducer("reduce_or", _int | _bool, lambda d: 0,
-                                  _binary_body(hlo.or_))
-reduce_xor, reduce_xor_p = _reducer("reduce_xor", _int | _bool, lambda d: 0,
-                                    _binary_body(hlo.xor))
-
 reduce_sum.__doc__ = """Sum of ``operand`` over ``axes``.
 
 Parameters
@@ -218,6 +252,44 @@ Examples
 >>> lax.reduce_sum(np.arange(6.0).reshape(2, 3), (1,))
 Array([ 3., 12.], dtype=float64)
 """
+ad.deflinear(reduce_sum_p, _reduce_sum_transpose)
+
+
+def _exclusive_cumprod(y: Any, reverse: bool) -> Any:
+    """Products of the elements strictly before (after, if ``reverse``) each
+    position along axis 0: shift by one, fill with 1, then cumprod."""
+    aval = get_aval(y)
+    first = (-1, 1, 0) if reverse else (1, -1, 0)
+    one = ew.convert_element_type(1, aval.dtype)
+    shifted = shape_ops.pad(y, one, [first] + [(0, 0, 0)] * (aval.ndim - 1))
+    return cumprod(shifted, 0, reverse=reverse)
+
+
+def _reduce_prod_jvp(primals, tangents, *, axes):
+    # d prod(x) = sum_i t_i * prod_{j != i} x_j.  The product of all the other
+    # elements is (product before i) * (product after i), two exclusive
+    # cumulative products, so no division by x_i is needed and the rule is
+    # exact with any number of zeros in the operand.
+    (x,), (t,) = primals, tangents
+    ans = reduce_prod_p.bind(x, axes=axes)
+    if not axes:
+        return ans, t
+    shape = get_aval(x).shape
+    rest = _kept_dims(len(shape), axes)
+    # reduced axes first, flattened into one
+    perm = (*axes, *rest)
+    flat_shape = (int(np.prod([shape[a] for a in axes])), *(shape[i] for i in rest))
+
+    def flatten(v: Any) -> Any:
+        return shape_ops.reshape(shape_ops.transpose(v, perm), flat_shape)
+
+    y, ty = flatten(x), flatten(t)
+    others = ew.mul(_exclusive_cumprod(y, False), _exclusive_cumprod(y, True))
+    return ans, reduce_sum(ew.mul(ty, others), (0,))
+
+
+reduce_prod, reduce_prod_p = _reducer("reduce_prod", _num, lambda d: 1,
+                                      _binary_body(hlo.multiply))
 reduce_prod.__doc__ = """Product of ``operand`` over ``axes`` (see :func:`reduce_sum`).
 
 Notes
@@ -232,6 +304,26 @@ Examples
 >>> lax.reduce_prod(np.arange(1.0, 7.0).reshape(2, 3), (0, 1))
 Array(720., dtype=float64)
 """
+ad.primitive_jvps[reduce_prod_p] = _reduce_prod_jvp
+
+
+def _chooser_jvp(prim: Any) -> Callable[..., Any]:
+    """JVP of max/min: the tangent at the extremum, averaged over ties (so a
+    tie shares the derivative equally, as ``max(x, y)`` does elementwise)."""
+    def jvp(primals, tangents, *, axes):
+        (x,), (t,) = primals, tangents
+        ans = prim.bind(x, axes=axes)
+        shape = get_aval(x).shape
+        at_ans = ew.eq(x, shape_ops.broadcast_in_dim(ans, shape,
+                                                      _kept_dims(len(shape), axes)))
+        weights = ew.convert_element_type(at_ans, get_aval(t).dtype)
+        counts = reduce_sum(weights, axes)
+        return ans, ew.div(reduce_sum(ew.mul(t, weights), axes), counts)
+    return jvp
+
+
+reduce_max, reduce_max_p = _reducer("reduce_max", _any, _lowest,
+                                    lambda d: _minmax_body(d, "GT"))
 reduce_max.__doc__ = """Maximum of ``operand`` over ``axes``; NaN propagates, complex
 numbers compare lexicographically, an empty reduction gives the dtype's lowest value.
 
@@ -241,6 +333,9 @@ Examples
 >>> lax.reduce_max(np.array([[1, 5], [7, 2]], np.int32), (1,))
 Array([5, 7], dtype=int32)
 """
+ad.primitive_jvps[reduce_max_p] = _chooser_jvp(reduce_max_p)
+reduce_min, reduce_min_p = _reducer("reduce_min", _any, _highest,
+                                    lambda d: _minmax_body(d, "LT"))
 reduce_min.__doc__ = """Minimum of ``operand`` over ``axes`` (see :func:`reduce_max`).
 
 Examples
@@ -249,6 +344,9 @@ Examples
 >>> lax.reduce_min(np.array([3.0, -1.0, 2.0]), (0,))
 Array(-1., dtype=float64)
 """
+ad.primitive_jvps[reduce_min_p] = _chooser_jvp(reduce_min_p)
+reduce_and, reduce_and_p = _reducer("reduce_and", _int | _bool, _all_ones,
+                                    _binary_body(hlo.and_))
 reduce_and.__doc__ = """Logical (bool) or bitwise (integer) AND over ``axes``.
 
 Examples
@@ -257,6 +355,9 @@ Examples
 >>> lax.reduce_and(np.array([[True, False], [True, True]]), (1,))
 Array([False,  True], dtype=bool)
 """
+ad.defjvp_zero(reduce_and_p)  # bitwise: zero derivative
+reduce_or, reduce_or_p = _reducer("reduce_or", _int | _bool, lambda d: 0,
+                                  _binary_body(hlo.or_))
 reduce_or.__doc__ = """Logical (bool) or bitwise (integer) OR over ``axes``.
 
 Examples
@@ -265,6 +366,9 @@ Examples
 >>> lax.reduce_or(np.array([[True, False], [False, False]]), (1,))
 Array([ True, False], dtype=bool)
 """
+ad.defjvp_zero(reduce_or_p)
+reduce_xor, reduce_xor_p = _reducer("reduce_xor", _int | _bool, lambda d: 0,
+                                    _binary_body(hlo.xor))
 reduce_xor.__doc__ = """Logical (bool) or bitwise (integer) XOR over ``axes``.
 
 Examples
@@ -273,9 +377,10 @@ Examples
 >>> lax.reduce_xor(np.array([True, True, True]), (0,))
 Array(True, dtype=bool)
 """
+ad.defjvp_zero(reduce_xor_p)
 
 
-# --- argmax, argmin ----------------------------------------------------------------
+# --- argmax, argmin -------------------------------------------------------------------
 
 def _argminmax(name: str, direction: str):
     def shape_rule(x: ShapedArray, *, axis: int, index_dtype: np.dtype
@@ -333,6 +438,8 @@ def _argminmax(name: str, direction: str):
         return op.results[1]
 
     register_lowering(prim, lower)
+    batching.primitive_batchers[prim] = _argminmax_batch(prim)
+    ad.defjvp_zero(prim)  # integer-valued
 
     def wrapper(operand: ArrayLike, axis: int, index_dtype: Any) -> Any:
         return prim.bind(operand, axis=_as_axis(name, axis),
@@ -343,8 +450,6 @@ def _argminmax(name: str, direction: str):
 
 
 argmax, argmax_p = _argminmax("argmax", "GT")
-argmin, argmin_p = _argminmax("argmin", "LT")
-
 argmax.__doc__ = """Index of the largest element along ``axis``.
 
 Ties pick the lowest index; a NaN counts as the largest value, so the first
@@ -366,6 +471,7 @@ Examples
 >>> lax.argmax(np.array([1.0, 3.0, 3.0, 0.0]), 0, np.int32)
 Array(1, dtype=int32)
 """
+argmin, argmin_p = _argminmax("argmin", "LT")
 argmin.__doc__ = """Index of the smallest element along ``axis`` (see :func:`argmax`;
 the first NaN wins here too).
 
@@ -377,7 +483,7 @@ Array([1, 0], dtype=int32)
 """
 
 
-# --- cumsum, cumprod, cummax, cummin, cumlogsumexp -----------------------------------
+# --- cumsum, cumprod, cummax, cummin, cumlogsumexp ------------------------------------
 
 def _logaddexp_body(dtype: np.dtype):
     def body(x: ir.Value, y: ir.Value) -> list[ir.Value]:
@@ -423,6 +529,7 @@ def _cumulative(name: str, accepted: frozenset, identity: Callable[[np.dtype], A
         return op.result
 
     register_lowering(prim, lower)
+    batching.primitive_batchers[prim] = _cumulative_batch(prim)
 
     def wrapper(operand: ArrayLike, axis: int = 0, reverse: bool = False) -> Any:
         return prim.bind(operand, axis=_as_axis(name, axis), reverse=bool(reverse))
@@ -431,15 +538,37 @@ def _cumulative(name: str, accepted: frozenset, identity: Callable[[np.dtype], A
     return wrapper, prim
 
 
-cumsum, cumsum_p = _cumulative("cumsum", _num, lambda d: 0, _binary_body(hlo.add))
-cumprod, cumprod_p = _cumulative("cumprod", _num, lambda d: 1,
-                                 _binary_body(hlo.multiply))
-cummax, cummax_p = _cumulative("cummax", _any, _lowest, lambda d: _minmax_body(d, "GT"))
-cummin, cummin_p = _cumulative("cummin", _any, _highest,
-                               lambda d: _minmax_body(d, "LT"))
-cumlogsumexp, cumlogsumexp_p = _cumulative("cumlogsumexp", _float, lambda d: -np.inf,
-                                           _logaddexp_body)
+def _logaddexp(a: Any, b: Any) -> Any:
+    """``log(exp(a) + exp(b))`` for the cumlogsumexp JVP.  Where ``a - b`` is
+    NaN (both infinite with the same sign) the difference is taken as 0, so the
+    tangent stays finite; the primal there is the maximum, as it should be."""
+    m = ew.max(a, b)
+    d = ew.sub(a, b)
+    d = ew.select(ew.ne(d, d), shape_ops.full_like(d, 0), d)
+    return ew.add(m, ew.log1p(ew.exp(ew.neg(ew.abs(d)))))
 
+
+def _cumulative_jvp(prim: Any, combine: Callable[[Any, Any], Any]
+                    ) -> Callable[..., Any]:
+    """JVP of a cumulative reduction as the JVP of the equivalent associative
+    scan of ``combine``: O(n) work, O(log n) depth, correct with zeros (cumprod)
+    and ties (cummax/cummin share the tangent as elementwise max/min do)."""
+    def jvp(primals, tangents, *, axis, reverse):
+        # function-local: control_flow sits above reductions in the lax order
+        from sciax._src.lax.control_flow import associative_scan
+
+        (x,), (t,) = primals, tangents
+        out = prim.bind(x, axis=axis, reverse=reverse)
+
+        def scan(v: Any) -> list[Any]:
+            return [associative_scan(combine, v, reverse=reverse, axis=axis)]
+
+        _, (t_out,) = ad.jvp_flat(scan, [x], [t])
+        return out, t_out
+    return jvp
+
+
+cumsum, cumsum_p = _cumulative("cumsum", _num, lambda d: 0, _binary_body(hlo.add))
 cumsum.__doc__ = """Cumulative sum of ``operand`` along ``axis``.
 
 Parameters
@@ -459,6 +588,9 @@ Array([1., 3., 6.], dtype=float64)
 >>> lax.cumsum(np.array([1.0, 2.0, 3.0]), reverse=True)
 Array([6., 5., 3.], dtype=float64)
 """
+ad.deflinear(cumsum_p, lambda ct, x, *, axis, reverse: [cumsum(ct, axis, not reverse)])
+cumprod, cumprod_p = _cumulative("cumprod", _num, lambda d: 1,
+                                 _binary_body(hlo.multiply))
 cumprod.__doc__ = """Cumulative product along ``axis`` (see :func:`cumsum`).
 
 Examples
@@ -467,6 +599,8 @@ Examples
 >>> lax.cumprod(np.array([1, 2, 3, 4], np.int32))
 Array([ 1,  2,  6, 24], dtype=int32)
 """
+ad.primitive_jvps[cumprod_p] = _cumulative_jvp(cumprod_p, ew.mul)
+cummax, cummax_p = _cumulative("cummax", _any, _lowest, lambda d: _minmax_body(d, "GT"))
 cummax.__doc__ = """Running maximum along ``axis`` (``np.maximum.accumulate``).
 
 Examples
@@ -475,6 +609,9 @@ Examples
 >>> lax.cummax(np.array([1.0, 3.0, 2.0, 5.0]))
 Array([1., 3., 3., 5.], dtype=float64)
 """
+ad.primitive_jvps[cummax_p] = _cumulative_jvp(cummax_p, ew.max)
+cummin, cummin_p = _cumulative("cummin", _any, _highest,
+                               lambda d: _minmax_body(d, "LT"))
 cummin.__doc__ = """Running minimum along ``axis`` (``np.minimum.accumulate``).
 
 Examples
@@ -483,6 +620,9 @@ Examples
 >>> lax.cummin(np.array([4.0, 3.0, 5.0, 1.0]))
 Array([4., 3., 3., 1.], dtype=float64)
 """
+ad.primitive_jvps[cummin_p] = _cumulative_jvp(cummin_p, ew.min)
+cumlogsumexp, cumlogsumexp_p = _cumulative("cumlogsumexp", _float, lambda d: -np.inf,
+                                           _logaddexp_body)
 cumlogsumexp.__doc__ = """Running ``log(sum(exp(x)))`` along ``axis``, computed
 without overflow (``np.logaddexp.accumulate``); floating dtypes only.
 
@@ -492,161 +632,4 @@ Examples
 >>> lax.cumlogsumexp(np.log(np.array([1.0, 2.0, 3.0])))
 Array([0.        , 1.09861229, 1.79175947], dtype=float64)
 """
-
-
-# --- differentiation and batching rules -------------------------------------------
-# Kept together at the end of the module because the rules are written with the
-# public wrappers above and with elementwise/shape ops.
-
-from sciax._src.core.avals import get_aval  # noqa: E402
-from sciax._src.interpreters import ad, batching  # noqa: E402
-from sciax._src.lax import elementwise as ew  # noqa: E402
-from sciax._src.lax import shape_ops  # noqa: E402
-
-
-def _kept_dims(ndim: int, axes: Sequence[int]) -> tuple[int, ...]:
-    return tuple(i for i in range(ndim) if i not in axes)
-
-
-def _reduce_sum_transpose(ct: Any, x: ad.UndefinedPrimal, *, axes: tuple[int, ...]
-                          ) -> list[Any]:
-    # reduce_sum is linear; its transpose copies the cotangent back along the
-    # reduced axes
-    shape = x.aval.shape
-    return [shape_ops.broadcast_in_dim(ct, shape, _kept_dims(len(shape), axes))]
-
-
-ad.deflinear(reduce_sum_p, _reduce_sum_transpose)
-
-
-def _chooser_jvp(prim: Any) -> Callable[..., Any]:
-    """JVP of max/min: the tangent at the extremum, averaged over ties (so a
-    tie shares the derivative equally, as ``max(x, y)`` does elementwise)."""
-    def jvp(primals, tangents, *, axes):
-        (x,), (t,) = primals, tangents
-        ans = prim.bind(x, axes=axes)
-        shape = get_aval(x).shape
-        at_ans = ew.eq(x, shape_ops.broadcast_in_dim(ans, shape,
-                                                      _kept_dims(len(shape), axes)))
-        weights = ew.convert_element_type(at_ans, get_aval(t).dtype)
-        counts = reduce_sum(weights, axes)
-        return ans, ew.div(reduce_sum(ew.mul(t, weights), axes), counts)
-    return jvp
-
-
-ad.primitive_jvps[reduce_max_p] = _chooser_jvp(reduce_max_p)
-ad.primitive_jvps[reduce_min_p] = _chooser_jvp(reduce_min_p)
-
-
-def _exclusive_cumprod(y: Any, reverse: bool) -> Any:
-    """Products of the elements strictly before (after, if ``reverse``) each
-    position along axis 0: shift by one, fill with 1, then cumprod."""
-    aval = get_aval(y)
-    first = (-1, 1, 0) if reverse else (1, -1, 0)
-    one = ew.convert_element_type(1, aval.dtype)
-    shifted = shape_ops.pad(y, one, [first] + [(0, 0, 0)] * (aval.ndim - 1))
-    return cumprod(shifted, 0, reverse=reverse)
-
-
-def _reduce_prod_jvp(primals, tangents, *, axes):
-    # d prod(x) = sum_i t_i * prod_{j != i} x_j.  The product of all the other
-    # elements is (product before i) * (product after i), two exclusive
-    # cumulative products, so no division by x_i is needed and the rule is
-    # exact with any number of zeros in the operand.
-    (x,), (t,) = primals, tangents
-    ans = reduce_prod_p.bind(x, axes=axes)
-    if not axes:
-        return ans, t
-    shape = get_aval(x).shape
-    rest = _kept_dims(len(shape), axes)
-    # reduced axes first, flattened into one
-    perm = (*axes, *rest)
-    flat_shape = (int(np.prod([shape[a] for a in axes])), *(shape[i] for i in rest))
-
-    def flatten(v: Any) -> Any:
-        return shape_ops.reshape(shape_ops.transpose(v, perm), flat_shape)
-
-    y, ty = flatten(x), flatten(t)
-    others = ew.mul(_exclusive_cumprod(y, False), _exclusive_cumprod(y, True))
-    return ans, reduce_sum(ew.mul(ty, others), (0,))
-
-
-ad.primitive_jvps[reduce_prod_p] = _reduce_prod_jvp
-
-for _prim in (reduce_and_p, reduce_or_p, reduce_xor_p, argmax_p, argmin_p):
-    ad.defjvp_zero(_prim)
-
-ad.deflinear(cumsum_p, lambda ct, x, *, axis, reverse: [cumsum(ct, axis, not reverse)])
-
-
-def _logaddexp(a: Any, b: Any) -> Any:
-    """``log(exp(a) + exp(b))`` for the cumlogsumexp JVP.  Where ``a - b`` is
-    NaN (both infinite with the same sign) the difference is taken as 0, so the
-    tangent stays finite; the primal there is the maximum, as it should be."""
-    m = ew.max(a, b)
-    d = ew.sub(a, b)
-    d = ew.select(ew.ne(d, d), shape_ops.full_like(d, 0), d)
-    return ew.add(m, ew.log1p(ew.exp(ew.neg(ew.abs(d)))))
-
-
-def _cumulative_jvp(prim: Any, combine: Callable[[Any, Any], Any]
-                    ) -> Callable[..., Any]:
-    """JVP of a cumulative reduction as the JVP of the equivalent associative
-    scan of ``combine``: O(n) work, O(log n) depth, correct with zeros (cumprod)
-    and ties (cummax/cummin share the tangent as elementwise max/min do)."""
-    def jvp(primals, tangents, *, axis, reverse):
-        from sciax._src.lax.control_flow import associative_scan
-
-        (x,), (t,) = primals, tangents
-        out = prim.bind(x, axis=axis, reverse=reverse)
-
-        def scan(v: Any) -> list[Any]:
-            return [associative_scan(combine, v, reverse=reverse, axis=axis)]
-
-        _, (t_out,) = ad.jvp_flat(scan, [x], [t])
-        return out, t_out
-    return jvp
-
-
-ad.primitive_jvps[cumprod_p] = _cumulative_jvp(cumprod_p, ew.mul)
-ad.primitive_jvps[cummax_p] = _cumulative_jvp(cummax_p, ew.max)
-ad.primitive_jvps[cummin_p] = _cumulative_jvp(cummin_p, ew.min)
 ad.primitive_jvps[cumlogsumexp_p] = _cumulative_jvp(cumlogsumexp_p, _logaddexp)
-
-
-def _shift_axis(axis: int, bdim: int) -> int:
-    """Where an axis of the unbatched operand lies once ``bdim`` is inserted."""
-    return axis + (axis >= bdim)
-
-
-def _reduce_batch(prim: Any) -> Callable[..., Any]:
-    def rule(vals, dims, *, axes):
-        (x,), (d,) = vals, dims
-        new_axes = tuple(_shift_axis(a, d) for a in axes)
-        return prim.bind(x, axes=new_axes), d - sum(a < d for a in new_axes)
-    return rule
-
-
-def _argminmax_batch(prim: Any) -> Callable[..., Any]:
-    def rule(vals, dims, *, axis, index_dtype):
-        (x,), (d,) = vals, dims
-        new_axis = _shift_axis(axis, d)
-        return (prim.bind(x, axis=new_axis, index_dtype=index_dtype),
-                d - (new_axis < d))
-    return rule
-
-
-def _cumulative_batch(prim: Any) -> Callable[..., Any]:
-    def rule(vals, dims, *, axis, reverse):
-        (x,), (d,) = vals, dims
-        return prim.bind(x, axis=_shift_axis(axis, d), reverse=reverse), d
-    return rule
-
-
-for _prim in (reduce_sum_p, reduce_prod_p, reduce_max_p, reduce_min_p, reduce_and_p,
-              reduce_or_p, reduce_xor_p):
-    batching.primitive_batchers[_prim] = _reduce_batch(_prim)
-for _prim in (argmax_p, argmin_p):
-    batching.primitive_batchers[_prim] = _argminmax_batch(_prim)
-for _prim in (cumsum_p, cumprod_p, cummax_p, cummin_p, cumlogsumexp_p):
-    batching.primitive_batchers[_prim] = _cumulative_batch(_prim)

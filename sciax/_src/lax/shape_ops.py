@@ -16,9 +16,10 @@ import numpy as np
 
 from sciax._src.backend.mlir import hlo, ir
 from sciax._src.core import dtypes
-from sciax._src.core.avals import ShapedArray
-from sciax._src.interpreters import lowering
+from sciax._src.core.avals import ShapedArray, get_aval
+from sciax._src.interpreters import ad, batching, hooks, lowering
 from sciax._src.interpreters.lowering import register_lowering
+from sciax._src.lax import elementwise as ew
 from sciax._src.lax._rules import standard_primitive
 
 ArrayLike = Any
@@ -33,73 +34,6 @@ def _as_shape(shape: Any, what: str) -> tuple[int, ...]:
     if any(d < 0 for d in out):
         raise ValueError(f"{what}: shape {out} has a negative dimension")
     return out
-
-
-# --- broadcast_in_dim --------------------------------------------------------------
-
-def broadcast_in_dim(operand: ArrayLike, shape: Sequence[int],
-                     broadcast_dimensions: Sequence[int]) -> Any:
-    """Broadcast ``operand`` to ``shape``; operand axis ``i`` maps to output axis
-    ``broadcast_dimensions[i]`` (its size must equal it or be 1)."""
-    return broadcast_in_dim_p.bind(
-        operand, shape=_as_shape(shape, "broadcast_in_dim"),
-        broadcast_dimensions=tuple(operator.index(d) for d in broadcast_dimensions))
-
-
-def _broadcast_in_dim_shape_rule(x: ShapedArray, *, shape: tuple[int, ...],
-                                 broadcast_dimensions: tuple[int, ...]
-                                 ) -> tuple[int, ...]:
-    if len(broadcast_dimensions) != x.ndim:
-        raise ValueError(
-            f"broadcast_in_dim: broadcast_dimensions {broadcast_dimensions} must have "
-            f"one entry per operand axis (operand shape {x.shape})")
-    if any(not 0 <= d < len(shape) for d in broadcast_dimensions) or \
-            list(broadcast_dimensions) != sorted(set(broadcast_dimensions)):
-        raise ValueError(
-            f"broadcast_in_dim: broadcast_dimensions {broadcast_dimensions} must be "
-            f"strictly increasing axes of the output shape {shape}")
-    for i, d in enumerate(broadcast_dimensions):
-        if x.shape[i] not in (1, shape[d]):
-            raise ValueError(
-                f"broadcast_in_dim: operand shape {x.shape} cannot be broadcast to "
-                f"{shape}: axis {i} has size {x.shape[i]}, output axis {d} has size "
-                f"{shape[d]}")
-    return shape
-
-
-def _broadcast_in_dim_lowering(ctx, x, *, shape, broadcast_dimensions):
-    return hlo.broadcast_in_dim(lowering.aval_to_ir_type(ctx.avals_out[0]), x,
-                                ir.DenseI64ArrayAttr.get(list(broadcast_dimensions)))
-
-
-broadcast_in_dim_p = standard_primitive(_broadcast_in_dim_shape_rule,
-                                        lambda x, **p: x.dtype, "broadcast_in_dim")
-register_lowering(broadcast_in_dim_p, _broadcast_in_dim_lowering)
-
-
-# --- reshape -----------------------------------------------------------------------
-
-def reshape(operand: ArrayLike, new_sizes: Sequence[int]) -> Any:
-    """Reshape ``operand`` (row-major) to ``new_sizes``; sizes must match."""
-    from sciax._src.core.avals import get_aval
-
-    new_sizes = _as_shape(new_sizes, "reshape")
-    if get_aval(operand).shape == new_sizes:
-        return operand
-    return reshape_p.bind(operand, new_sizes=new_sizes)
-
-
-def _reshape_shape_rule(x: ShapedArray, *, new_sizes: tuple[int, ...]
-                        ) -> tuple[int, ...]:
-    if int(np.prod(new_sizes)) != x.size:
-        raise ValueError(f"reshape: cannot reshape an array of shape {x.shape} "
-                         f"({x.size} elements) into shape {new_sizes}")
-    return new_sizes
-
-
-reshape_p = standard_primitive(_reshape_shape_rule, lambda x, **p: x.dtype, "reshape")
-register_lowering(reshape_p, lambda ctx, x, *, new_sizes: hlo.reshape(
-    lowering.aval_to_ir_type(ctx.avals_out[0]), x))
 
 
 # --- shared helpers ------------------------------------------------------------------
@@ -139,16 +73,134 @@ def _axes(dims: Any, ndim: int, op: str, what: str = "dimensions") -> tuple[int,
 
 
 def _aval(x: Any) -> ShapedArray:
-    from sciax._src.core.avals import get_aval
-
     return get_aval(x)
 
 
 def _as_array(x: Any, dtype: np.dtype, weak_type: bool = False) -> Any:
     """``x`` as an array operand of ``dtype`` (Python scalars converted)."""
-    from sciax._src.lax.elementwise import convert_element_type
+    return ew.convert_element_type(x, dtype, weak_type)
 
-    return convert_element_type(x, dtype, weak_type)
+
+def _reduce_sum(x: Any, axes: Sequence[int]) -> Any:
+    # function-local: reductions sits above shape_ops (it uses shape ops at import)
+    from sciax._src.lax import reductions
+
+    return reductions.reduce_sum(x, tuple(axes)) if axes else x
+
+
+def _front_batch(fn):
+    """A batching rule that moves the batch axis to the front, then applies
+    ``fn(x, size, **params) -> out`` with the batch axis first in the output."""
+    def rule(vals, dims, **params):
+        (x,), (d,) = vals, dims
+        x = batching.moveaxis(x, d, 0)
+        return fn(x, _aval(x).shape[0], **params), 0
+    return rule
+
+
+def _batched_start_indices(idx, idx_dims, size, operand_shape, sizes):
+    """The clamped start indices of every batch member as an ``(n, rank)``
+    int array (XLA clamps each start to ``[0, shape - size]``)."""
+    dt = _aval(idx[0]).dtype
+    cols = []
+    for i, d, n, k in zip(idx, idx_dims, operand_shape, sizes):
+        i = batching.bdim_at_front(i, d, size)
+        i = ew.clamp(_as_array(0, dt), i, _as_array(n - k, dt))
+        cols.append(reshape(i, (size, 1)))
+    return concatenate(cols, 1)
+
+
+def _zeros_like_aval(aval: ShapedArray) -> Any:
+    zero = _as_array(0, aval.dtype, aval.weak_type)
+    return broadcast_in_dim(zero, aval.shape, ()) if aval.shape else zero
+
+
+# --- broadcast_in_dim --------------------------------------------------------------
+
+def broadcast_in_dim(operand: ArrayLike, shape: Sequence[int],
+                     broadcast_dimensions: Sequence[int]) -> Any:
+    """Broadcast ``operand`` to ``shape``; operand axis ``i`` maps to output axis
+    ``broadcast_dimensions[i]`` (its size must equal it or be 1)."""
+    return broadcast_in_dim_p.bind(
+        operand, shape=_as_shape(shape, "broadcast_in_dim"),
+        broadcast_dimensions=tuple(operator.index(d) for d in broadcast_dimensions))
+
+
+def _broadcast_in_dim_shape_rule(x: ShapedArray, *, shape: tuple[int, ...],
+                                 broadcast_dimensions: tuple[int, ...]
+                                 ) -> tuple[int, ...]:
+    if len(broadcast_dimensions) != x.ndim:
+        raise ValueError(
+            f"broadcast_in_dim: broadcast_dimensions {broadcast_dimensions} must have "
+            f"one entry per operand axis (operand shape {x.shape})")
+    if any(not 0 <= d < len(shape) for d in broadcast_dimensions) or \
+            list(broadcast_dimensions) != sorted(set(broadcast_dimensions)):
+        raise ValueError(
+            f"broadcast_in_dim: broadcast_dimensions {broadcast_dimensions} must be "
+            f"strictly increasing axes of the output shape {shape}")
+    for i, d in enumerate(broadcast_dimensions):
+        if x.shape[i] not in (1, shape[d]):
+            raise ValueError(
+                f"broadcast_in_dim: operand shape {x.shape} cannot be broadcast to "
+                f"{shape}: axis {i} has size {x.shape[i]}, output axis {d} has size "
+                f"{shape[d]}")
+    return shape
+
+
+def _broadcast_in_dim_lowering(ctx, x, *, shape, broadcast_dimensions):
+    return hlo.broadcast_in_dim(lowering.aval_to_ir_type(ctx.avals_out[0]), x,
+                                ir.DenseI64ArrayAttr.get(list(broadcast_dimensions)))
+
+
+def _broadcast_in_dim_transpose(ct, x, *, shape, broadcast_dimensions):
+    in_shape = x.aval.shape
+    kept = set(broadcast_dimensions)
+    summed = [d for d in range(len(shape)) if d not in kept]
+    unit = [d for i, d in enumerate(broadcast_dimensions)
+            if in_shape[i] == 1 and shape[d] != 1]
+    out = _reduce_sum(ct, sorted(summed + unit))
+    return [reshape(out, in_shape)]
+
+
+def _broadcast_in_dim_batch(vals, dims, *, shape, broadcast_dimensions):
+    (x,), (d,) = vals, dims
+    x = batching.moveaxis(x, d, 0)
+    size = _aval(x).shape[0]
+    return broadcast_in_dim(x, (size, *shape),
+                            (0, *(b + 1 for b in broadcast_dimensions))), 0
+
+
+broadcast_in_dim_p = standard_primitive(_broadcast_in_dim_shape_rule,
+                                        lambda x, **p: x.dtype, "broadcast_in_dim")
+register_lowering(broadcast_in_dim_p, _broadcast_in_dim_lowering)
+ad.deflinear(broadcast_in_dim_p, _broadcast_in_dim_transpose)
+batching.primitive_batchers[broadcast_in_dim_p] = _broadcast_in_dim_batch
+
+
+# --- reshape -----------------------------------------------------------------------
+
+def reshape(operand: ArrayLike, new_sizes: Sequence[int]) -> Any:
+    """Reshape ``operand`` (row-major) to ``new_sizes``; sizes must match."""
+    new_sizes = _as_shape(new_sizes, "reshape")
+    if get_aval(operand).shape == new_sizes:
+        return operand
+    return reshape_p.bind(operand, new_sizes=new_sizes)
+
+
+def _reshape_shape_rule(x: ShapedArray, *, new_sizes: tuple[int, ...]
+                        ) -> tuple[int, ...]:
+    if int(np.prod(new_sizes)) != x.size:
+        raise ValueError(f"reshape: cannot reshape an array of shape {x.shape} "
+                         f"({x.size} elements) into shape {new_sizes}")
+    return new_sizes
+
+
+reshape_p = standard_primitive(_reshape_shape_rule, lambda x, **p: x.dtype, "reshape")
+register_lowering(reshape_p, lambda ctx, x, *, new_sizes: hlo.reshape(
+    lowering.aval_to_ir_type(ctx.avals_out[0]), x))
+ad.deflinear(reshape_p, lambda ct, x, *, new_sizes: [reshape(ct, x.aval.shape)])
+batching.primitive_batchers[reshape_p] = _front_batch(
+    lambda x, n, *, new_sizes: reshape(x, (n, *new_sizes)))
 
 
 # --- transpose -----------------------------------------------------------------------
@@ -185,6 +237,10 @@ def _transpose_lowering(ctx, x, *, permutation):
 
 transpose_p = standard_primitive(_transpose_shape_rule, _same_dtype, "transpose")
 register_lowering(transpose_p, _transpose_lowering)
+ad.deflinear(transpose_p, lambda ct, x, *, permutation: [
+    transpose(ct, tuple(np.argsort(permutation)))])
+batching.primitive_batchers[transpose_p] = _front_batch(
+    lambda x, n, *, permutation: transpose(x, (0, *(p + 1 for p in permutation))))
 
 
 # --- squeeze / expand_dims ------------------------------------------------------------
@@ -218,6 +274,9 @@ def _squeeze_shape_rule(x: ShapedArray, *, dimensions: tuple[int, ...]
 squeeze_p = standard_primitive(_squeeze_shape_rule, _same_dtype, "squeeze")
 register_lowering(squeeze_p, lambda ctx, x, *, dimensions: hlo.reshape(
     lowering.aval_to_ir_type(ctx.avals_out[0]), x))
+ad.deflinear(squeeze_p, lambda ct, x, *, dimensions: [reshape(ct, x.aval.shape)])
+batching.primitive_batchers[squeeze_p] = _front_batch(
+    lambda x, n, *, dimensions: squeeze(x, tuple(d + 1 for d in dimensions)))
 
 
 def expand_dims(array: ArrayLike, dimensions: Sequence[int]) -> Any:
@@ -270,6 +329,9 @@ def _rev_shape_rule(x: ShapedArray, *, dimensions: tuple[int, ...]) -> tuple[int
 rev_p = standard_primitive(_rev_shape_rule, _same_dtype, "rev")
 register_lowering(rev_p, lambda ctx, x, *, dimensions: hlo.reverse(
     x, ir.DenseI64ArrayAttr.get(list(dimensions))))
+ad.deflinear(rev_p, lambda ct, x, *, dimensions: [rev(ct, dimensions)])
+batching.primitive_batchers[rev_p] = _front_batch(
+    lambda x, n, *, dimensions: rev(x, tuple(d + 1 for d in dimensions)))
 
 
 # --- pad -----------------------------------------------------------------------------
@@ -338,8 +400,37 @@ def _pad_lowering(ctx, x, value, *, padding_config):
                    ir.DenseI64ArrayAttr.get(list(interior)))
 
 
+def _pad_transpose(ct, x, value, *, padding_config):
+    lo, hi, interior = zip(*padding_config) if padding_config else ((), (), ())
+    unpadded = pad(ct, _as_array(0, _aval(ct).dtype),
+                   [(-a, -b, 0) for a, b in zip(lo, hi)])
+    t_x = slice(unpadded, (0,) * len(lo), _aval(unpadded).shape,
+                tuple(i + 1 for i in interior))
+    t_value = None
+    if ad.is_undefined_primal(value):
+        all_axes = tuple(range(_aval(ct).ndim))
+        t_value = ew.sub(_reduce_sum(ct, all_axes), _reduce_sum(t_x, all_axes))
+    return [t_x if ad.is_undefined_primal(x) else None, t_value]
+
+
+def _pad_batch(vals, dims, *, padding_config):
+    (x, value), (dx, dv) = vals, dims
+    size = batching.batch_size(vals, dims)
+    x = batching.bdim_at_front(x, dx, size)
+    config = ((0, 0, 0), *padding_config)
+    if dv is batching.not_mapped:
+        return pad(x, value, config), 0
+    zero = _as_array(0, _aval(x).dtype)
+    padded = pad(x, zero, config)
+    mask = pad(full(_aval(x).shape, True, np.bool_), _as_array(False, np.bool_), config)
+    v = broadcast_in_dim(batching.moveaxis(value, dv, 0), _aval(padded).shape, (0,))
+    return ew.select(mask, padded, v), 0
+
+
 pad_p = standard_primitive(_pad_shape_rule, _pad_dtype_rule, "pad")
 register_lowering(pad_p, _pad_lowering)
+ad.deflinear(pad_p, _pad_transpose)
+batching.primitive_batchers[pad_p] = _pad_batch
 
 
 # --- concatenate ---------------------------------------------------------------------
@@ -384,6 +475,22 @@ def _concatenate_dtype_rule(*xs: ShapedArray, dimension: int) -> np.dtype:
     return xs[0].dtype
 
 
+def _concatenate_transpose(ct, *xs, dimension):
+    out, offset = [], 0
+    for x in xs:
+        n = (x.aval if ad.is_undefined_primal(x) else _aval(x)).shape[dimension]
+        out.append(slice_in_dim(ct, offset, offset + n, 1, dimension)
+                   if ad.is_undefined_primal(x) else None)
+        offset += n
+    return out
+
+
+def _concatenate_batch(vals, dims, *, dimension):
+    size = batching.batch_size(vals, dims)
+    xs = [batching.bdim_at_front(x, d, size) for x, d in zip(vals, dims)]
+    return concatenate(xs, dimension + 1), 0
+
+
 concatenate_p = standard_primitive(_concatenate_shape_rule, _concatenate_dtype_rule,
                                    "concatenate")
 def _concatenate_lowering(ctx, *xs, dimension):
@@ -394,6 +501,8 @@ def _concatenate_lowering(ctx, *xs, dimension):
 
 
 register_lowering(concatenate_p, _concatenate_lowering)
+ad.deflinear(concatenate_p, _concatenate_transpose)
+batching.primitive_batchers[concatenate_p] = _concatenate_batch
 
 
 # --- slice ---------------------------------------------------------------------------
@@ -447,8 +556,24 @@ def _slice_lowering(ctx, x, *, start_indices, limit_indices, strides):
                      ir.DenseI64ArrayAttr.get(list(strides)))
 
 
+def _slice_transpose(ct, x, *, start_indices, limit_indices, strides):
+    shape = x.aval.shape
+    strides = strides if strides is not None else (1,) * len(shape)
+    out_shape = _aval(ct).shape
+    config = []
+    for lo, n, s, m in zip(start_indices, shape, strides, out_shape):
+        last = lo + (m - 1) * s + 1 if m else lo
+        config.append((lo, n - last, s - 1) if m else (lo, n - lo, 0))
+    return [pad(ct, _as_array(0, _aval(ct).dtype), config)]
+
+
 slice_p = standard_primitive(_slice_shape_rule, _same_dtype, "slice")
 register_lowering(slice_p, _slice_lowering)
+ad.deflinear(slice_p, _slice_transpose)
+batching.primitive_batchers[slice_p] = _front_batch(
+    lambda x, n, *, start_indices, limit_indices, strides: slice(
+        x, (0, *start_indices), (n, *limit_indices),
+        None if strides is None else (1, *strides)))
 
 
 def slice_in_dim(operand: ArrayLike, start_index: int | None, limit_index: int | None,
@@ -492,8 +617,6 @@ def index_in_dim(operand: ArrayLike, index: int, axis: int = 0,
 def _start_index_operands(op: str, start_indices: Any, shape: tuple[int, ...],
                           allow_negative_indices: bool) -> list[Any]:
     """Scalar integer index operands of one dtype, negative ones wrapped."""
-    from sciax._src.lax import elementwise as ew
-
     if not isinstance(start_indices, list | tuple):
         aval = _aval(start_indices)
         if aval.ndim != 1:
@@ -577,9 +700,52 @@ def _dynamic_slice_lowering(ctx, x, *idx, slice_sizes):
     return hlo.dynamic_slice(x, list(idx), ir.DenseI64ArrayAttr.get(list(slice_sizes)))
 
 
+def _dynamic_slice_jvp(primals, tangents, *, slice_sizes):
+    x, *idx = primals
+    out = dynamic_slice_p.bind(x, *idx, slice_sizes=slice_sizes)
+    t = tangents[0]
+    if type(t) is ad.Zero:
+        return out, ad.Zero(_aval(out))
+    return out, dynamic_slice_p.bind(t, *idx, slice_sizes=slice_sizes)
+
+
+def _dynamic_slice_transpose(ct, x, *idx, slice_sizes):
+    zeros = ad.zeros_like_aval(x.aval)
+    return [dynamic_update_slice_p.bind(zeros, ct, *idx)] + [None] * len(idx)
+
+
+def _dynamic_slice_batch(vals, dims, *, slice_sizes):
+    x, *idx = vals
+    dx, *di = dims
+    size = batching.batch_size(vals, dims)
+    if all(d is batching.not_mapped for d in di):
+        x = batching.moveaxis(x, dx, 0)
+        zero = _as_array(0, _aval(idx[0]).dtype) if idx else None
+        return dynamic_slice_p.bind(x, *([zero] if idx else []), *idx,
+                                    slice_sizes=(size, *slice_sizes)), 0
+    # function-local: indexing sits above shape_ops (it uses shape ops at import)
+    from sciax._src.lax import indexing
+
+    x = batching.bdim_at_front(x, dx, size)
+    shape = _aval(x).shape[1:]
+    if size == 0:  # nothing to gather (and a size-1 batch window would not fit)
+        return _zeros_like_aval(_aval(x).update(shape=(0, *slice_sizes))), 0
+    starts = _batched_start_indices(idx, di, size, shape, slice_sizes)
+    rank = len(shape)
+    dnums = indexing.GatherDimensionNumbers(
+        offset_dims=tuple(range(1, rank + 1)), collapsed_slice_dims=(),
+        start_index_map=tuple(range(1, rank + 1)), operand_batching_dims=(0,),
+        start_indices_batching_dims=(0,))
+    return indexing.gather(x, starts, dnums, (1, *slice_sizes),
+                           mode="promise_in_bounds"), 0
+
+
 dynamic_slice_p = standard_primitive(_dynamic_slice_shape_rule, _same_dtype,
                                      "dynamic_slice", _operand_weak)
 register_lowering(dynamic_slice_p, _dynamic_slice_lowering)
+ad.primitive_jvps[dynamic_slice_p] = _dynamic_slice_jvp
+ad.primitive_transposes[dynamic_slice_p] = _dynamic_slice_transpose
+batching.primitive_batchers[dynamic_slice_p] = _dynamic_slice_batch
 
 
 def dynamic_slice_in_dim(operand: ArrayLike, start_index: Any, slice_size: int,
@@ -640,11 +806,58 @@ def _dynamic_update_slice_dtype_rule(x: ShapedArray, update: ShapedArray,
     return x.dtype
 
 
+def _dynamic_update_slice_jvp(primals, tangents):
+    x, upd, *idx = primals
+    tx, tu = tangents[0], tangents[1]
+    out = dynamic_update_slice_p.bind(x, upd, *idx)
+    if type(tx) is ad.Zero and type(tu) is ad.Zero:
+        return out, ad.Zero(_aval(out))
+    return out, dynamic_update_slice_p.bind(ad.instantiate_zeros(tx),
+                                            ad.instantiate_zeros(tu), *idx)
+
+
+def _dynamic_update_slice_transpose(ct, x, upd, *idx):
+    upd_aval = upd.aval if ad.is_undefined_primal(upd) else _aval(upd)
+    t_x = t_u = None
+    if ad.is_undefined_primal(x):
+        t_x = dynamic_update_slice_p.bind(ct, ad.zeros_like_aval(upd_aval), *idx)
+    if ad.is_undefined_primal(upd):
+        t_u = dynamic_slice_p.bind(ct, *idx, slice_sizes=upd_aval.shape)
+    return [t_x, t_u] + [None] * len(idx)
+
+
+def _dynamic_update_slice_batch(vals, dims):
+    x, upd, *idx = vals
+    dx, du, *di = dims
+    size = batching.batch_size(vals, dims)
+    x = batching.bdim_at_front(x, dx, size)
+    upd = batching.bdim_at_front(upd, du, size)
+    if all(d is batching.not_mapped for d in di):
+        zero = [_as_array(0, _aval(idx[0]).dtype)] if idx else []
+        return dynamic_update_slice_p.bind(x, upd, *zero, *idx), 0
+    from sciax._src.lax import indexing  # function-local: as in _dynamic_slice_batch
+
+    shape = _aval(x).shape[1:]
+    if size == 0:
+        return x, 0
+    starts = _batched_start_indices(idx, di, size, shape, _aval(upd).shape[1:])
+    rank = len(shape)
+    dnums = indexing.ScatterDimensionNumbers(
+        update_window_dims=tuple(range(1, rank + 1)), inserted_window_dims=(),
+        scatter_dims_to_operand_dims=tuple(range(1, rank + 1)),
+        operand_batching_dims=(0,), scatter_indices_batching_dims=(0,))
+    return indexing.scatter(x, starts, upd, dnums, mode="promise_in_bounds",
+                   unique_indices=True), 0
+
+
 dynamic_update_slice_p = standard_primitive(
     _dynamic_update_slice_shape_rule, _dynamic_update_slice_dtype_rule,
     "dynamic_update_slice", _operand_weak)
 register_lowering(dynamic_update_slice_p, lambda ctx, x, update, *idx:
                   hlo.dynamic_update_slice(x, update, list(idx)))
+ad.primitive_jvps[dynamic_update_slice_p] = _dynamic_update_slice_jvp
+ad.primitive_transposes[dynamic_update_slice_p] = _dynamic_update_slice_transpose
+batching.primitive_batchers[dynamic_update_slice_p] = _dynamic_update_slice_batch
 
 
 def dynamic_update_slice_in_dim(operand: ArrayLike, update: ArrayLike,
@@ -708,6 +921,7 @@ def _iota_lowering(ctx, *, dtype, shape, dimension):
 
 iota_p = standard_primitive(_iota_shape_rule, _iota_dtype_rule, "iota")
 register_lowering(iota_p, _iota_lowering)
+ad.defjvp_zero(iota_p)
 
 
 # --- broadcast / full (wrappers) -----------------------------------------------------
@@ -795,255 +1009,7 @@ __all__ = [
 ]
 
 
-# --- differentiation and batching rules -----------------------------------------------
-# Kept together at the end because they call the wrappers defined above (and
-# reductions/indexing, imported where used to avoid an import cycle).
-
-from sciax._src.interpreters import ad, batching, hooks  # noqa: E402
-
-
-def _reduce_sum(x: Any, axes: Sequence[int]) -> Any:
-    from sciax._src.lax.reductions import reduce_sum
-
-    return reduce_sum(x, tuple(axes)) if axes else x
-
-
-def _broadcast_in_dim_transpose(ct, x, *, shape, broadcast_dimensions):
-    in_shape = x.aval.shape
-    kept = set(broadcast_dimensions)
-    summed = [d for d in range(len(shape)) if d not in kept]
-    unit = [d for i, d in enumerate(broadcast_dimensions)
-            if in_shape[i] == 1 and shape[d] != 1]
-    out = _reduce_sum(ct, sorted(summed + unit))
-    return [reshape(out, in_shape)]
-
-
-def _broadcast_in_dim_batch(vals, dims, *, shape, broadcast_dimensions):
-    (x,), (d,) = vals, dims
-    x = batching.moveaxis(x, d, 0)
-    size = _aval(x).shape[0]
-    return broadcast_in_dim(x, (size, *shape),
-                            (0, *(b + 1 for b in broadcast_dimensions))), 0
-
-
-ad.deflinear(broadcast_in_dim_p, _broadcast_in_dim_transpose)
-batching.primitive_batchers[broadcast_in_dim_p] = _broadcast_in_dim_batch
-
-
-def _front_batch(fn):
-    """A batching rule that moves the batch axis to the front, then applies
-    ``fn(x, size, **params) -> out`` with the batch axis first in the output."""
-    def rule(vals, dims, **params):
-        (x,), (d,) = vals, dims
-        x = batching.moveaxis(x, d, 0)
-        return fn(x, _aval(x).shape[0], **params), 0
-    return rule
-
-
-ad.deflinear(reshape_p, lambda ct, x, *, new_sizes: [reshape(ct, x.aval.shape)])
-batching.primitive_batchers[reshape_p] = _front_batch(
-    lambda x, n, *, new_sizes: reshape(x, (n, *new_sizes)))
-
-ad.deflinear(transpose_p, lambda ct, x, *, permutation: [
-    transpose(ct, tuple(np.argsort(permutation)))])
-batching.primitive_batchers[transpose_p] = _front_batch(
-    lambda x, n, *, permutation: transpose(x, (0, *(p + 1 for p in permutation))))
-
-ad.deflinear(squeeze_p, lambda ct, x, *, dimensions: [reshape(ct, x.aval.shape)])
-batching.primitive_batchers[squeeze_p] = _front_batch(
-    lambda x, n, *, dimensions: squeeze(x, tuple(d + 1 for d in dimensions)))
-
-ad.deflinear(rev_p, lambda ct, x, *, dimensions: [rev(ct, dimensions)])
-batching.primitive_batchers[rev_p] = _front_batch(
-    lambda x, n, *, dimensions: rev(x, tuple(d + 1 for d in dimensions)))
-
-
-def _pad_transpose(ct, x, value, *, padding_config):
-    lo, hi, interior = zip(*padding_config) if padding_config else ((), (), ())
-    unpadded = pad(ct, _as_array(0, _aval(ct).dtype),
-                   [(-a, -b, 0) for a, b in zip(lo, hi)])
-    t_x = slice(unpadded, (0,) * len(lo), _aval(unpadded).shape,
-                tuple(i + 1 for i in interior))
-    t_value = None
-    if ad.is_undefined_primal(value):
-        from sciax._src.lax import elementwise as ew
-
-        all_axes = tuple(range(_aval(ct).ndim))
-        t_value = ew.sub(_reduce_sum(ct, all_axes), _reduce_sum(t_x, all_axes))
-    return [t_x if ad.is_undefined_primal(x) else None, t_value]
-
-
-def _pad_batch(vals, dims, *, padding_config):
-    from sciax._src.lax import elementwise as ew
-
-    (x, value), (dx, dv) = vals, dims
-    size = batching.batch_size(vals, dims)
-    x = batching.bdim_at_front(x, dx, size)
-    config = ((0, 0, 0), *padding_config)
-    if dv is batching.not_mapped:
-        return pad(x, value, config), 0
-    zero = _as_array(0, _aval(x).dtype)
-    padded = pad(x, zero, config)
-    mask = pad(full(_aval(x).shape, True, np.bool_), _as_array(False, np.bool_), config)
-    v = broadcast_in_dim(batching.moveaxis(value, dv, 0), _aval(padded).shape, (0,))
-    return ew.select(mask, padded, v), 0
-
-
-ad.deflinear(pad_p, _pad_transpose)
-batching.primitive_batchers[pad_p] = _pad_batch
-
-
-def _concatenate_transpose(ct, *xs, dimension):
-    out, offset = [], 0
-    for x in xs:
-        n = (x.aval if ad.is_undefined_primal(x) else _aval(x)).shape[dimension]
-        out.append(slice_in_dim(ct, offset, offset + n, 1, dimension)
-                   if ad.is_undefined_primal(x) else None)
-        offset += n
-    return out
-
-
-def _concatenate_batch(vals, dims, *, dimension):
-    size = batching.batch_size(vals, dims)
-    xs = [batching.bdim_at_front(x, d, size) for x, d in zip(vals, dims)]
-    return concatenate(xs, dimension + 1), 0
-
-
-ad.deflinear(concatenate_p, _concatenate_transpose)
-batching.primitive_batchers[concatenate_p] = _concatenate_batch
-
-
-def _slice_transpose(ct, x, *, start_indices, limit_indices, strides):
-    shape = x.aval.shape
-    strides = strides if strides is not None else (1,) * len(shape)
-    out_shape = _aval(ct).shape
-    config = []
-    for lo, n, s, m in zip(start_indices, shape, strides, out_shape):
-        last = lo + (m - 1) * s + 1 if m else lo
-        config.append((lo, n - last, s - 1) if m else (lo, n - lo, 0))
-    return [pad(ct, _as_array(0, _aval(ct).dtype), config)]
-
-
-ad.deflinear(slice_p, _slice_transpose)
-batching.primitive_batchers[slice_p] = _front_batch(
-    lambda x, n, *, start_indices, limit_indices, strides: slice(
-        x, (0, *start_indices), (n, *limit_indices),
-        None if strides is None else (1, *strides)))
-
-
-def _dynamic_slice_jvp(primals, tangents, *, slice_sizes):
-    x, *idx = primals
-    out = dynamic_slice_p.bind(x, *idx, slice_sizes=slice_sizes)
-    t = tangents[0]
-    if type(t) is ad.Zero:
-        return out, ad.Zero(_aval(out))
-    return out, dynamic_slice_p.bind(t, *idx, slice_sizes=slice_sizes)
-
-
-def _dynamic_slice_transpose(ct, x, *idx, slice_sizes):
-    zeros = ad.zeros_like_aval(x.aval)
-    return [dynamic_update_slice_p.bind(zeros, ct, *idx)] + [None] * len(idx)
-
-
-def _batched_start_indices(idx, idx_dims, size, operand_shape, sizes):
-    """The clamped start indices of every batch member as an ``(n, rank)``
-    int array (XLA clamps each start to ``[0, shape - size]``)."""
-    from sciax._src.lax import elementwise as ew
-
-    dt = _aval(idx[0]).dtype
-    cols = []
-    for i, d, n, k in zip(idx, idx_dims, operand_shape, sizes):
-        i = batching.bdim_at_front(i, d, size)
-        i = ew.clamp(_as_array(0, dt), i, _as_array(n - k, dt))
-        cols.append(reshape(i, (size, 1)))
-    return concatenate(cols, 1)
-
-
-def _dynamic_slice_batch(vals, dims, *, slice_sizes):
-    x, *idx = vals
-    dx, *di = dims
-    size = batching.batch_size(vals, dims)
-    if all(d is batching.not_mapped for d in di):
-        x = batching.moveaxis(x, dx, 0)
-        zero = _as_array(0, _aval(idx[0]).dtype) if idx else None
-        return dynamic_slice_p.bind(x, *([zero] if idx else []), *idx,
-                                    slice_sizes=(size, *slice_sizes)), 0
-    from sciax._src.lax.indexing import GatherDimensionNumbers, gather
-
-    x = batching.bdim_at_front(x, dx, size)
-    shape = _aval(x).shape[1:]
-    if size == 0:  # nothing to gather (and a size-1 batch window would not fit)
-        return _zeros_like_aval(_aval(x).update(shape=(0, *slice_sizes))), 0
-    starts = _batched_start_indices(idx, di, size, shape, slice_sizes)
-    rank = len(shape)
-    dnums = GatherDimensionNumbers(
-        offset_dims=tuple(range(1, rank + 1)), collapsed_slice_dims=(),
-        start_index_map=tuple(range(1, rank + 1)), operand_batching_dims=(0,),
-        start_indices_batching_dims=(0,))
-    return gather(x, starts, dnums, (1, *slice_sizes), mode="promise_in_bounds"), 0
-
-
-ad.primitive_jvps[dynamic_slice_p] = _dynamic_slice_jvp
-ad.primitive_transposes[dynamic_slice_p] = _dynamic_slice_transpose
-batching.primitive_batchers[dynamic_slice_p] = _dynamic_slice_batch
-
-
-def _dynamic_update_slice_jvp(primals, tangents):
-    x, upd, *idx = primals
-    tx, tu = tangents[0], tangents[1]
-    out = dynamic_update_slice_p.bind(x, upd, *idx)
-    if type(tx) is ad.Zero and type(tu) is ad.Zero:
-        return out, ad.Zero(_aval(out))
-    return out, dynamic_update_slice_p.bind(ad.instantiate_zeros(tx),
-                                            ad.instantiate_zeros(tu), *idx)
-
-
-def _dynamic_update_slice_transpose(ct, x, upd, *idx):
-    upd_aval = upd.aval if ad.is_undefined_primal(upd) else _aval(upd)
-    t_x = t_u = None
-    if ad.is_undefined_primal(x):
-        t_x = dynamic_update_slice_p.bind(ct, ad.zeros_like_aval(upd_aval), *idx)
-    if ad.is_undefined_primal(upd):
-        t_u = dynamic_slice_p.bind(ct, *idx, slice_sizes=upd_aval.shape)
-    return [t_x, t_u] + [None] * len(idx)
-
-
-def _dynamic_update_slice_batch(vals, dims):
-    x, upd, *idx = vals
-    dx, du, *di = dims
-    size = batching.batch_size(vals, dims)
-    x = batching.bdim_at_front(x, dx, size)
-    upd = batching.bdim_at_front(upd, du, size)
-    if all(d is batching.not_mapped for d in di):
-        zero = [_as_array(0, _aval(idx[0]).dtype)] if idx else []
-        return dynamic_update_slice_p.bind(x, upd, *zero, *idx), 0
-    from sciax._src.lax.indexing import ScatterDimensionNumbers, scatter
-
-    shape = _aval(x).shape[1:]
-    if size == 0:
-        return x, 0
-    starts = _batched_start_indices(idx, di, size, shape, _aval(upd).shape[1:])
-    rank = len(shape)
-    dnums = ScatterDimensionNumbers(
-        update_window_dims=tuple(range(1, rank + 1)), inserted_window_dims=(),
-        scatter_dims_to_operand_dims=tuple(range(1, rank + 1)),
-        operand_batching_dims=(0,), scatter_indices_batching_dims=(0,))
-    return scatter(x, starts, upd, dnums, mode="promise_in_bounds",
-                   unique_indices=True), 0
-
-
-ad.primitive_jvps[dynamic_update_slice_p] = _dynamic_update_slice_jvp
-ad.primitive_transposes[dynamic_update_slice_p] = _dynamic_update_slice_transpose
-batching.primitive_batchers[dynamic_update_slice_p] = _dynamic_update_slice_batch
-
-ad.defjvp_zero(iota_p)
-
-
-def _zeros_like_aval(aval: ShapedArray) -> Any:
-    zero = _as_array(0, aval.dtype, aval.weak_type)
-    return broadcast_in_dim(zero, aval.shape, ()) if aval.shape else zero
-
-
+# the few array operations the interpreters need (see interpreters/hooks.py)
 hooks.zeros_like_aval = _zeros_like_aval
 hooks.broadcast_in_dim = broadcast_in_dim
 hooks.transpose = transpose

@@ -18,18 +18,26 @@ import numpy as np
 from sciax._src.backend.mlir import chlo, hlo, ir
 from sciax._src.core import dtypes
 from sciax._src.core.avals import ShapedArray, get_aval
-from sciax._src.interpreters import lowering
+from sciax._src.interpreters import ad, batching, lowering
 from sciax._src.interpreters.lowering import register_lowering
-from sciax._src.lax._rules import (_any, _complex, _float, check_dtypes,
+from sciax._src.lax import elementwise as ew
+from sciax._src.lax import shape_ops
+from sciax._src.lax._rules import (_any, _compare, _complex, _float, check_dtypes,
                                    multi_result_primitive)
-from sciax._src.lax.elementwise import _compare
+from sciax._src.lax.dot import dot_general
 
 ArrayLike = Any
 
 __all__ = ["sort", "sort_key_val", "top_k", "sort_p", "top_k_p"]
 
 
-# --- sort ------------------------------------------------------------------------
+# Sorting permutes; the tangents are permuted the same way.  The permutation is
+# applied with sort itself (sorting by unique integer keys), which keeps the
+# rules closed under sort: the transpose of "permute by keys" is "permute by
+# the keys' argsort", another sort, and everything batches like sort does.
+
+
+# --- sort -----------------------------------------------------------------------------
 
 def sort(operand: ArrayLike | Sequence[ArrayLike], dimension: int = -1,
          is_stable: bool = True, num_keys: int = 1) -> Any:
@@ -166,82 +174,6 @@ def _sort_lowering(ctx: lowering.LoweringRuleContext, *operands: ir.Value,
     return list(op.results)
 
 
-sort_p = multi_result_primitive(_sort_abstract_eval, "sort")
-register_lowering(sort_p, _sort_lowering)
-
-
-def sort_key_val(keys: ArrayLike, values: ArrayLike, dimension: int = -1,
-                 is_stable: bool = True) -> tuple[Any, Any]:
-    """Sort ``keys`` along ``dimension`` and permute ``values`` the same way.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> k, v = lax.sort_key_val(np.array([3, 1, 2], np.int32), np.array([30.0, 10.0, 20.0]))
-    >>> v
-    Array([10., 20., 30.], dtype=float64)
-    """
-    k, v = sort((keys, values), dimension=dimension, is_stable=is_stable, num_keys=1)
-    return k, v
-
-
-# --- top_k -----------------------------------------------------------------------
-
-def top_k(operand: ArrayLike, k: int) -> tuple[Any, Any]:
-    """The ``k`` largest entries along the last axis and their indices (int32),
-    largest first; ties keep the lower index first.  A NaN counts as larger
-    than every number, so NaNs come first (the mirror of :func:`sort`).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> vals, idx = lax.top_k(np.array([1.0, 4.0, 2.0, 3.0]), 2)
-    >>> vals, idx
-    (Array([4., 3.], dtype=float64), Array([1, 3], dtype=int32))
-    """
-    try:
-        k = operator.index(k)
-    except TypeError:
-        raise TypeError(f"top_k: k must be an integer, got {k!r}") from None
-    return tuple(top_k_p.bind(operand, k=k))
-
-
-def _top_k_abstract_eval(x: ShapedArray, *, k: int) -> list[ShapedArray]:
-    if x.dtype in _complex or x.dtype not in _any:
-        raise TypeError(f"top_k does not accept dtype {x.dtype}; expected a real "
-                        "numeric or bool dtype")
-    if not x.shape:
-        raise ValueError("top_k: the operand must have rank 1 or more, got shape ()")
-    if not 0 <= k <= x.shape[-1]:
-        raise ValueError(f"top_k: k={k} must be between 0 and the size of the last "
-                         f"axis of the operand shape {x.shape}")
-    shape = (*x.shape[:-1], k)
-    return [ShapedArray(shape, x.dtype, x.weak_type),
-            ShapedArray(shape, np.dtype(np.int32))]
-
-
-def _top_k_lowering(ctx: lowering.LoweringRuleContext, x: ir.Value, *, k: int
-                    ) -> list[ir.Value]:
-    op = chlo.TopKOp(x, k, results=[lowering.aval_to_ir_type(a) for a in ctx.avals_out])
-    return list(op.results)
-
-
-top_k_p = multi_result_primitive(_top_k_abstract_eval, "top_k")
-register_lowering(top_k_p, _top_k_lowering)
-
-
-
-# --- differentiation and batching rules -------------------------------------------
-# Sorting permutes; the tangents are permuted the same way.  The permutation is
-# applied with sort itself (sorting by unique integer keys), which keeps the
-# rules closed under sort: the transpose of "permute by keys" is "permute by
-# the keys' argsort", another sort, and everything batches like sort does.
-
-from sciax._src.interpreters import ad, batching  # noqa: E402
-from sciax._src.lax import elementwise as ew  # noqa: E402
-from sciax._src.lax import shape_ops  # noqa: E402
-
-
 def _iota_like(shape: tuple[int, ...], dimension: int) -> Any:
     dtype = np.int32 if shape[dimension] < 2**31 else np.int64
     return shape_ops.broadcasted_iota(dtype, shape, dimension)
@@ -288,10 +220,6 @@ def _sort_transpose(cts, *operands, dimension, is_stable, num_keys):
     return out
 
 
-ad.primitive_jvps[sort_p] = _sort_jvp
-ad.primitive_transposes[sort_p] = _sort_transpose
-
-
 def _sort_batch(vals, dims, *, dimension, is_stable, num_keys):
     size = batching.batch_size(vals, dims)
     if len(set(dims)) == 1:
@@ -307,15 +235,73 @@ def _sort_batch(vals, dims, *, dimension, is_stable, num_keys):
     return out, [0] * len(out)
 
 
+sort_p = multi_result_primitive(_sort_abstract_eval, "sort")
+register_lowering(sort_p, _sort_lowering)
+ad.primitive_jvps[sort_p] = _sort_jvp
+ad.primitive_transposes[sort_p] = _sort_transpose
 batching.primitive_batchers[sort_p] = _sort_batch
+
+
+def sort_key_val(keys: ArrayLike, values: ArrayLike, dimension: int = -1,
+                 is_stable: bool = True) -> tuple[Any, Any]:
+    """Sort ``keys`` along ``dimension`` and permute ``values`` the same way.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> k, v = lax.sort_key_val(np.array([3, 1, 2], np.int32), np.array([30.0, 10.0, 20.0]))
+    >>> v
+    Array([10., 20., 30.], dtype=float64)
+    """
+    k, v = sort((keys, values), dimension=dimension, is_stable=is_stable, num_keys=1)
+    return k, v
+
+
+# --- top_k ----------------------------------------------------------------------------
+
+def top_k(operand: ArrayLike, k: int) -> tuple[Any, Any]:
+    """The ``k`` largest entries along the last axis and their indices (int32),
+    largest first; ties keep the lower index first.  A NaN counts as larger
+    than every number, so NaNs come first (the mirror of :func:`sort`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> vals, idx = lax.top_k(np.array([1.0, 4.0, 2.0, 3.0]), 2)
+    >>> vals, idx
+    (Array([4., 3.], dtype=float64), Array([1, 3], dtype=int32))
+    """
+    try:
+        k = operator.index(k)
+    except TypeError:
+        raise TypeError(f"top_k: k must be an integer, got {k!r}") from None
+    return tuple(top_k_p.bind(operand, k=k))
+
+
+def _top_k_abstract_eval(x: ShapedArray, *, k: int) -> list[ShapedArray]:
+    if x.dtype in _complex or x.dtype not in _any:
+        raise TypeError(f"top_k does not accept dtype {x.dtype}; expected a real "
+                        "numeric or bool dtype")
+    if not x.shape:
+        raise ValueError("top_k: the operand must have rank 1 or more, got shape ()")
+    if not 0 <= k <= x.shape[-1]:
+        raise ValueError(f"top_k: k={k} must be between 0 and the size of the last "
+                         f"axis of the operand shape {x.shape}")
+    shape = (*x.shape[:-1], k)
+    return [ShapedArray(shape, x.dtype, x.weak_type),
+            ShapedArray(shape, np.dtype(np.int32))]
+
+
+def _top_k_lowering(ctx: lowering.LoweringRuleContext, x: ir.Value, *, k: int
+                    ) -> list[ir.Value]:
+    op = chlo.TopKOp(x, k, results=[lowering.aval_to_ir_type(a) for a in ctx.avals_out])
+    return list(op.results)
 
 
 def _top_k_jvp(primals, tangents, *, k):
     # the tangent entries at the returned indices, gathered with a one-hot
     # contraction over the last axis (linear in t, so it transposes and batches
     # through dot_general)
-    from sciax._src.lax.dot import dot_general
-
     (x,), (t,) = primals, tangents
     vals, idx = top_k_p.bind(x, k=k)
     shape = get_aval(x).shape
@@ -329,9 +315,6 @@ def _top_k_jvp(primals, tangents, *, k):
     return [vals, idx], [t_out, ad.Zero(get_aval(idx))]
 
 
-ad.primitive_jvps[top_k_p] = _top_k_jvp
-
-
 def _top_k_batch(vals, dims, *, k):
     (x,), (d,) = vals, dims
     if d == get_aval(x).ndim - 1:
@@ -340,4 +323,7 @@ def _top_k_batch(vals, dims, *, k):
     return top_k_p.bind(x, k=k), [d, d]
 
 
+top_k_p = multi_result_primitive(_top_k_abstract_eval, "top_k")
+register_lowering(top_k_p, _top_k_lowering)
+ad.primitive_jvps[top_k_p] = _top_k_jvp
 batching.primitive_batchers[top_k_p] = _top_k_batch

@@ -64,7 +64,7 @@ def _lla() -> Any:
 
 
 def _lle() -> Any:
-    from sciax._src.lax import linalg_eig
+    from sciax._src.lax.linalg import spectral as linalg_eig
     return linalg_eig
 
 

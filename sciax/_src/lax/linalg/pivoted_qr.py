@@ -17,9 +17,9 @@ from sciax._src.interpreters.lowering import register_lowering
 from sciax._src.lax import elementwise as ew
 from sciax._src.lax import shape_ops
 from sciax._src.lax._rules import multi_result_primitive
-from sciax._src.lax.linalg import (_not_differentiable, check_matrix, front_batcher,
+from sciax._src.lax.linalg.factorizations import (_not_differentiable, check_matrix, front_batcher,
                                    lapack_call, lapack_target, lower_with_lax)
-from sciax._src.lax.linalg_eig import _full
+from sciax._src.lax.linalg.spectral import _full
 
 ArrayLike = Any
 

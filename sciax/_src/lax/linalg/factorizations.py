@@ -9,8 +9,8 @@ move the vmapped axis to the front.  Failures are values, not exceptions: a
 factorisation LAPACK reports as failed (``info != 0``) comes back as NaNs, as
 in JAX.
 
-The first section holds helpers other linalg modules share (``linalg_eig``
-imports them): :func:`lapack_call` emits a batched LAPACK custom call with the
+The first section holds helpers the other modules of this package share
+(``spectral`` and the rest import them): :func:`lapack_call` emits a batched LAPACK custom call with the
 column-major layouts the kernels expect, :func:`lower_with_lax` runs lax code
 inside a lowering rule (post-processing a kernel's outputs), and small batched
 matrix helpers (:func:`matmul`, :func:`adjoint`, :func:`tril`, ...).

@@ -22,9 +22,9 @@ from sciax._src.lax import control_flow
 from sciax._src.lax import elementwise as ew
 from sciax._src.lax import shape_ops
 from sciax._src.lax._rules import multi_result_primitive
-from sciax._src.lax.linalg import (adjoint, eye as _eye, front_batcher,
+from sciax._src.lax.linalg.factorizations import (adjoint, eye as _eye, front_batcher,
                                    householder_product, matmul, triu)
-from sciax._src.lax.linalg_eig import (_cast, _check_operand, _full, _i32,
+from sciax._src.lax.linalg.spectral import (_cast, _check_operand, _full, _i32,
                                        _input_has_no_nan, _lapack_call,
                                        _nan_where_failed, _not_differentiable,
                                        _success)

@@ -18,7 +18,7 @@ Derivatives are the closed forms of nondegenerate perturbation theory
 docstring of each wrapper says what happens at repeated eigenvalues or
 singular values.  ``schur`` is differentiable for distinct eigenvalues (real
 input with complex-conjugate pairs included).  ``hessenberg`` lives in
-``linalg_hessenberg``.
+``hessenberg_reduction``.
 """
 
 from __future__ import annotations
@@ -34,9 +34,9 @@ from sciax._src.core.avals import ShapedArray, get_aval
 from sciax._src.interpreters import ad, batching, lowering
 from sciax._src.interpreters.lowering import register_lowering
 from sciax._src.lax import elementwise as ew
-from sciax._src.lax import reductions, shape_ops
+from sciax._src.lax import control_flow, reductions, shape_ops
 from sciax._src.lax._rules import complex_dtype, multi_result_primitive, real_dtype
-from sciax._src.lax.linalg import (adjoint as _H, char_attr, check_matrix,
+from sciax._src.lax.linalg.factorizations import (adjoint as _H, char_attr, check_matrix,
                                    eye as _eye, front_batcher,
                                    hermitian_from_triangle as _hermitian_from_triangle,
                                    householder_product, info_aval as _info_aval,
@@ -49,7 +49,7 @@ ArrayLike = Any
 __all__ = ["eigh", "svd", "eig", "schur", "eigh_p", "svd_p", "eig_p", "schur_p"]
 
 
-# --- shared checks and lowering helpers (the generic ones live in linalg.py) -------
+# --- shared checks and lowering helpers (generic ones: factorizations.py) -------
 
 def _check_operand(name: str, x: ShapedArray, square: bool = True) -> None:
     """Rank >= 2, (square,) and a dtype LAPACK supports; errors name the op."""
@@ -690,7 +690,6 @@ def _schur_omega_triangular(t: Any, c: Any) -> Any:
     must vanish, a triangular Sylvester equation solved entry by entry, rows
     from the bottom up and columns left to right (Omega's diagonal is set to
     zero, a gauge choice)."""
-    from sciax._src.lax import control_flow
 
     n = get_aval(t).shape[-1]
     pairs = [(i, j) for i in range(n - 1, 0, -1) for j in range(i)]
@@ -774,7 +773,6 @@ def _schur_omega_quasi(t: Any, c: Any) -> Any:
     ``T``, ``C`` and ``W`` carry one extra zero row and column so that 2x2
     windows never leave the matrix.
     """
-    from sciax._src.lax import control_flow
 
     aval = get_aval(t)
     n, dtype = aval.shape[-1], aval.dtype
@@ -863,14 +861,23 @@ def _schur_omega(t: Any, c: Any) -> Any:
     return _schur_block_rotations(t, c, ew.sub(w, _H(w)))
 
 
+def _map_leading(fun: Any) -> Any:
+    """``fun`` mapped over the leading axis of every argument (``vmap`` with
+    ``in_axes=0``, through the batching interpreter)."""
+    def mapped(*args: Any) -> Any:
+        size = get_aval(args[0]).shape[0]
+        (out,) = batching.vmap_flat(lambda *a: [fun(*a)], args, [0] * len(args), [0],
+                                    size)
+        return out
+    return mapped
+
+
 def _schur_tangents(t: Any, z: Any, dx: Any) -> tuple[Any, Any]:
     """``(dT, dZ)`` from ``T``, ``Z`` and ``dA`` (see :func:`_schur_jvp`)."""
-    from sciax._src.api import vmap
-
     c = _mm(_mm(_H(z), dx), z)
     solve = _schur_omega
     for _ in get_aval(t).shape[:-2]:
-        solve = vmap(solve)
+        solve = _map_leading(solve)
     omega = solve(t, c)
     dz = _mm(z, omega)
     # T's structure: the upper triangle and the subdiagonals of its 2x2 blocks
@@ -897,6 +904,7 @@ def _schur_jvp(primals, tangents, *, compute_schur_vectors):
     (x,), (dx,) = primals, tangents
     t, z, info = schur_p.bind(x, compute_schur_vectors=True)
     if not _schur_tangents_jit:
+        # function-local: jit sits above lax (used for eager speed only)
         from sciax._src.jit import jit
         _schur_tangents_jit.append(jit(_schur_tangents))
     dt, dz = _schur_tangents_jit[0](t, z, ad.instantiate_zeros(dx))
