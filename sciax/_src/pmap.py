@@ -21,12 +21,13 @@ from typing import Any
 
 import numpy as np
 
+from sciax._src.api import _broadcast_prefix as bp, vmap
 from sciax._src.backend import multi
 from sciax._src.backend.array import Array, device_put
 from sciax._src.backend.pytree import registry
 from sciax._src.core import dtypes
-from sciax._src.core.avals import ShapedArray, get_aval
-from sciax._src.core.trace import Tracer, _state, eval_trace, set_current_trace
+from sciax._src.core.avals import get_aval, ShapedArray
+from sciax._src.core.trace import _state, eval_trace, set_current_trace, Tracer
 from sciax._src.interpreters import lowering
 from sciax._src.interpreters.partial_eval import DynamicJaxprTrace
 from sciax._src.lax import parallel
@@ -61,8 +62,6 @@ def _to_host(x: Any) -> tuple[np.ndarray, bool]:
 
 
 def _broadcast_prefix(prefix: Any, tree: Any, what: str) -> list[Any]:
-    from sciax._src.api import _broadcast_prefix as bp
-
     return bp(prefix, tree, what)
 
 
@@ -264,7 +263,6 @@ class PmapWrapped:
                               kwargs: dict) -> Any:
         # Under jit/grad/vmap the arguments are tracers: run the body as a vmap
         # with the same axis name, which computes the same values on one device.
-        from sciax._src.api import vmap
 
         return vmap(fun, in_axes=in_axes, out_axes=self.out_axes,
                     axis_name=self.axis_name)(*args, **kwargs)

@@ -23,7 +23,7 @@ import numpy as np
 
 import sciax
 import sciax.numpy as snp
-from sciax import lax
+from sciax import lax, linalg
 from sciax.random._prng import (canonical_shape, check_key, fold_in, random_bits,
                                 rolled_hash, split)
 
@@ -1074,12 +1074,6 @@ def multivariate_normal(key: Any, mean: Any, cov: Any, shape: Sequence[int] | No
     if method == "cholesky":
         factor = _batched(_cholesky, cov, 2)
     else:
-        try:
-            from sciax import linalg
-        except ImportError:
-            raise NotImplementedError(
-                f"multivariate_normal: method={method!r} needs sciax.linalg, which "
-                "is not available; use method='cholesky'") from None
         if method == "eigh":
             w, v = linalg.eigh(cov)
         else:

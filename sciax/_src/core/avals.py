@@ -121,6 +121,7 @@ def get_aval(x: Any) -> ShapedArray:
     fn = pytype_aval_mappings.get(type(x))
     if fn is not None:
         return fn(x)
+    # cycle: core.trace imports avals at import time (Tracer subclasses HasAval)
     from sciax._src.core.trace import Tracer
 
     if isinstance(x, Tracer):

@@ -18,11 +18,14 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from sciax._src.core import dtypes
-from sciax._src.core.avals import ShapedArray, get_aval
-from sciax._src.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var, dce_jaxpr, eval_jaxpr
-from sciax._src.core.trace import Primitive, Trace, Tracer, current_trace, set_current_trace
+from sciax._src.core.avals import get_aval, ShapedArray
+from sciax._src.core.jaxpr import (close_over_consts, ClosedJaxpr, dce_jaxpr,
+                                   eval_jaxpr, Jaxpr, Literal, Var)
+from sciax._src.core.trace import (current_trace, Primitive, set_current_trace, Trace,
+                                   Tracer)
 from sciax._src.interpreters import hooks
-from sciax._src.interpreters.partial_eval import DynamicJaxprTrace, DynamicJaxprTracer
+from sciax._src.interpreters.partial_eval import (DynamicJaxprTrace,
+                                                  DynamicJaxprTracer, trace_to_jaxpr)
 from sciax._src.util import safe_map, safe_zip
 
 primitive_jvps: dict[Primitive, Callable[..., Any]] = {}
@@ -360,8 +363,6 @@ def partial_eval_jaxpr(jaxpr: ClosedJaxpr, unknown_ins: Sequence[bool]
     ``(known outputs, staged)``: ``staged`` is a closed jaxpr from the unknown
     inputs to the unknown outputs whose consts are the residuals.
     """
-    from sciax._src.interpreters.partial_eval import trace_to_jaxpr
-
     def run(*known_args: Any, force_unknown: Sequence[bool] | None = None):
         pe_trace = PartialEvalTrace(current_trace())
         it = iter(known_args)
@@ -400,8 +401,6 @@ def jvp_jaxpr(closed: ClosedJaxpr, nonzeros: Sequence[bool], instantiate: bool |
     returning ``primals_out + tangents_out`` (for outputs whose tangent is
     nonzero or instantiated).  Returns (jaxpr without consts, its consts, which
     output tangents are present)."""
-    from sciax._src.core.jaxpr import close_over_consts
-    from sciax._src.interpreters.partial_eval import trace_to_jaxpr
 
     n = len(closed.in_avals)
     m = len(closed.out_avals)

@@ -14,11 +14,13 @@ from typing import Any
 
 import numpy as np
 
+from sciax._src.backend.compile import Executable
 from sciax._src.backend.mlir import (aval_to_ir_type, dense_constant, func, hlo, ir,
                                      make_context)
 from sciax._src.core.avals import ShapedArray
 from sciax._src.core.jaxpr import Jaxpr, Literal, Var
 from sciax._src.core.trace import Primitive
+from sciax._src.interpreters.partial_eval import trace_to_jaxpr
 from sciax._src.util import safe_map
 
 _lowerings: dict[Primitive, Callable[..., Any]] = {}
@@ -122,8 +124,6 @@ def module_host_callbacks(module: ir.Module) -> list[Callable[..., Any]]:
 
 def compile_module(module: ir.Module, out_avals: Sequence[ShapedArray]) -> Any:
     """Compile a module from :func:`lower_jaxpr` with its host callbacks."""
-    from sciax._src.backend.compile import Executable
-
     callbacks = module_host_callbacks(module)
     exe = Executable(module, out_avals, host_callbacks=callbacks)
     _module_callbacks.pop(id(module), None)
@@ -136,8 +136,6 @@ def lower_fun(fun: Callable[..., Any], multiple_results: bool = False
 
     Composite operations use this rather than hand-written StableHLO.
     """
-    from sciax._src.interpreters.partial_eval import trace_to_jaxpr
-
     def rule(ctx: LoweringRuleContext, *args: ir.Value, **params: Any):
         def flat(*xs):
             out = fun(*xs, **params)

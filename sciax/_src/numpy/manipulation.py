@@ -12,14 +12,19 @@ from typing import Any
 import numpy as np
 
 from sciax import lax
+from sciax._src.api import vmap
 from sciax._src.core import dtypes
 from sciax._src.core.avals import get_aval
 from sciax._src.core.trace import Tracer
-from sciax._src.numpy import util
+from sciax._src.numpy import reductions, util
+from sciax._src.numpy.creation import linspace
 from sciax._src.numpy.gather_util import take_axis
-from sciax._src.numpy.shape import (
-    _operand, atleast_1d, atleast_2d, concatenate, expand_dims, moveaxis, ravel,
-    reshape, stack, swapaxes)
+from sciax._src.numpy.shape import (_operand, atleast_1d, atleast_2d, concatenate,
+                                    expand_dims, moveaxis, ravel, reshape, stack,
+                                    swapaxes)
+from sciax._src.numpy.sorting import searchsorted
+from sciax._src.numpy.statistics import median
+from sciax._src.numpy.ufuncs import multiply, subtract
 
 ArrayLike = Any
 
@@ -185,7 +190,6 @@ def repeat(a: ArrayLike, repeats: Any, axis: int | None = None, *,
         reps = util.as_operand("repeat", reps_np)
     reps = util.broadcast_to(util.cast(reps, dtypes.default_int()), (n,), "repeat")
     ends = lax.cumsum(reps, 0)
-    from sciax._src.numpy.sorting import searchsorted
 
     idx = searchsorted(ends, lax.iota(dtypes.default_int(), total), side="right")
     return take_axis(a, idx, ax)
@@ -427,7 +431,6 @@ def _odd_reflect(a: Any, out: Any, ax: int, n: int, lo: int, hi: int, mode: str
     # with the edge itself moving each period.  Computed on the host for the
     # index/sign pattern is not affine, so fall back to repeated one-step pads.
     del out
-    from sciax._src.numpy.ufuncs import subtract, multiply
 
     s = 0 if mode == "symmetric" else 1
     while lo > 0 or hi > 0:
@@ -451,8 +454,6 @@ def _odd_reflect(a: Any, out: Any, ax: int, n: int, lo: int, hi: int, mode: str
 
 def _linear_ramp(a: Any, ax: int, n: int, lo: int, hi: int, ev: tuple[Any, Any]
                  ) -> Any:
-    from sciax._src.numpy.creation import linspace
-
     dt = get_aval(a).dtype
     parts = []
     ft = util.to_inexact_dtype(dt)
@@ -480,9 +481,6 @@ def _linear_ramp(a: Any, ax: int, n: int, lo: int, hi: int, ev: tuple[Any, Any]
 
 def _stat_pad(a: Any, ax: int, n: int, lo: int, hi: int, sl: tuple[Any, Any],
               mode: str) -> Any:
-    from sciax._src.numpy import reductions
-    from sciax._src.numpy.statistics import median
-
     def stat(part: Any) -> Any:
         if mode == "maximum":
             return reductions.max(part, ax, keepdims=True)
@@ -741,8 +739,6 @@ def apply_along_axis(func1d: Callable, axis: int, arr: ArrayLike, *args: Any,
     >>> snp.apply_along_axis(lambda v: v.sum(), 1, snp.ones((2, 3)))
     Array([3., 3.], dtype=float64)
     """
-    from sciax import vmap
-
     arr = _operand("apply_along_axis", arr)
     nd = util.ndim(arr)
     ax = util.canonicalize_axis(axis, nd)

@@ -23,6 +23,8 @@ from sciax._src.core import dtypes
 from sciax._src.core.avals import get_aval
 from sciax._src.core.trace import Tracer
 from sciax._src.numpy import reductions, ufuncs, util
+from sciax._src.numpy.shape import concatenate, moveaxis
+from sciax._src.numpy.sorting import argsort, searchsorted
 
 ArrayLike = Any
 
@@ -180,8 +182,6 @@ def diff(a: ArrayLike, n: int = 1, axis: int = -1, prepend: ArrayLike = None,
     if append is not None:
         parts.append(_as_axis_block("diff", append, _shape(a), ax, _dt(a)))
     if len(parts) > 1:
-        from sciax._src.numpy.shape import concatenate
-
         a = concatenate(parts, axis=ax)
     is_bool = _dt(a) == dtypes.bool_
     for _ in range(n):
@@ -430,8 +430,6 @@ def cross(a: ArrayLike, b: ArrayLike, axisa: int = -1, axisb: int = -1,
     >>> snp.cross(snp.array([1, 2]), snp.array([3, 4]))
     Array(-2, dtype=int64)
     """
-    from sciax._src.numpy.shape import moveaxis
-
     a, b = _operand("cross", a), _operand("cross", b)
     a, b = util.promote_dtypes(a, b)
     if axis is not None:
@@ -486,8 +484,6 @@ def interp(x: ArrayLike, xp: ArrayLike, fp: ArrayLike, left: ArrayLike = None,
     ...            snp.array([0.0, 10.0, 30.0]))
     Array([ 5., 25., 30.], dtype=float64)
     """
-    from sciax._src.numpy.sorting import argsort, searchsorted
-
     x, xp, fp = (_operand("interp", v) for v in (x, xp, fp))
     if util.ndim(xp) != 1 or util.ndim(fp) != 1:
         raise ValueError(f"interp: xp and fp must be 1-d sequences, got shapes "

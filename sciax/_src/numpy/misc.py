@@ -16,10 +16,13 @@ from typing import Any
 import numpy as np
 
 from sciax import lax
+from sciax._src.api import vmap
 from sciax._src.core import dtypes
 from sciax._src.core.avals import get_aval
 from sciax._src.core.trace import Tracer
 from sciax._src.numpy import util
+from sciax._src.numpy.creation import asarray
+from sciax._src.numpy.sorting import nonzero
 
 ArrayLike = Any
 
@@ -64,8 +67,6 @@ def ix_(*args: ArrayLike) -> tuple[Any, ...]:
     >>> i.shape, j.shape
     ((2, 1), (1, 2))
     """
-    from sciax._src.numpy.sorting import nonzero
-
     out = []
     n = len(args)
     for k, a in enumerate(args):
@@ -481,8 +482,6 @@ class vectorize:
             self.__doc__ = doc
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        from sciax._src.api import vmap
-
         excluded_kw = {k: v for k, v in kwargs.items() if k in self.excluded}
         kwargs = {k: v for k, v in kwargs.items() if k not in self.excluded}
         fixed = {i: a for i, a in enumerate(args) if i in self.excluded}
@@ -582,8 +581,6 @@ def array2string(a: ArrayLike, *args: Any, **kwargs: Any) -> str:
 
 
 def _device(x: np.ndarray) -> Any:
-    from sciax._src.numpy.creation import asarray
-
     return asarray(x)
 
 

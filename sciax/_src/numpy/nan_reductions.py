@@ -12,6 +12,7 @@ from sciax import lax
 from sciax._src.core import dtypes
 from sciax._src.core.avals import get_aval
 from sciax._src.numpy import reductions, util
+from sciax._src.numpy.ufuncs import isnan, subtract
 
 ArrayLike = Any
 
@@ -28,8 +29,6 @@ def _operand(name: str, a: Any) -> Any:
 
 
 def _replace_nan(a: Any, value: Any) -> tuple[Any, Any]:
-    from sciax._src.numpy.ufuncs import isnan
-
     if not dtypes.is_inexact(get_aval(a).dtype):
         return a, None
     mask = isnan(a)
@@ -127,7 +126,6 @@ def nanvar(a: ArrayLike, axis: Any = None, dtype: Any = None, out: None = None,
         dtypes.canonicalize_dtype(np.dtype(dtype))
     a = util.cast(a, dt)
     mu = nanmean(a, axis, keepdims=True) if mean is None else mean
-    from sciax._src.numpy.ufuncs import subtract
 
     c = subtract(a, mu)
     b, mask = _replace_nan(reductions._abs2(c), 0)

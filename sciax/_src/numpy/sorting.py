@@ -22,6 +22,7 @@ from sciax._src.core.avals import get_aval
 from sciax._src.core.trace import Tracer
 from sciax._src.numpy import util
 from sciax._src.numpy.gather_util import take_along, take_axis
+from sciax._src.numpy.ufuncs import isnan
 
 ArrayLike = Any
 
@@ -132,8 +133,6 @@ def lexsort(keys: Sequence[ArrayLike], axis: int = -1) -> Any:
 
 def _nan_less(x: Any, y: Any) -> Any:
     """``x < y`` in sort order (NaN after every number)."""
-    from sciax._src.numpy.ufuncs import isnan
-
     lt = lax.lt(x, y)
     if dtypes.is_inexact(get_aval(x).dtype) and not dtypes.is_complex(get_aval(x).dtype):
         lt = lax.bitwise_or(lt, lax.bitwise_and(lax.bitwise_not(isnan(x)), isnan(y)))
@@ -520,8 +519,6 @@ def unique(ar: ArrayLike, return_index: bool = False, return_inverse: bool = Fal
         prev, cur = lax.slice(s, (0,), (n - 1,)), lax.slice(s, (1,), (n,))
         new = lax.ne(cur, prev)
         if equal_nan and dtypes.is_inexact(get_aval(s).dtype):
-            from sciax._src.numpy.ufuncs import isnan
-
             new = lax.bitwise_and(new, lax.bitwise_not(lax.bitwise_and(
                 isnan(cur), isnan(prev))))
         mask = lax.concatenate([lax.full((1,), True, dtypes.bool_), new], 0)

@@ -12,8 +12,13 @@ from sciax import lax
 from sciax._src.core import dtypes
 from sciax._src.core.avals import get_aval
 from sciax._src.core.trace import Tracer
-from sciax._src.numpy import util
-from sciax._src.numpy.gather_util import take_along
+from sciax._src.numpy import reductions, ufuncs, util
+from sciax._src.numpy.creation import diagonal, linspace
+from sciax._src.numpy.gather_util import take_along, take_axis
+from sciax._src.numpy.products import dot
+from sciax._src.numpy.shape import concatenate, moveaxis, stack
+from sciax._src.numpy.sorting import searchsorted
+from sciax._src.numpy.ufuncs import conj
 
 ArrayLike = Any
 
@@ -37,9 +42,6 @@ def _operand(name: str, a: Any) -> Any:
 
 def _quantile(name: str, a: Any, q: Any, axis: Any, method: str, keepdims: bool,
               ignore_nan: bool) -> Any:
-    from sciax._src.numpy import ufuncs
-    from sciax._src.numpy.shape import moveaxis
-
     if method not in _METHODS[:5]:
         raise ValueError(f"{name}: method {method!r} is not supported; use one of "
                          f"{_METHODS[:5]}")
@@ -210,8 +212,6 @@ def _no_extras(name: str, out: Any, weights: Any) -> None:
 def histogram_bin_edges(a: ArrayLike, bins: Any = 10, range: Any = None,
                         weights: ArrayLike = None) -> Any:
     """The bin edges :func:`histogram` uses (``bins`` an int or edges)."""
-    from sciax._src.numpy import reductions
-    from sciax._src.numpy.creation import linspace
 
     a = _operand("histogram_bin_edges", a)
     if isinstance(bins, str):
@@ -250,8 +250,6 @@ def histogram(a: ArrayLike, bins: Any = 10, range: Any = None, density: bool = F
     >>> counts
     Array([1, 3], dtype=int64)
     """
-    from sciax._src.numpy.sorting import searchsorted
-
     a = _operand("histogram", a)
     edges = histogram_bin_edges(a, bins, range)
     a = lax.reshape(a, (get_aval(a).size,))
@@ -269,8 +267,6 @@ def histogram(a: ArrayLike, bins: Any = 10, range: Any = None, density: bool = F
                                  lax.full_like(idx, nb), idx), w, length=nb + 1)
     counts = lax.slice(counts, (0,), (nb,))
     if density:
-        from sciax._src.numpy import ufuncs
-
         widths = lax.sub(lax.slice(edges, (1,), (nb + 1,)), lax.slice(edges, (0,), (nb,)))
         c = util.cast(counts, get_aval(edges).dtype)
         counts = ufuncs.divide(ufuncs.divide(c, widths), lax.reduce_sum(c, (0,)))
@@ -281,8 +277,6 @@ def histogram2d(x: ArrayLike, y: ArrayLike, bins: Any = 10, range: Any = None,
                 density: bool | None = None, weights: ArrayLike = None
                 ) -> tuple[Any, Any, Any]:
     """The 2-d histogram of ``(x, y)`` samples."""
-    from sciax._src.numpy.shape import stack
-
     x, y = _operand("histogram2d", x), _operand("histogram2d", y)
     if np.ndim(bins) == 0 or (isinstance(bins, list | tuple) and len(bins) != 2):
         bins = [bins, bins]
@@ -295,8 +289,6 @@ def histogramdd(sample: ArrayLike, bins: Any = 10, range: Any = None,
                 density: bool | None = None, weights: ArrayLike = None
                 ) -> tuple[Any, list[Any]]:
     """The D-dimensional histogram of ``(N, D)`` samples (static bins)."""
-    from sciax._src.numpy.sorting import searchsorted
-
     s = _operand("histogramdd", sample)
     if util.ndim(s) == 1:
         s = lax.reshape(s, (get_aval(s).shape[0], 1))
@@ -331,8 +323,6 @@ def histogramdd(sample: ArrayLike, bins: Any = 10, range: Any = None,
     counts = lax.slice(bincount(flat, w, length=total + 1), (0,), (total,))
     h = lax.reshape(util.cast(counts, get_aval(s).dtype), tuple(nbs))
     if density:
-        from sciax._src.numpy import ufuncs
-
         h = ufuncs.divide(h, lax.reduce_sum(h, tuple(builtins_range(D))))
         for d, e in enumerate(edges):
             w_ = lax.sub(lax.slice(e, (1,), (nbs[d] + 1,)), lax.slice(e, (0,), (nbs[d],)))
@@ -402,8 +392,6 @@ def digitize(x: ArrayLike, bins: ArrayLike, right: bool = False) -> Any:
     >>> snp.digitize(snp.array([0.2, 6.4, 3.0]), snp.array([0.0, 1.0, 2.5, 4.0]))
     Array([1, 4, 3], dtype=int64)
     """
-    from sciax._src.numpy.sorting import searchsorted
-
     x, bins = _operand("digitize", x), _operand("digitize", bins)
     if util.ndim(bins) != 1:
         raise ValueError("digitize: bins must be 1-d")
@@ -434,8 +422,6 @@ def cov(m: ArrayLike, y: ArrayLike = None, rowvar: bool = True, bias: bool = Fal
     Array([[ 1., -1.],
            [-1.,  1.]], dtype=float64)
     """
-    from sciax._src.numpy import ufuncs
-    from sciax._src.numpy.products import dot
 
     m = _operand("cov", m)
     if util.ndim(m) > 2:
@@ -449,7 +435,6 @@ def cov(m: ArrayLike, y: ArrayLike = None, rowvar: bool = True, bias: bool = Fal
         if not rowvar and util.ndim(y) == 2:
             Y = lax.transpose(Y, (1, 0))
         X, Y = util.promote_dtypes_inexact(X, Y)
-        from sciax._src.numpy.shape import concatenate
 
         X = concatenate([X, Y], 0)
     (X,) = util.promote_dtypes_inexact(X)
@@ -497,8 +482,6 @@ def corrcoef(x: ArrayLike, y: ArrayLike = None, rowvar: bool = True, *,
              dtype: Any = None) -> Any:
     """Pearson correlation coefficients (the normalised :func:`cov`), clipped
     to ``[-1, 1]``."""
-    from sciax._src.numpy import ufuncs
-
     c = cov(x, y, rowvar, dtype=dtype)
     if util.ndim(c) == 0:
         return ufuncs.divide(c, c)
@@ -513,16 +496,12 @@ def corrcoef(x: ArrayLike, y: ArrayLike = None, rowvar: bool = True, *,
 
 
 def _diag_of(c: Any) -> Any:
-    from sciax._src.numpy.creation import diagonal
-
     return diagonal(c)
 
 
 # --- convolution -------------------------------------------------------------------------
 
 def _conv(name: str, a: Any, v: Any, mode: str, flip: bool) -> Any:
-    from sciax._src.numpy.ufuncs import conj
-
     a, v = _operand(name, a), _operand(name, v)
     if util.ndim(a) != 1 or util.ndim(v) != 1:
         raise ValueError(f"{name}: inputs must be 1-d, got shapes {get_aval(a).shape} "
@@ -548,7 +527,6 @@ def _conv(name: str, a: Any, v: Any, mode: str, flip: bool) -> Any:
     full = n + m - 1
     k = np.arange(full)[:, None] - np.arange(m)[None, :]
     valid = (k >= 0) & (k < n)
-    from sciax._src.numpy.gather_util import take_axis
 
     rows = take_axis(a, np.where(valid, k, 0), 0)
     rows = lax.select(util.broadcast_to(util.as_operand(name, valid), (full, m), name),

@@ -17,9 +17,9 @@ from typing import Any
 import numpy as np
 
 from sciax import lax
-from sciax._src.backend.array import Array, device_put
+from sciax._src.arrays import Array, device_put
 from sciax._src.core import dtypes
-from sciax._src.core.avals import ShapedArray, get_aval
+from sciax._src.core.avals import get_aval, ShapedArray
 from sciax._src.core.trace import Tracer
 
 ArrayLike = Any
