@@ -21,16 +21,19 @@ from sciax._src.core.jaxpr import eval_jaxpr
 from sciax._src.interpreters import ad, batching
 from sciax._src.lax._rules import scalar_array
 from sciax._src.lax.shape_ops import reshape, slice_in_dim, transpose
+from sciax._src.tree_util import OutTree, flatten_fun
 from sciax._src.util import safe_zip
 
 
-class _OutStore:
-    """What a flattened function learned about its outputs while traced."""
+class _OutStore(OutTree):
+    """:class:`OutTree` plus what a flattened ``has_aux`` function learned about
+    its aux outputs (the aux variant of :func:`flatten_fun`, used by ``_flat_fun``)."""
 
-    __slots__ = ("tree", "aux_tree", "n_out", "aux_static")
+    __slots__ = ("aux_tree", "n_out", "aux_static")
 
     def __init__(self) -> None:
-        self.tree = self.aux_tree = None
+        super().__init__()
+        self.aux_tree = None
         self.n_out = 0
         # aux leaves that are not arrays (strings, ...): passed through as they are
         self.aux_static: list[tuple[int, Any]] = []
@@ -525,21 +528,14 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0,
             raise ValueError("vmap needs at least one mapped argument (an in_axes entry "
                              "that is not None) or an explicit axis_size")
         size = size_set.pop()
-        out_tree_box: list = []
-
-        def flat(*xs: Any) -> list[Any]:
-            a, kw = in_tree.unflatten(xs)
-            out = fun(*a, **kw)
-            o_leaves, o_tree = registry.flatten(out)
-            out_tree_box.append(o_tree)
-            return o_leaves
+        flat, out_tree = flatten_fun(fun, in_tree, kwargs=True)
 
         def out_dims(n: int) -> list[Any]:
-            dummy = out_tree_box[0].unflatten([0] * n)
+            dummy = out_tree().unflatten([0] * n)
             return _broadcast_prefix(out_axes, dummy, "vmap out_axes")
 
 
         outs = batching.vmap_flat(flat, leaves, dims, out_dims, size, axis_name)
-        return out_tree_box[0].unflatten(outs)
+        return out_tree().unflatten(outs)
 
     return vmapped

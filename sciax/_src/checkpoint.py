@@ -19,6 +19,7 @@ from sciax._src.core.avals import get_aval
 from sciax._src.core.jaxpr import ClosedJaxpr, close_over_consts, eval_jaxpr
 from sciax._src.core.trace import Primitive, set_current_trace
 from sciax._src.interpreters import ad, lowering, partial_eval as pe
+from sciax._src.tree_util import flatten_fun
 
 checkpoint_p = Primitive("checkpoint", multiple_results=True)
 checkpoint_p.def_abstract_eval(lambda *avals, jaxpr, prevent_cse: jaxpr.out_avals)
@@ -98,20 +99,16 @@ def checkpoint(fun: Callable, *, prevent_cse: bool = True,
         statics = {i: args[i] for i in static_argnums}
         dyn = [a for i, a in enumerate(args) if i not in statics]
         leaves, in_tree = registry.flatten(tuple(dyn))
-        out_tree_box: list = []
+        def with_statics(*dyn: Any) -> Any:
+            it = iter(dyn)
+            return fun(*[statics[i] if i in statics else next(it)
+                         for i in range(len(args))])
 
-        def flat(*xs: Any) -> list[Any]:
-            it = iter(in_tree.unflatten(xs))
-            full = [statics[i] if i in statics else next(it)
-                    for i in range(len(args))]
-            o_leaves, o_tree = registry.flatten(fun(*full))
-            out_tree_box.append(o_tree)
-            return o_leaves
-
+        flat, out_tree = flatten_fun(with_statics, in_tree)
         closed = pe.trace_to_jaxpr(flat, [get_aval(x) for x in leaves])
         jaxpr, consts = close_over_consts(closed)
         outs = checkpoint_p.bind(*consts, *leaves, jaxpr=jaxpr, prevent_cse=prevent_cse)
-        return out_tree_box[0].unflatten(outs)
+        return out_tree().unflatten(outs)
 
     return wrapped
 
