@@ -28,6 +28,7 @@ from sciax._src.core.jaxpr import ClosedJaxpr, Jaxpr, close_over_consts, eval_ja
 from sciax._src.core.trace import (Primitive, Tracer, UnexpectedTracerError, _state,
                                    eval_trace, set_current_trace)
 from sciax._src.interpreters import ad, batching, lowering, partial_eval as pe
+from sciax._src.tree_util import flatten_fun
 
 # --- the call primitive -----------------------------------------------------------
 # ``jit_p.bind(*args, jaxpr=closed, name=...)``: ``closed`` has no consts (they are
@@ -232,16 +233,15 @@ def _check_hashable(value: Any, what: str) -> None:
 
 
 class _Entry:
-    __slots__ = ("exe", "const_bufs", "out_tree", "out_avals", "execute", "handlers")
+    __slots__ = ("exe", "const_bufs", "out_tree", "out_avals", "execute")
 
     def __init__(self, exe, const_bufs, out_tree):
         self.exe = exe
         self.const_bufs = const_bufs
         self.out_tree = out_tree
         self.out_avals = exe.out_avals
-        # bound once: the hot path calls them directly
-        self.execute = exe._exe.execute_sharded
-        self.handlers = exe._handlers
+        # bound once: the hot path calls it directly
+        self.execute = exe.execute
 
 
 class Lowered:
@@ -258,7 +258,7 @@ class Lowered:
         return str(self._module)
 
     def compile(self) -> Compiled:
-        return Compiled(lowering.compile_module(self._module, self.jaxpr.out_avals),
+        return Compiled(dispatch.compile_lowered(self._module, self.jaxpr.out_avals),
                         self._out_tree, self._consts)
 
 
@@ -360,23 +360,11 @@ class JitWrapped:
         hit = self._trace_cache.get(key)
         if hit is not None:
             return hit
-        out_tree_box = []
-
-        def flat_fun(*leaves):
-            args, kwargs = in_tree.unflatten(leaves)
-            out = self._call_fun(args, kwargs, statics)
-            out_leaves, out_tree = registry.flatten(out)
-            for leaf in out_leaves:
-                try:
-                    get_aval(leaf)
-                except TypeError as e:
-                    raise TypeError(f"jit-compiled function {self._name!r} returned "
-                                    f"a non-array output: {e}") from None
-            out_tree_box.append(out_tree)
-            return out_leaves
-
+        flat_fun, out_tree = flatten_fun(
+            lambda *args, **kwargs: self._call_fun(args, kwargs, statics), in_tree,
+            kwargs=True, what=f"jit-compiled function {self._name!r}")
         closed = pe.trace_to_jaxpr(flat_fun, avals)
-        result = (closed, out_tree_box[0])
+        result = (closed, out_tree())
         if not any(isinstance(c, Tracer) for c in closed.consts):
             self._trace_cache[key] = result
         return result
@@ -413,7 +401,7 @@ class JitWrapped:
                     entry = self._compile(key, in_tree, statics, avals)
             if entry.const_bufs:
                 bufs = [*entry.const_bufs, *bufs]
-            out_bufs = entry.execute(bufs).consume_with_handlers(entry.handlers)
+            out_bufs = entry.execute(bufs)
             return entry.out_tree.unflatten(
                 [Array(b, a) for b, a in zip(out_bufs, entry.out_avals)])
         avals = [get_aval(x) for x in leaves]

@@ -14,7 +14,6 @@ from typing import Any
 
 import numpy as np
 
-from sciax._src.backend.compile import Executable
 from sciax._src.backend.mlir import (aval_to_ir_type, dense_constant, func, hlo, ir,
                                      make_context)
 from sciax._src.core.avals import ShapedArray
@@ -122,12 +121,11 @@ def module_host_callbacks(module: ir.Module) -> list[Callable[..., Any]]:
     return entry[1] if entry is not None and entry[0] is module else []
 
 
-def compile_module(module: ir.Module, out_avals: Sequence[ShapedArray]) -> Any:
-    """Compile a module from :func:`lower_jaxpr` with its host callbacks."""
+def pop_host_callbacks(module: ir.Module) -> list[Callable[..., Any]]:
+    """The host callbacks of ``module``, forgotten here (it is being compiled)."""
     callbacks = module_host_callbacks(module)
-    exe = Executable(module, out_avals, host_callbacks=callbacks)
     _module_callbacks.pop(id(module), None)
-    return exe
+    return callbacks
 
 
 def lower_fun(fun: Callable[..., Any], multiple_results: bool = False
