@@ -37,14 +37,6 @@ __all__ = ["i0", "sinc", "diff", "ediff1d", "gradient", "trapezoid", "cross", "i
 pow = ufuncs.power
 
 
-def _operand(name: str, a: Any) -> Any:
-    util.check_arraylike(name, a)
-    a = util.as_operand(name, a)
-    if dtypes.is_python_scalar(a):
-        a = util.cast(a, dtypes.python_scalar_dtype(a))
-    return a
-
-
 def _dt(x: Any) -> np.dtype:
     return get_aval(x).dtype
 
@@ -147,7 +139,7 @@ def _as_axis_block(name: str, v: Any, shape: tuple[int, ...], axis: int,
                    dtype: np.dtype) -> Any:
     """``prepend``/``append`` as an array that concatenates along ``axis``: a
     scalar (or lower-rank value) is broadcast with that axis of length 1."""
-    v = util.cast(_operand(name, v), dtype)
+    v = util.cast(util.operand(name, v), dtype)
     if util.ndim(v) == 0:
         return lax.broadcast_in_dim(v, (*shape[:axis], 1, *shape[axis + 1:]), ())
     return v
@@ -165,7 +157,7 @@ def diff(a: ArrayLike, n: int = 1, axis: int = -1, prepend: ArrayLike = None,
     >>> snp.diff(snp.array([1.0, 4.0, 9.0]), n=2)
     Array([2.], dtype=float64)
     """
-    a = _operand("diff", a)
+    a = util.operand("diff", a)
     n = util.concrete_int(n, "diff: n")
     if n < 0:
         raise ValueError(f"diff: order must be non-negative but got {n}")
@@ -203,7 +195,7 @@ def ediff1d(ary: ArrayLike, to_end: ArrayLike = None,
     >>> snp.ediff1d(snp.array([1, 2, 4, 7]), to_begin=-99)
     Array([-99,   1,   2,   3], dtype=int64)
     """
-    a = _operand("ediff1d", ary)
+    a = util.operand("ediff1d", ary)
     a = lax.reshape(a, (get_aval(a).size,))
     dt = _dt(a)
     n = _shape(a)[0]
@@ -211,7 +203,7 @@ def ediff1d(ary: ArrayLike, to_end: ArrayLike = None,
     if dt == dtypes.bool_ and n:
         d = lax.ne(_slice_axis(a, 1, n, 0), _slice_axis(a, 0, n - 1, 0))
     def block(v: Any) -> Any:
-        v = _operand("ediff1d", v)
+        v = util.operand("ediff1d", v)
         if not np.can_cast(_dt(v), dt, "same_kind"):
             raise TypeError(f"ediff1d: dtype of to_begin/to_end ({_dt(v)}) must be "
                             f"compatible with the dtype of the input ({dt})")
@@ -223,7 +215,7 @@ def ediff1d(ary: ArrayLike, to_end: ArrayLike = None,
 
 
 def _float_operand(name: str, a: Any) -> Any:
-    a = _operand(name, a)
+    a = util.operand(name, a)
     (a,) = util.promote_dtypes_inexact(a)
     return a
 
@@ -259,7 +251,7 @@ def gradient(f: ArrayLike, *varargs: ArrayLike, axis: Any = None,
     axes = util.canonicalize_axes(axis, nd)
     if len(varargs) == 0:
         spacings: list[Any] = [1.0] * len(axes)
-    elif len(varargs) == 1 and util.ndim(_operand("gradient", varargs[0])) == 0:
+    elif len(varargs) == 1 and util.ndim(util.operand("gradient", varargs[0])) == 0:
         spacings = [varargs[0]] * len(axes)
     elif len(varargs) == len(axes):
         spacings = list(varargs)
@@ -277,7 +269,7 @@ def gradient(f: ArrayLike, *varargs: ArrayLike, axis: Any = None,
                 f"gradient: shape of array too small to calculate a numerical gradient "
                 f"along axis {ax} (length {n}); at least (edge_order + 1) = "
                 f"{edge_order + 1} elements are required")
-        h = _operand("gradient", h)
+        h = util.operand("gradient", h)
         if util.ndim(h) == 0:
             out.append(_gradient_uniform(f, h, ax, n, edge_order))
         elif util.ndim(h) == 1:
@@ -430,7 +422,7 @@ def cross(a: ArrayLike, b: ArrayLike, axisa: int = -1, axisb: int = -1,
     >>> snp.cross(snp.array([1, 2]), snp.array([3, 4]))
     Array(-2, dtype=int64)
     """
-    a, b = _operand("cross", a), _operand("cross", b)
+    a, b = util.operand("cross", a), util.operand("cross", b)
     a, b = util.promote_dtypes(a, b)
     if axis is not None:
         axisa = axisb = axisc = axis
@@ -484,7 +476,7 @@ def interp(x: ArrayLike, xp: ArrayLike, fp: ArrayLike, left: ArrayLike = None,
     ...            snp.array([0.0, 10.0, 30.0]))
     Array([ 5., 25., 30.], dtype=float64)
     """
-    x, xp, fp = (_operand("interp", v) for v in (x, xp, fp))
+    x, xp, fp = (util.operand("interp", v) for v in (x, xp, fp))
     if util.ndim(xp) != 1 or util.ndim(fp) != 1:
         raise ValueError(f"interp: xp and fp must be 1-d sequences, got shapes "
                          f"{_shape(xp)} and {_shape(fp)}")
@@ -502,7 +494,7 @@ def interp(x: ArrayLike, xp: ArrayLike, fp: ArrayLike, left: ArrayLike = None,
     if period is not None:
         if not isinstance(period, Tracer) and np.all(np.asarray(period) == 0):
             raise ValueError("interp: period must be a non-zero value")
-        period = ufuncs.abs(util.cast(_operand("interp", period), _dt(x)))
+        period = ufuncs.abs(util.cast(util.operand("interp", period), _dt(x)))
         x = ufuncs.remainder(x, period)
         xp = ufuncs.remainder(xp, period)
         order = argsort(xp)
@@ -534,8 +526,8 @@ def interp(x: ArrayLike, xp: ArrayLike, fp: ArrayLike, left: ArrayLike = None,
         out = ufuncs.where(lax.eq(x, xl), lax.broadcast_in_dim(
             lax.reshape(fp[-1:], ()), xshape, ()), out)
     odt = _dt(out)
-    lval = fp[0] if left is None else util.cast(_operand("interp", left), odt)
-    rval = fp[-1] if right is None else util.cast(_operand("interp", right), odt)
+    lval = fp[0] if left is None else util.cast(util.operand("interp", left), odt)
+    rval = fp[-1] if right is None else util.cast(util.operand("interp", right), odt)
     xn = lax.broadcast_in_dim(lax.reshape(xp[-1:], ()), xshape, ())
     out = ufuncs.where(lax.lt(x, x0), lval, out)
     out = ufuncs.where(lax.gt(x, xn), rval, out)
@@ -552,7 +544,7 @@ def unwrap(p: ArrayLike, discont: ArrayLike = None, axis: int = -1, *,
     >>> snp.unwrap(snp.array([0.0, 3.0, 6.5, 0.2]))
     Array([0.        , 3.        , 0.21681469, 0.2       ], dtype=float64)
     """
-    p = _operand("unwrap", p)
+    p = util.operand("unwrap", p)
     nd = util.ndim(p)
     if nd == 0:
         raise ValueError("unwrap: p must have at least one dimension")
@@ -574,7 +566,8 @@ def unwrap(p: ArrayLike, discont: ArrayLike = None, axis: int = -1, *,
     ddmod = util.cast(ddmod, _dt(dd))
     if ambiguous:
         fix = ufuncs.logical_and(ufuncs.equal(ddmod, low), ufuncs.greater(dd, 0))
-        ddmod = ufuncs.where(fix, util.cast(_operand("unwrap", high), _dt(dd)), ddmod)
+        high = util.cast(util.operand("unwrap", high), _dt(dd))
+        ddmod = ufuncs.where(fix, high, ddmod)
     correct = ufuncs.subtract(ddmod, dd)
     correct = ufuncs.where(ufuncs.less(ufuncs.abs(dd), discont), 0, correct)
     correct = util.cast(correct, _dt(p))
@@ -602,8 +595,8 @@ def isclose(a: ArrayLike, b: ArrayLike, rtol: ArrayLike = 1e-05,
     a, b = util.promote_args_inexact("isclose", a, b)
     dt = _dt(a)
     rdt = dtypes.finfo(dt).dtype if dtypes.is_complex(dt) else dt
-    rtol = util.cast(_operand("isclose", rtol), rdt)
-    atol = util.cast(_operand("isclose", atol), rdt)
+    rtol = util.cast(util.operand("isclose", rtol), rdt)
+    atol = util.cast(util.operand("isclose", atol), rdt)
     err = ufuncs.abs(ufuncs.subtract(a, b))
     tol = ufuncs.add(atol, ufuncs.multiply(rtol, ufuncs.abs(b)))
     close = ufuncs.logical_and(ufuncs.less_equal(err, tol), ufuncs.isfinite(b))
@@ -638,7 +631,7 @@ def array_equal(a1: ArrayLike, a2: ArrayLike, equal_nan: bool = False) -> Any:
     >>> bool(snp.array_equal(snp.array([1, 2]), snp.array([[1, 2]])))
     False
     """
-    a1, a2 = _operand("array_equal", a1), _operand("array_equal", a2)
+    a1, a2 = util.operand("array_equal", a1), util.operand("array_equal", a2)
     if _shape(a1) != _shape(a2):
         return lax.full((), False, dtypes.bool_)
     a1, a2 = util.promote_dtypes(a1, a2)
@@ -656,7 +649,7 @@ def array_equiv(a1: ArrayLike, a2: ArrayLike) -> Any:
     >>> bool(snp.array_equiv(snp.array([1, 2]), snp.array([[1, 2], [1, 2]])))
     True
     """
-    a1, a2 = _operand("array_equiv", a1), _operand("array_equiv", a2)
+    a1, a2 = util.operand("array_equiv", a1), util.operand("array_equiv", a2)
     try:
         util._broadcast_shapes(_shape(a1), _shape(a2))
     except ValueError:
@@ -672,7 +665,7 @@ def iscomplex(x: ArrayLike) -> Any:
     >>> snp.iscomplex(snp.array([1 + 1j, 2 + 0j]))
     Array([ True, False], dtype=bool)
     """
-    x = _operand("iscomplex", x)
+    x = util.operand("iscomplex", x)
     if not dtypes.is_complex(_dt(x)):
         return lax.full(_shape(x), False, dtypes.bool_)
     im = lax.imag(x)
@@ -763,7 +756,7 @@ def isposinf(x: ArrayLike, out: None = None) -> Any:
 def _isinf_sign(name: str, x: Any, out: Any, value: float) -> Any:
     if out is not None:
         raise NotImplementedError(f"{name}: the out argument is not supported")
-    x = _operand(name, x)
+    x = util.operand(name, x)
     if dtypes.is_complex(_dt(x)):
         raise TypeError(f"{name}: this operation is not supported for complex values "
                         "because it would be ambiguous")
@@ -784,7 +777,7 @@ def nan_to_num(x: ArrayLike, copy: bool = True, nan: ArrayLike = 0.0,
     Array([ 0.00000000e+000,  9.00000000e+000, -1.79769313e+308,  1.00000000e+000],
           dtype=float64)
     """
-    x = _operand("nan_to_num", x)
+    x = util.operand("nan_to_num", x)
     dt = _dt(x)
     if not dtypes.is_inexact(dt):
         return x
@@ -797,8 +790,8 @@ def nan_to_num(x: ArrayLike, copy: bool = True, nan: ArrayLike = 0.0,
     small = float(info.min) if neginf is None else neginf
 
     def fill(v: Any) -> Any:
-        return util.broadcast_to(util.cast(_operand("nan_to_num", v), dt), _shape(x),
-                                 "nan_to_num")
+        v = util.cast(util.operand("nan_to_num", v), dt)
+        return util.broadcast_to(v, _shape(x), "nan_to_num")
 
     x = lax.select(ufuncs.isnan(x), fill(nan), x)
     x = lax.select(lax.eq(x, lax.full_like(x, np.inf)), fill(big), x)
@@ -818,7 +811,7 @@ def real_if_close(a: ArrayLike, tol: float = 100) -> Any:
     >>> snp.real_if_close(snp.array([2.1 + 4e-14j, 5.2 + 3e-15j]), tol=1000)
     Array([2.1, 5.2], dtype=float64)
     """
-    a = _operand("real_if_close", a)
+    a = util.operand("real_if_close", a)
     if not dtypes.is_complex(_dt(a)):
         return a
     if isinstance(a, Tracer):
@@ -910,7 +903,7 @@ def ldexp(x1: ArrayLike, x2: ArrayLike, /) -> Any:
     Array([8. , 1.5], dtype=float64)
     """
     util.check_arraylike("ldexp", x1, x2)
-    x1, x2 = _operand("ldexp", x1), _operand("ldexp", x2)
+    x1, x2 = util.operand("ldexp", x1), util.operand("ldexp", x2)
     if not dtypes.is_integer(_dt(x2)) and _dt(x2) != dtypes.bool_:
         raise TypeError(f"ldexp: the exponent x2 must be an integer array, got dtype "
                         f"{_dt(x2)}")
@@ -1054,7 +1047,7 @@ def bitwise_count(x: ArrayLike, /) -> Any:
     >>> snp.bitwise_count(snp.array([0, 7, -8]))
     Array([0, 3, 1], dtype=uint8)
     """
-    x = _operand("bitwise_count", x)
+    x = util.operand("bitwise_count", x)
     dt = _dt(x)
     if dt == dtypes.bool_:
         x = util.cast(x, dtypes.uint8)

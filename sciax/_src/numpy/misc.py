@@ -38,16 +38,8 @@ get_printoptions = np.get_printoptions
 set_printoptions = np.set_printoptions
 
 
-def _operand(name: str, a: Any) -> Any:
-    util.check_arraylike(name, a)
-    a = util.as_operand(name, a)
-    if dtypes.is_python_scalar(a):
-        a = util.cast(a, dtypes.python_scalar_dtype(a))
-    return a
-
-
 def _int_operand(name: str, a: Any, what: str) -> Any:
-    a = _operand(name, a)
+    a = util.operand(name, a)
     if not dtypes.is_integer(get_aval(a).dtype):
         raise TypeError(f"{name}: {what} must be integers, got dtype "
                         f"{get_aval(a).dtype}")
@@ -70,7 +62,7 @@ def ix_(*args: ArrayLike) -> tuple[Any, ...]:
     out = []
     n = len(args)
     for k, a in enumerate(args):
-        a = _operand("ix_", a)
+        a = util.operand("ix_", a)
         if util.ndim(a) != 1:
             raise ValueError(f"ix_: cross index must be 1 dimensional, argument {k} "
                              "has "
@@ -195,7 +187,7 @@ def _not_inplace(name: str, inplace: bool) -> None:
 
 def _cycled(name: str, v: Any, n: int, dtype: np.dtype) -> Any:
     """The flattened ``v`` repeated (or cut) to length ``n``."""
-    v = util.cast(_operand(name, v), dtype)
+    v = util.cast(util.operand(name, v), dtype)
     v = lax.reshape(v, (get_aval(v).size,))
     m = get_aval(v).shape[0]
     if m == 0:
@@ -220,7 +212,7 @@ def fill_diagonal(a: ArrayLike, val: ArrayLike, wrap: bool = False, *,
            [0., 5., 0.]], dtype=float64)
     """
     _not_inplace("fill_diagonal", inplace)
-    a = _operand("fill_diagonal", a)
+    a = util.operand("fill_diagonal", a)
     shape = get_aval(a).shape
     if len(shape) < 2:
         raise ValueError("fill_diagonal: array must be at least 2-d")
@@ -252,7 +244,7 @@ def put(a: ArrayLike, ind: ArrayLike, v: ArrayLike, mode: str | None = None, *,
     Array([-1,  1, -2,  3,  4], dtype=int64)
     """
     _not_inplace("put", inplace)
-    a = _operand("put", a)
+    a = util.operand("put", a)
     shape = get_aval(a).shape
     size = int(np.prod(shape))
     ind = _int_operand("put", ind, "indices")
@@ -292,8 +284,8 @@ def place(arr: ArrayLike, mask: ArrayLike, vals: ArrayLike, *,
     Array([ 0, 10,  2, 20,  4], dtype=int64)
     """
     _not_inplace("place", inplace)
-    a = _operand("place", arr)
-    m = _operand("place", mask)
+    a = util.operand("place", arr)
+    m = util.operand("place", mask)
     shape = get_aval(a).shape
     size = int(np.prod(shape))
     if get_aval(m).size != size:
@@ -302,7 +294,7 @@ def place(arr: ArrayLike, mask: ArrayLike, vals: ArrayLike, *,
     m = lax.reshape(m, (size,))
     if get_aval(m).dtype != dtypes.bool_:
         m = lax.ne(m, lax.full_like(m, 0))
-    v = util.cast(_operand("place", vals), get_aval(a).dtype)
+    v = util.cast(util.operand("place", vals), get_aval(a).dtype)
     v = lax.reshape(v, (get_aval(v).size,))
     nv = get_aval(v).shape[0]
     if nv == 0:
@@ -329,8 +321,8 @@ def putmask(a: ArrayLike, mask: ArrayLike, values: ArrayLike, *,
     Array([0, 1, 7, 8], dtype=int64)
     """
     _not_inplace("putmask", inplace)
-    a = _operand("putmask", a)
-    m = _operand("putmask", mask)
+    a = util.operand("putmask", a)
+    m = util.operand("putmask", mask)
     shape = get_aval(a).shape
     if get_aval(m).shape != shape:
         raise ValueError(f"putmask: mask and data must be the same size, got shapes "
@@ -360,7 +352,7 @@ def packbits(a: ArrayLike, axis: int | None = None, bitorder: str = "big") -> An
     >>> snp.packbits(snp.array([1, 0, 1, 1, 0, 0, 0, 1, 1]))
     Array([177, 128], dtype=uint8)
     """
-    a = _operand("packbits", a)
+    a = util.operand("packbits", a)
     if not (dtypes.is_integer(get_aval(a).dtype) or get_aval(a).dtype == dtypes.bool_):
         raise TypeError(f"packbits: expected an input array of integer or boolean data "
                         f"type, got {get_aval(a).dtype}")
@@ -399,7 +391,7 @@ def unpackbits(a: ArrayLike, axis: int | None = None, count: int | None = None,
     >>> snp.unpackbits(snp.array([177], dtype=snp.uint8))
     Array([1, 0, 1, 1, 0, 0, 0, 1], dtype=uint8)
     """
-    a = _operand("unpackbits", a)
+    a = util.operand("unpackbits", a)
     if get_aval(a).dtype != dtypes.uint8:
         raise TypeError(f"unpackbits: expected an input array of unsigned byte data "
                         f"type (uint8), got {get_aval(a).dtype}")
@@ -486,8 +478,8 @@ class vectorize:
         kwargs = {k: v for k, v in kwargs.items() if k not in self.excluded}
         fixed = {i: a for i, a in enumerate(args) if i in self.excluded}
         names = list(kwargs)
-        mapped = [_operand("vectorize", a) for i, a in enumerate(args)
-                  if i not in self.excluded] + [_operand("vectorize", kwargs[k])
+        mapped = [util.operand("vectorize", a) for i, a in enumerate(args)
+                  if i not in self.excluded] + [util.operand("vectorize", kwargs[k])
                                                 for k in names]
         n_pos = len(mapped) - len(names)
         if self._sig is not None:
@@ -515,8 +507,8 @@ class vectorize:
             kw = dict(zip(names, xs[n_pos:]), **excluded_kw)
             out = self.pyfunc(*full, **kw)
             if isinstance(out, tuple):
-                return tuple(_operand("vectorize", o) for o in out)
-            return _operand("vectorize", out)
+                return tuple(util.operand("vectorize", o) for o in out)
+            return util.operand("vectorize", out)
 
         fn = call
         for _ in loop:

@@ -81,6 +81,21 @@ def as_operand(name: str, x: Any) -> Any:
     return x
 
 
+def operand(name: str, a: Any, keep_weak: bool = False) -> Any:
+    """``a`` as the array operand of the NumPy function ``name``.
+
+    TypeError (naming ``name``) unless ``a`` is array-like; lists and NumPy
+    values become Arrays; a Python scalar becomes a 0-d array of its default
+    dtype (weakly typed if ``keep_weak``), so shape and dtype queries work on it.
+    """
+    check_arraylike(name, a)
+    a = as_operand(name, a)
+    if dtypes.is_python_scalar(a):
+        weak = dtypes.is_weakly_typed(a) if keep_weak else False
+        a = cast(a, dtypes.python_scalar_dtype(a), weak)
+    return a
+
+
 def _aval_pair(x: Any) -> tuple[np.dtype, bool]:
     aval = get_aval(x)
     return aval.dtype, aval.weak_type
