@@ -28,7 +28,7 @@ checkpoint_p.def_impl(
 lowering.register_lowering(
     checkpoint_p, lambda ctx, *args, jaxpr, prevent_cse:
     lowering.jaxpr_subcomp(ctx.module_ctx, jaxpr.jaxpr, args))
-ad.call_jaxprs[checkpoint_p] = lambda *, jaxpr, prevent_cse: jaxpr  # under vmap
+pe.call_jaxprs[checkpoint_p] = lambda *, jaxpr, prevent_cse: jaxpr  # under vmap
 
 
 def _checkpoint_jvp(primals, tangents, *, jaxpr, prevent_cse):
@@ -53,10 +53,10 @@ def _checkpoint_jvp(primals, tangents, *, jaxpr, prevent_cse):
     return outs[:m], outs[m:]
 
 
-def _checkpoint_partial_eval(trace: ad.PartialEvalTrace, args, params):
+def _checkpoint_partial_eval(trace: pe.PartialEvalTrace, args, params):
     jaxpr = params["jaxpr"]
     unknown = [trace.is_unknown(a) for a in args]
-    out_unknown = ad.dependent_outputs(jaxpr.jaxpr, unknown)
+    out_unknown = pe.dependent_outputs(jaxpr.jaxpr, unknown)
     known_jaxpr = ad.dce_jaxpr(jaxpr.jaxpr, [not u for u in out_unknown])
     with set_current_trace(trace.parent):
         known_outs = iter(eval_jaxpr(known_jaxpr, jaxpr.consts,
@@ -71,7 +71,7 @@ def _checkpoint_transpose(cts, *args, jaxpr, prevent_cse):
     # Rematerialise: recompute the known (primal) part now, in the backward
     # pass, then transpose the linear part that it leaves.
     undefined = [ad.is_undefined_primal(a) for a in args]
-    out_u, run = ad.partial_eval_jaxpr(jaxpr, undefined)
+    out_u, run = pe.partial_eval_jaxpr(jaxpr, undefined)
     _, staged, out_u = run(*[a for a, u in zip(args, undefined) if not u])
     lin_cts = [ct for ct, u in zip(cts, out_u) if u]
     cts_in = iter(ad.backward_pass(staged.jaxpr, staged.consts, lin_cts))
@@ -79,7 +79,7 @@ def _checkpoint_transpose(cts, *args, jaxpr, prevent_cse):
 
 
 ad.primitive_jvps[checkpoint_p] = _checkpoint_jvp
-ad.partial_eval_rules[checkpoint_p] = _checkpoint_partial_eval
+pe.partial_eval_rules[checkpoint_p] = _checkpoint_partial_eval
 ad.primitive_transposes[checkpoint_p] = _checkpoint_transpose
 
 

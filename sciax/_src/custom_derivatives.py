@@ -82,7 +82,7 @@ def _define_call(name: str) -> Primitive:
     prim.def_impl(_call_impl)
     lowering.register_lowering(prim, _call_lowering)
     # Traces without a dedicated rule (partial evaluation, batching) inline the body.
-    ad.call_jaxprs[prim] = lambda *, call_jaxpr, **params: call_jaxpr
+    pe.call_jaxprs[prim] = lambda *, call_jaxpr, **params: call_jaxpr
     return prim
 
 

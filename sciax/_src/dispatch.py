@@ -44,7 +44,8 @@ def to_buffer(x: Any) -> tuple[Any, ShapedArray]:
 def compile_lowered(module: Any, out_avals: Sequence[ShapedArray]) -> Executable:
     """An executable for a module from :func:`lowering.lower_jaxpr`, with its host
     callbacks; the backend's ``compile_module`` does the compiling."""
-    return Executable(module, out_avals, host_callbacks=lowering.pop_host_callbacks(module))
+    callbacks = lowering.pop_host_callbacks(module)
+    return Executable(module, out_avals, host_callbacks=callbacks)
 
 
 def compile_jaxpr(jaxpr: Jaxpr) -> Executable:

@@ -60,7 +60,7 @@ jit_p.def_abstract_eval(_jit_abstract_eval)
 jit_p.def_impl(_jit_impl)
 lowering.register_lowering(jit_p, _jit_lowering)
 # The body, for transformations that inline it (bodies with collectives).
-ad.call_jaxprs[jit_p] = lambda *, jaxpr, name: jaxpr
+pe.call_jaxprs[jit_p] = lambda *, jaxpr, name: jaxpr
 
 
 # --- jit_p under transformations ----------------------------------------------------
@@ -112,7 +112,7 @@ def _split_body(jaxpr: ClosedJaxpr, unknowns: tuple[bool, ...]):
     """The body split for partial evaluation: which outputs are unknown; the
     known part as a body returning ``known outputs + residuals``; the unknown
     part as a body taking ``residuals + unknown inputs``."""
-    out_unknown, run = ad.partial_eval_jaxpr(jaxpr, unknowns)
+    out_unknown, run = pe.partial_eval_jaxpr(jaxpr, unknowns)
     staged_box: list[ClosedJaxpr] = []
 
     def known_part(*known: Any) -> list[Any]:
@@ -127,11 +127,11 @@ def _split_body(jaxpr: ClosedJaxpr, unknowns: tuple[bool, ...]):
     return out_unknown, known_body, known_consts, staged_body, len(residuals)
 
 
-def _jit_partial_eval(trace: ad.PartialEvalTrace, args: Sequence[Any], params: dict
+def _jit_partial_eval(trace: pe.PartialEvalTrace, args: Sequence[Any], params: dict
                       ) -> list[Any]:
     jaxpr, name = params["jaxpr"], params["name"]
     if _uses_axis(jaxpr):
-        return ad.inline_call(trace, jit_p, args, params)
+        return pe.inline_call(trace, jit_p, args, params)
     unknowns = tuple(trace.is_unknown(x) for x in args)
     out_unknown, known_body, known_consts, staged_body, n_res = _split_body(
         jaxpr, unknowns)
@@ -194,7 +194,7 @@ def _jit_batch(trace: batching.BatchTrace, vals: Sequence[Any],
 
 
 ad.primitive_jvps[jit_p] = _jit_jvp
-ad.partial_eval_rules[jit_p] = _jit_partial_eval
+pe.partial_eval_rules[jit_p] = _jit_partial_eval
 ad.primitive_transposes[jit_p] = _jit_transpose
 batching.call_batchers[jit_p] = _jit_batch
 

@@ -17,8 +17,8 @@ from sciax._src.core.jaxpr import close_over_consts, eval_jaxpr
 from sciax._src.core.trace import (current_trace, Primitive, set_current_trace, Trace,
                                    Tracer)
 from sciax._src.interpreters import hooks
-from sciax._src.interpreters.ad import call_jaxprs, inline_call
-from sciax._src.interpreters.partial_eval import trace_to_jaxpr
+from sciax._src.interpreters.partial_eval import (call_jaxprs, inline_call,
+                                                  trace_to_jaxpr)
 from sciax._src.util import safe_zip
 
 
