@@ -12,7 +12,7 @@ import numpy as np
 from sciax import lax
 from sciax._src.arrays import Array, device_put
 from sciax._src.core import dtypes
-from sciax._src.core.avals import get_aval
+from sciax._src.core.avals import canonicalize_shape, get_aval
 from sciax._src.core.trace import Tracer
 from sciax._src.numpy import ufuncs, util
 from sciax._src.numpy.gather_util import take_axis
@@ -123,7 +123,7 @@ def asarray(a: Any, dtype: Any = None, order: str | None = None, *,
 
 def _full(name: str, shape: Any, fill_value: Any, dtype: np.dtype, weak: bool = False
           ) -> Any:
-    shape = util.as_shape(shape, name)
+    shape = canonicalize_shape(shape, name)
     return util.broadcast_to(util.cast(fill_value, dtype, weak), shape, name)
 
 
@@ -614,7 +614,7 @@ def indices(dimensions: Any, dtype: Any = None, sparse: bool = False) -> Any:
     Array([[0, 1, 2],
            [0, 1, 2]], dtype=int64)
     """
-    dims = util.as_shape(dimensions, "indices")
+    dims = canonicalize_shape(dimensions, "indices")
     dt = _dtype_arg(dtype) or dtypes.default_int()
     grids = []
     for i, n in enumerate(dims):
@@ -642,7 +642,7 @@ def fromfunction(function: Any, shape: Any, *, dtype: Any = float, **kwargs: Any
     Array([[0, 1],
            [1, 2]], dtype=int64)
     """
-    shape = util.as_shape(shape, "fromfunction")
+    shape = canonicalize_shape(shape, "fromfunction")
     grids = indices(shape, dtype=dtype)
     return function(*[grids[i] for i in range(len(shape))], **kwargs)
 

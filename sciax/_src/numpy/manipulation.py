@@ -14,7 +14,7 @@ import numpy as np
 from sciax import lax
 from sciax._src.api import vmap
 from sciax._src.core import dtypes
-from sciax._src.core.avals import get_aval
+from sciax._src.core.avals import canonicalize_shape, get_aval
 from sciax._src.core.trace import Tracer
 from sciax._src.numpy import reductions, util
 from sciax._src.numpy.creation import linspace
@@ -704,7 +704,7 @@ def insert(arr: ArrayLike, obj: Any, values: ArrayLike, axis: int | None = None)
 def resize(a: ArrayLike, new_shape: Any) -> Any:
     """An array of ``new_shape`` filled with repeated copies of ``a`` (flattened)."""
     a = ravel(util.operand("resize", a, keep_weak=True))
-    shape = util.as_shape(new_shape, "resize")
+    shape = canonicalize_shape(new_shape, "resize")
     total = math.prod(shape)
     n = get_aval(a).size
     if total == 0 or n == 0:

@@ -18,7 +18,7 @@ import numpy as np
 from sciax import lax
 from sciax._src.api import vmap
 from sciax._src.core import dtypes
-from sciax._src.core.avals import get_aval
+from sciax._src.core.avals import canonicalize_shape, get_aval
 from sciax._src.core.trace import Tracer
 from sciax._src.numpy import util
 from sciax._src.numpy.creation import asarray
@@ -84,7 +84,7 @@ def ix_(*args: ArrayLike) -> tuple[Any, ...]:
 def _dims(name: str, dims: Any) -> tuple[int, ...]:
     if isinstance(dims, int | np.integer):
         dims = (int(dims),)
-    return util.as_shape(dims, name)
+    return canonicalize_shape(dims, name)
 
 
 def _modes(name: str, mode: Any, n: int) -> list[str]:

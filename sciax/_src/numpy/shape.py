@@ -14,7 +14,7 @@ import numpy as np
 
 from sciax import lax
 from sciax._src.core import dtypes
-from sciax._src.core.avals import get_aval
+from sciax._src.core.avals import canonicalize_shape, get_aval
 from sciax._src.numpy import util
 
 ArrayLike = Any
@@ -199,12 +199,12 @@ def broadcast_to(array: ArrayLike, shape: Any) -> Any:
     (2, 3)
     """
     array = util.operand("broadcast_to", array, keep_weak=True)
-    return util.broadcast_to(array, util.as_shape(shape, "broadcast_to"))
+    return util.broadcast_to(array, canonicalize_shape(shape, "broadcast_to"))
 
 
 def broadcast_shapes(*shapes: Any) -> tuple[int, ...]:
     """The shape that ``shapes`` broadcast to."""
-    return util._broadcast_shapes(*(util.as_shape(s, "broadcast_shapes")
+    return util._broadcast_shapes(*(canonicalize_shape(s, "broadcast_shapes")
                                     for s in shapes), name="broadcast_shapes")
 
 

@@ -268,17 +268,3 @@ def concrete_int(x: Any, what: str) -> int:
         return operator.index(x)
     except TypeError:
         raise TypeError(f"{what} must be a static integer, got {x!r}") from None
-
-
-def as_shape(shape: Any, name: str) -> tuple[int, ...]:
-    """A shape tuple from an int or a sequence of ints (non-negative)."""
-    if isinstance(shape, int | np.integer):
-        shape = (shape,)
-    try:
-        out = tuple(operator.index(d) for d in shape)
-    except TypeError:
-        raise TypeError(f"{name}: shape must be an integer or a sequence of integers, "
-                        f"got {shape!r}") from None
-    if any(d < 0 for d in out):
-        raise ValueError(f"{name}: negative dimensions are not allowed (shape {out})")
-    return out
