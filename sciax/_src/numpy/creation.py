@@ -15,8 +15,8 @@ from sciax._src.core import dtypes
 from sciax._src.core.avals import canonicalize_shape, get_aval
 from sciax._src.core.trace import Tracer
 from sciax._src.numpy import ufuncs, util
+from sciax._src.numpy.elementary import i0
 from sciax._src.numpy.gather_util import take_axis
-from sciax._src.numpy.mathfuncs import i0
 from sciax._src.numpy.shape import concatenate, expand_dims, moveaxis, stack
 
 ArrayLike = Any

@@ -96,6 +96,16 @@ def operand(name: str, a: Any, keep_weak: bool = False) -> Any:
     return a
 
 
+def dtype_of(x: Any) -> np.dtype:
+    """The dtype of an array-like (its abstract value's)."""
+    return get_aval(x).dtype
+
+
+def shape_of(x: Any) -> tuple[int, ...]:
+    """The shape of an array-like (its abstract value's)."""
+    return get_aval(x).shape
+
+
 def _aval_pair(x: Any) -> tuple[np.dtype, bool]:
     aval = get_aval(x)
     return aval.dtype, aval.weak_type
