@@ -13,20 +13,27 @@ from typing import Any
 
 import numpy as np
 
+from sciax._src.backend.array import device_put
 from sciax._src.backend.pytree import registry
 from sciax._src.core import dtypes
 from sciax._src.core.avals import get_aval, is_arraylike
-from sciax._src.interpreters import ad
+from sciax._src.core.jaxpr import eval_jaxpr
+from sciax._src.interpreters import ad, batching
+from sciax._src.lax._rules import scalar_array
+from sciax._src.lax.shape_ops import reshape, slice_in_dim, transpose
+from sciax._src.tree_util import OutTree, flatten_fun
 from sciax._src.util import safe_zip
 
 
-class _OutStore:
-    """What a flattened function learned about its outputs while traced."""
+class _OutStore(OutTree):
+    """:class:`OutTree` plus what a flattened ``has_aux`` function learned about
+    its aux outputs (the aux variant of :func:`flatten_fun`, used by ``_flat_fun``)."""
 
-    __slots__ = ("tree", "aux_tree", "n_out", "aux_static")
+    __slots__ = ("aux_tree", "n_out", "aux_static")
 
     def __init__(self) -> None:
-        self.tree = self.aux_tree = None
+        super().__init__()
+        self.aux_tree = None
         self.n_out = 0
         # aux leaves that are not arrays (strings, ...): passed through as they are
         self.aux_static: list[tuple[int, Any]] = []
@@ -132,7 +139,6 @@ def linearize(fun: Callable, *primals: Any) -> tuple[Any, Callable]:
         if t_tree != p_tree:
             raise TypeError(f"linearized function expects tangents of structure {p_tree},"
                             f" got {t_tree}")
-        from sciax._src.core.jaxpr import eval_jaxpr
 
         return store.tree.unflatten(eval_jaxpr(lin.jaxpr, lin.consts, *t_leaves))
 
@@ -237,7 +243,6 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0,
         if not holomorphic and not dtypes.is_float(aval.dtype):
             raise TypeError(f"grad requires a real-valued scalar output, got dtype "
                             f"{aval.dtype}; use holomorphic=True or vjp")
-        from sciax._src.lax._rules import scalar_array
 
         g = vjp_fn(scalar_array(1, aval.dtype))
         g = g[0] if isinstance(argnums, int) else tuple(g)
@@ -282,8 +287,6 @@ def grad(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = False,
 def _std_basis(avals: list[Any]) -> tuple[list[Any], int]:
     """Rows of the identity over the flattened, concatenated ``avals``: one
     array of shape ``(N, *aval.shape)`` per leaf, ``N`` the total size."""
-    from sciax._src.backend.array import device_put
-
     sizes = [int(np.prod(a.shape)) for a in avals]
     n = sum(sizes)
     out, offset = [], 0
@@ -300,8 +303,6 @@ def _split_rows(x: Any, sizes: list[int], shapes: list[tuple], rest: tuple,
     """Split ``x`` of shape ``(N, *rest)`` into pieces of ``sizes`` rows and
     reshape piece k to ``rest + shapes[k]`` (in_first=False: rows go last) or
     ``shapes[k] + rest``."""
-    from sciax._src.lax.shape_ops import reshape, slice_in_dim, transpose
-
     out, offset = [], 0
     for k, shape in zip(sizes, shapes):
         piece = slice_in_dim(x, offset, offset + k, 1, 0)
@@ -351,8 +352,6 @@ def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
 
 def _jacobian(fun: Callable, argnums: Any, has_aux: bool, holomorphic: bool,
               allow_int: bool, name: str, forward: bool) -> Callable:
-    from sciax._src.interpreters import batching
-
     @functools.wraps(fun)
     def jac_f(*args: Any, **kwargs: Any) -> Any:
         nums = _argnums_tuple(argnums, len(args), name)
@@ -529,22 +528,14 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0,
             raise ValueError("vmap needs at least one mapped argument (an in_axes entry "
                              "that is not None) or an explicit axis_size")
         size = size_set.pop()
-        out_tree_box: list = []
-
-        def flat(*xs: Any) -> list[Any]:
-            a, kw = in_tree.unflatten(xs)
-            out = fun(*a, **kw)
-            o_leaves, o_tree = registry.flatten(out)
-            out_tree_box.append(o_tree)
-            return o_leaves
+        flat, out_tree = flatten_fun(fun, in_tree, kwargs=True)
 
         def out_dims(n: int) -> list[Any]:
-            dummy = out_tree_box[0].unflatten([0] * n)
+            dummy = out_tree().unflatten([0] * n)
             return _broadcast_prefix(out_axes, dummy, "vmap out_axes")
 
-        from sciax._src.interpreters import batching
 
         outs = batching.vmap_flat(flat, leaves, dims, out_dims, size, axis_name)
-        return out_tree_box[0].unflatten(outs)
+        return out_tree().unflatten(outs)
 
     return vmapped

@@ -19,6 +19,7 @@ from sciax._src.core.avals import get_aval
 from sciax._src.core.jaxpr import ClosedJaxpr, close_over_consts, eval_jaxpr
 from sciax._src.core.trace import Primitive, set_current_trace
 from sciax._src.interpreters import ad, lowering, partial_eval as pe
+from sciax._src.tree_util import flatten_fun
 
 checkpoint_p = Primitive("checkpoint", multiple_results=True)
 checkpoint_p.def_abstract_eval(lambda *avals, jaxpr, prevent_cse: jaxpr.out_avals)
@@ -27,7 +28,7 @@ checkpoint_p.def_impl(
 lowering.register_lowering(
     checkpoint_p, lambda ctx, *args, jaxpr, prevent_cse:
     lowering.jaxpr_subcomp(ctx.module_ctx, jaxpr.jaxpr, args))
-ad.call_jaxprs[checkpoint_p] = lambda *, jaxpr, prevent_cse: jaxpr  # under vmap
+pe.call_jaxprs[checkpoint_p] = lambda *, jaxpr, prevent_cse: jaxpr  # under vmap
 
 
 def _checkpoint_jvp(primals, tangents, *, jaxpr, prevent_cse):
@@ -52,10 +53,10 @@ def _checkpoint_jvp(primals, tangents, *, jaxpr, prevent_cse):
     return outs[:m], outs[m:]
 
 
-def _checkpoint_partial_eval(trace: ad.PartialEvalTrace, args, params):
+def _checkpoint_partial_eval(trace: pe.PartialEvalTrace, args, params):
     jaxpr = params["jaxpr"]
     unknown = [trace.is_unknown(a) for a in args]
-    out_unknown = ad.dependent_outputs(jaxpr.jaxpr, unknown)
+    out_unknown = pe.dependent_outputs(jaxpr.jaxpr, unknown)
     known_jaxpr = ad.dce_jaxpr(jaxpr.jaxpr, [not u for u in out_unknown])
     with set_current_trace(trace.parent):
         known_outs = iter(eval_jaxpr(known_jaxpr, jaxpr.consts,
@@ -70,7 +71,7 @@ def _checkpoint_transpose(cts, *args, jaxpr, prevent_cse):
     # Rematerialise: recompute the known (primal) part now, in the backward
     # pass, then transpose the linear part that it leaves.
     undefined = [ad.is_undefined_primal(a) for a in args]
-    out_u, run = ad.partial_eval_jaxpr(jaxpr, undefined)
+    out_u, run = pe.partial_eval_jaxpr(jaxpr, undefined)
     _, staged, out_u = run(*[a for a, u in zip(args, undefined) if not u])
     lin_cts = [ct for ct, u in zip(cts, out_u) if u]
     cts_in = iter(ad.backward_pass(staged.jaxpr, staged.consts, lin_cts))
@@ -78,7 +79,7 @@ def _checkpoint_transpose(cts, *args, jaxpr, prevent_cse):
 
 
 ad.primitive_jvps[checkpoint_p] = _checkpoint_jvp
-ad.partial_eval_rules[checkpoint_p] = _checkpoint_partial_eval
+pe.partial_eval_rules[checkpoint_p] = _checkpoint_partial_eval
 ad.primitive_transposes[checkpoint_p] = _checkpoint_transpose
 
 
@@ -98,20 +99,16 @@ def checkpoint(fun: Callable, *, prevent_cse: bool = True,
         statics = {i: args[i] for i in static_argnums}
         dyn = [a for i, a in enumerate(args) if i not in statics]
         leaves, in_tree = registry.flatten(tuple(dyn))
-        out_tree_box: list = []
+        def with_statics(*dyn: Any) -> Any:
+            it = iter(dyn)
+            return fun(*[statics[i] if i in statics else next(it)
+                         for i in range(len(args))])
 
-        def flat(*xs: Any) -> list[Any]:
-            it = iter(in_tree.unflatten(xs))
-            full = [statics[i] if i in statics else next(it)
-                    for i in range(len(args))]
-            o_leaves, o_tree = registry.flatten(fun(*full))
-            out_tree_box.append(o_tree)
-            return o_leaves
-
+        flat, out_tree = flatten_fun(with_statics, in_tree)
         closed = pe.trace_to_jaxpr(flat, [get_aval(x) for x in leaves])
         jaxpr, consts = close_over_consts(closed)
         outs = checkpoint_p.bind(*consts, *leaves, jaxpr=jaxpr, prevent_cse=prevent_cse)
-        return out_tree_box[0].unflatten(outs)
+        return out_tree().unflatten(outs)
 
     return wrapped
 

@@ -24,6 +24,7 @@ from sciax._src.core.avals import get_aval
 from sciax._src.core.jaxpr import ClosedJaxpr, close_over_consts
 from sciax._src.core.trace import Primitive
 from sciax._src.interpreters import ad, batching, lowering, partial_eval as pe
+from sciax._src.tree_util import OutTree, flatten_fun
 from sciax._src.util import safe_zip
 
 
@@ -57,17 +58,10 @@ def _merge_nondiff(nd: tuple, diff: Sequence[Any], nondiff_argnums: tuple[int, .
 
 def _trace_flat(fun: Callable, leaves: list[Any], in_tree: Any
                 ) -> tuple[ClosedJaxpr, list[Any], Any]:
-    out_tree_box: list = []
-
-    def flat(*xs: Any) -> list[Any]:
-        out = fun(*in_tree.unflatten(xs))
-        o_leaves, o_tree = registry.flatten(out)
-        out_tree_box.append(o_tree)
-        return o_leaves
-
+    flat, out_tree = flatten_fun(fun, in_tree)
     closed = pe.trace_to_jaxpr(flat, [get_aval(x) for x in leaves])
     jaxpr, consts = close_over_consts(closed)
-    return jaxpr, consts, out_tree_box[0]
+    return jaxpr, consts, out_tree()
 
 
 def _call_abstract_eval(*avals: Any, call_jaxpr: ClosedJaxpr, **params: Any) -> list:
@@ -88,7 +82,7 @@ def _define_call(name: str) -> Primitive:
     prim.def_impl(_call_impl)
     lowering.register_lowering(prim, _call_lowering)
     # Traces without a dedicated rule (partial evaluation, batching) inline the body.
-    ad.call_jaxprs[prim] = lambda *, call_jaxpr, **params: call_jaxpr
+    pe.call_jaxprs[prim] = lambda *, call_jaxpr, **params: call_jaxpr
     return prim
 
 
@@ -279,7 +273,7 @@ class custom_vjp:
         jaxpr, consts, out_tree = _trace_flat(fun, leaves, in_tree)
         user_fwd, user_bwd, name = self.fwd, self.bwd, self.__name__
         nondiff_argnums = self.nondiff_argnums
-        res_tree_box: list = []
+        res_tree = OutTree()
 
         def flat_fwd(primals: list) -> tuple[list, list]:
             full = _merge_nondiff(nd, in_tree.unflatten(primals), nondiff_argnums)
@@ -292,14 +286,12 @@ class custom_vjp:
             if o_tree != out_tree:
                 raise TypeError(f"custom_vjp fwd of {name} returned an output of "
                                 f"structure {o_tree}, expected {out_tree}")
-            r_leaves, r_tree = registry.flatten(res)
-            res_tree_box.append(r_tree)
+            r_leaves, res_tree.tree = registry.flatten(res)
             return o_leaves, r_leaves
 
         def flat_bwd(res: list, cts: list) -> list:
-            res_tree = res_tree_box[-1]
             ct = out_tree.unflatten(cts)
-            r = res_tree.unflatten(res)
+            r = res_tree().unflatten(res)
             cts_in = user_bwd(*nd, r, ct) if nd else user_bwd(r, ct)
             if not isinstance(cts_in, tuple) or len(cts_in) != len(diff):
                 raise TypeError(

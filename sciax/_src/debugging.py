@@ -31,7 +31,7 @@ import numpy as np
 
 from sciax._src.backend.mlir import aval_to_ir_type, hlo, ir
 from sciax._src.backend.pytree import registry
-from sciax._src.core.avals import ShapedArray
+from sciax._src.core.avals import ShapedArray, is_arraylike
 from sciax._src.core.jaxpr import side_effecting
 from sciax._src.core.trace import Primitive
 from sciax._src.interpreters import ad, batching, lowering
@@ -129,7 +129,6 @@ def callback(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> None:
     got [0 1 2]
     """
     leaves, tree = registry.flatten((args, kwargs))
-    from sciax._src.core.avals import is_arraylike
 
     is_arr = [is_arraylike(x) and not isinstance(x, str) for x in leaves]
     arrays = [x for x, a in zip(leaves, is_arr) if a]

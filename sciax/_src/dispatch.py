@@ -6,6 +6,7 @@ lowering rules; NumPy is only ever a test reference.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from sciax._src.backend.array import Array, device_put
@@ -40,8 +41,16 @@ def to_buffer(x: Any) -> tuple[Any, ShapedArray]:
     return arr._buf, arr.aval
 
 
+def compile_lowered(module: Any, out_avals: Sequence[ShapedArray]) -> Executable:
+    """An executable for a module from :func:`lowering.lower_jaxpr`, with its host
+    callbacks; the backend's ``compile_module`` does the compiling."""
+    callbacks = lowering.pop_host_callbacks(module)
+    return Executable(module, out_avals, host_callbacks=callbacks)
+
+
 def compile_jaxpr(jaxpr: Jaxpr) -> Executable:
-    return lowering.compile_module(lowering.lower_jaxpr(jaxpr), jaxpr.out_avals)
+    """Lower and compile a jaxpr (eager ops, ``jit`` and cached closed jaxprs)."""
+    return compile_lowered(lowering.lower_jaxpr(jaxpr), jaxpr.out_avals)
 
 
 def _compile_primitive(prim: Primitive, params: dict, avals: list[ShapedArray]

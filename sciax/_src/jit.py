@@ -29,6 +29,7 @@ from sciax._src.core.jaxpr import ClosedJaxpr, Jaxpr, close_over_consts, eval_ja
 from sciax._src.core.trace import (Primitive, Tracer, UnexpectedTracerError, _state,
                                    eval_trace, set_current_trace)
 from sciax._src.interpreters import ad, batching, lowering, partial_eval as pe
+from sciax._src.tree_util import flatten_fun
 
 # --- the call primitive -----------------------------------------------------------
 # ``jit_p.bind(*args, jaxpr=closed, name=...)``: ``closed`` has no consts (they are
@@ -60,7 +61,7 @@ jit_p.def_abstract_eval(_jit_abstract_eval)
 jit_p.def_impl(_jit_impl)
 lowering.register_lowering(jit_p, _jit_lowering)
 # The body, for transformations that inline it (bodies with collectives).
-ad.call_jaxprs[jit_p] = lambda *, jaxpr, name: jaxpr
+pe.call_jaxprs[jit_p] = lambda *, jaxpr, name: jaxpr
 
 
 # --- jit_p under transformations ----------------------------------------------------
@@ -112,7 +113,7 @@ def _split_body(jaxpr: ClosedJaxpr, unknowns: tuple[bool, ...]):
     """The body split for partial evaluation: which outputs are unknown; the
     known part as a body returning ``known outputs + residuals``; the unknown
     part as a body taking ``residuals + unknown inputs``."""
-    out_unknown, run = ad.partial_eval_jaxpr(jaxpr, unknowns)
+    out_unknown, run = pe.partial_eval_jaxpr(jaxpr, unknowns)
     staged_box: list[ClosedJaxpr] = []
 
     def known_part(*known: Any) -> list[Any]:
@@ -127,11 +128,11 @@ def _split_body(jaxpr: ClosedJaxpr, unknowns: tuple[bool, ...]):
     return out_unknown, known_body, known_consts, staged_body, len(residuals)
 
 
-def _jit_partial_eval(trace: ad.PartialEvalTrace, args: Sequence[Any], params: dict
+def _jit_partial_eval(trace: pe.PartialEvalTrace, args: Sequence[Any], params: dict
                       ) -> list[Any]:
     jaxpr, name = params["jaxpr"], params["name"]
     if _uses_axis(jaxpr):
-        return ad.inline_call(trace, jit_p, args, params)
+        return pe.inline_call(trace, jit_p, args, params)
     unknowns = tuple(trace.is_unknown(x) for x in args)
     out_unknown, known_body, known_consts, staged_body, n_res = _split_body(
         jaxpr, unknowns)
@@ -194,7 +195,7 @@ def _jit_batch(trace: batching.BatchTrace, vals: Sequence[Any],
 
 
 ad.primitive_jvps[jit_p] = _jit_jvp
-ad.partial_eval_rules[jit_p] = _jit_partial_eval
+pe.partial_eval_rules[jit_p] = _jit_partial_eval
 ad.primitive_transposes[jit_p] = _jit_transpose
 batching.call_batchers[jit_p] = _jit_batch
 
@@ -233,16 +234,15 @@ def _check_hashable(value: Any, what: str) -> None:
 
 
 class _Entry:
-    __slots__ = ("exe", "const_bufs", "out_tree", "out_avals", "execute", "handlers")
+    __slots__ = ("exe", "const_bufs", "out_tree", "out_avals", "execute")
 
     def __init__(self, exe, const_bufs, out_tree):
         self.exe = exe
         self.const_bufs = const_bufs
         self.out_tree = out_tree
         self.out_avals = exe.out_avals
-        # bound once: the hot path calls them directly
-        self.execute = exe._exe.execute_sharded
-        self.handlers = exe._handlers
+        # bound once: the hot path calls it directly
+        self.execute = exe.execute
 
 
 class Lowered:
@@ -259,7 +259,7 @@ class Lowered:
         return str(self._module)
 
     def compile(self) -> Compiled:
-        return Compiled(lowering.compile_module(self._module, self.jaxpr.out_avals),
+        return Compiled(dispatch.compile_lowered(self._module, self.jaxpr.out_avals),
                         self._out_tree, self._consts)
 
 
@@ -361,23 +361,11 @@ class JitWrapped:
         hit = self._trace_cache.get(key)
         if hit is not None:
             return hit
-        out_tree_box = []
-
-        def flat_fun(*leaves):
-            args, kwargs = in_tree.unflatten(leaves)
-            out = self._call_fun(args, kwargs, statics)
-            out_leaves, out_tree = registry.flatten(out)
-            for leaf in out_leaves:
-                try:
-                    get_aval(leaf)
-                except TypeError as e:
-                    raise TypeError(f"jit-compiled function {self._name!r} returned "
-                                    f"a non-array output: {e}") from None
-            out_tree_box.append(out_tree)
-            return out_leaves
-
+        flat_fun, out_tree = flatten_fun(
+            lambda *args, **kwargs: self._call_fun(args, kwargs, statics), in_tree,
+            kwargs=True, what=f"jit-compiled function {self._name!r}")
         closed = pe.trace_to_jaxpr(flat_fun, avals)
-        result = (closed, out_tree_box[0])
+        result = (closed, out_tree())
         if not any(isinstance(c, Tracer) for c in closed.consts):
             self._trace_cache[key] = result
         return result
@@ -414,7 +402,7 @@ class JitWrapped:
                     entry = self._compile(key, in_tree, statics, avals)
             if entry.const_bufs:
                 bufs = [*entry.const_bufs, *bufs]
-            out_bufs = entry.execute(bufs).consume_with_handlers(entry.handlers)
+            out_bufs = entry.execute(bufs)
             return entry.out_tree.unflatten(
                 [Array(b, a) for b, a in zip(out_bufs, entry.out_avals)])
         avals = [get_aval(x) for x in leaves]

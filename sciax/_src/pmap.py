@@ -21,15 +21,17 @@ from typing import Any
 
 import numpy as np
 
+from sciax._src.api import _broadcast_prefix as bp, vmap
 from sciax._src.backend import multi
 from sciax._src.backend.array import Array, device_put
 from sciax._src.backend.pytree import registry
 from sciax._src.core import dtypes
-from sciax._src.core.avals import ShapedArray, get_aval
-from sciax._src.core.trace import Tracer, _state, eval_trace, set_current_trace
+from sciax._src.core.avals import get_aval, ShapedArray
+from sciax._src.core.trace import _state, eval_trace, set_current_trace, Tracer
 from sciax._src.interpreters import lowering
 from sciax._src.interpreters.partial_eval import DynamicJaxprTrace
 from sciax._src.lax import parallel
+from sciax._src.tree_util import flatten_fun
 
 
 class _PmapTrace(DynamicJaxprTrace):
@@ -61,8 +63,6 @@ def _to_host(x: Any) -> tuple[np.ndarray, bool]:
 
 
 def _broadcast_prefix(prefix: Any, tree: Any, what: str) -> list[Any]:
-    from sciax._src.api import _broadcast_prefix as bp
-
     return bp(prefix, tree, what)
 
 
@@ -225,20 +225,13 @@ class PmapWrapped:
         else:
             devices = multi.local_devices()[:n]
         size = len(devices)
-        out_tree_box: list[Any] = []
         trace = _PmapTrace(self.axis_name, size)
         tracers = [trace.new_arg(a) for a in avals]
+        flat, out_tree_of = flatten_fun(fun, in_tree, kwargs=True,
+                                        what=f"pmapped function {self.__name__!r}")
         with set_current_trace(trace):
-            a, kw = in_tree.unflatten(tracers)
-            out = fun(*a, **kw)
-            out_leaves, out_tree = registry.flatten(out)
-            for leaf in out_leaves:
-                try:
-                    get_aval(leaf)
-                except TypeError as e:
-                    raise TypeError(f"pmapped function {self.__name__!r} returned a "
-                                    f"non-array output: {e}") from None
-            out_tree_box.append(out_tree)
+            out_leaves = flat(*tracers)
+        out_tree = out_tree_of()
         closed = trace.to_jaxpr(out_leaves)
         jaxpr, consts = closed.jaxpr, closed.consts
         dummy = out_tree.unflatten([0] * len(out_leaves))
@@ -264,7 +257,6 @@ class PmapWrapped:
                               kwargs: dict) -> Any:
         # Under jit/grad/vmap the arguments are tracers: run the body as a vmap
         # with the same axis name, which computes the same values on one device.
-        from sciax._src.api import vmap
 
         return vmap(fun, in_axes=in_axes, out_axes=self.out_axes,
                     axis_name=self.axis_name)(*args, **kwargs)

@@ -14,6 +14,14 @@ from sciax import lax
 # traced value cannot be checked, and sciax arrays are immutable.
 
 
+def host_value(x: Any) -> Any:
+    """``x`` as a NumPy array, or None when it is a tracer (no concrete value)."""
+    try:
+        return np.asarray(x)
+    except TypeError:
+        return None
+
+
 def inexact(name: str, *arrays: Any) -> list[Any]:
     """``arrays`` as arrays of one LAPACK dtype: SciPy's rules (integers and
     bools compute in float64, half precision in float32, float32 stays)."""

@@ -19,16 +19,22 @@ from sciax.random._prng import (
     PRNGKey as PRNGKey, bits as bits, fold_in as fold_in, key as key,
     key_data as key_data, random_bits as random_bits, split as split,
     wrap_key_data as wrap_key_data)
-from sciax.random._distributions import (
-    bernoulli as bernoulli, beta as beta, binomial as binomial, categorical as categorical,
-    cauchy as cauchy, chisquare as chisquare, choice as choice, dirichlet as dirichlet,
-    exponential as exponential, f as f, gamma as gamma, geometric as geometric,
+# continuous distributions
+from sciax.random._continuous import (beta as beta, cauchy as cauchy,
+    chisquare as chisquare, exponential as exponential, f as f, gamma as gamma,
     gumbel as gumbel, laplace as laplace, loggamma as loggamma, logistic as logistic,
-    lognormal as lognormal, multivariate_normal as multivariate_normal, normal as normal,
-    orthogonal as orthogonal, pareto as pareto, permutation as permutation,
-    poisson as poisson, rademacher as rademacher, randint as randint,
-    rayleigh as rayleigh, shuffle as shuffle, t as t, truncated_normal as truncated_normal,
-    uniform as uniform, weibull_min as weibull_min)
+    lognormal as lognormal, normal as normal, pareto as pareto, rayleigh as rayleigh,
+    t as t, truncated_normal as truncated_normal, uniform as uniform,
+    weibull_min as weibull_min)
+# discrete distributions and reorderings
+from sciax.random._discrete import (bernoulli as bernoulli, binomial as binomial,
+    categorical as categorical, choice as choice, geometric as geometric,
+    permutation as permutation, poisson as poisson, rademacher as rademacher,
+    randint as randint, shuffle as shuffle)
+# multivariate distributions
+from sciax.random._multivariate import (dirichlet as dirichlet,
+    multivariate_normal as multivariate_normal, orthogonal as orthogonal)
+
 
 # --- eager calls as one compiled program -------------------------------------------
 # A sampler is tens of primitives (the threefry rounds, the transform to the

@@ -1,5 +1,6 @@
-"""The smaller scipy.linalg functions of sciax.linalg (_more, _toeplitz,
-_balance, _qr_update) against scipy.linalg: values, shapes, batches, jit and
+"""The smaller scipy.linalg functions of sciax.linalg (_structure,
+_decomp_helpers, _procrustes, _expm_cond, _sketches, _toeplitz, _balance,
+_qr_update) against scipy.linalg: values, shapes, batches, jit and
 vmap, derivatives of the solvers/products, bad input.  Sizes stay at n <= 5
 and compiled functions are reused, so the default run costs a few seconds;
 wider sweeps are marked slow."""

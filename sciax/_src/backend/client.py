@@ -8,6 +8,7 @@ import os
 from jaxlib import _jax
 from jaxlib import xla_client as xc
 
+from sciax._src.backend import lapack
 from sciax._src.config import config
 
 # jaxlib's C++ device_put reads a process-wide x64 flag; sciax passes the flag
@@ -53,7 +54,6 @@ def set_client(client: xc.Client) -> None:
         raise RuntimeError("the sciax backend client already exists; configure it "
                            "(e.g. sciax.distributed.initialize) before any array "
                            "operation")
-    from sciax._src.backend import lapack
 
     lapack.register_targets()
     _client = client

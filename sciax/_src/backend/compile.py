@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from jaxlib import _jax
@@ -13,12 +13,41 @@ from sciax._src.backend import compilation_cache
 from sciax._src.backend.mlir import ir
 
 
+def compile_module(module: ir.Module, devices: Sequence[Any],
+                   options: xc.CompileOptions | None = None,
+                   host_callbacks: Sequence[Callable[..., Any]] = ()) -> Any:
+    """Compile a StableHLO ``module`` for ``devices``: jaxlib's loaded executable.
+
+    The one place sciax hands a program to XLA's compiler: eager ops, ``jit``,
+    ``Lowered.compile`` and ``pmap`` all come here (through :class:`Executable`
+    or :class:`~sciax._src.backend.multi.ReplicatedExecutable`), so a
+    compilation cache belongs here.  ``options`` default to
+    ``xc.CompileOptions()``; ``host_callbacks`` are the Python functions the
+    module's callback custom calls index.
+    """
+    client = _client.get_client()
+    opts = options if options is not None else xc.CompileOptions()
+    dev_list = _client.device_list(tuple(devices))
+    if len(devices) == 1:
+        # through the persistent cache (which bypasses host-callback programs);
+        # replicated programs are not cached: reloading them across processes
+        # of a distributed run is not known to be safe
+        return compilation_cache.compile_and_load(client, module, dev_list, opts,
+                                                  host_callbacks)
+    if host_callbacks:
+        # Only the overload taking an ir.Module accepts host callbacks.
+        return client.compile_and_load(module, dev_list, opts,
+                                       host_callbacks=list(host_callbacks))
+    return client.compile_and_load(module, dev_list, opts)
+
+
 class Executable:
     """A compiled XLA program for one device.
 
     ``execute(buffers)`` takes device buffers (``Array._buf``) and returns the
     output buffers, typed by ``out_avals`` (jaxlib's C++ result handlers build
-    them without a round trip through Python).
+    them without a round trip through Python).  It is the hot path of every
+    jitted call, so callers bind ``exe.execute`` once and call it directly.
     """
 
     __slots__ = ("_exe", "_handlers", "out_avals", "device", "_execute", "__weakref__")
@@ -26,10 +55,7 @@ class Executable:
     def __init__(self, module: ir.Module, out_avals: Sequence[Any], device: Any = None,
                  host_callbacks: Sequence[Any] = ()):
         dev = device if device is not None else _client.default_device()
-        # through the persistent cache (which bypasses host-callback programs)
-        self._exe = compilation_cache.compile_and_load(
-            _client.get_client(), module, _client.device_list((dev,)),
-            xc.CompileOptions(), host_callbacks)
+        self._exe = compile_module(module, (dev,), host_callbacks=host_callbacks)
         self.device = dev
         self.out_avals = tuple(out_avals)
         sharding = _client.sharding(dev)

@@ -26,6 +26,7 @@ from jaxlib import xla_client as xc
 
 from sciax._src.backend import client as _client
 from sciax._src.backend.array import host_copy
+from sciax._src.backend.compile import compile_module
 from sciax._src.backend.mlir import ir
 from sciax._src.core.avals import ShapedArray
 
@@ -68,7 +69,6 @@ class ReplicatedExecutable:
     def __init__(self, module: ir.Module, in_avals: Sequence[ShapedArray],
                  out_avals: Sequence[ShapedArray], devices: Sequence[Any],
                  host_callbacks: Sequence[Any] = ()):
-        client = _client.get_client()
         n = len(devices)
         with module.context:
             i32 = ir.IntegerType.get_signless(32)
@@ -80,12 +80,7 @@ class ReplicatedExecutable:
         opts.num_partitions = 1
         opts.device_assignment = xc.DeviceAssignment.create(
             np.array([[d.id] for d in devices], dtype=np.int32))
-        dev_list = xc.DeviceList(tuple(devices))
-        if host_callbacks:
-            self._exe = client.compile_and_load(module, dev_list, opts,
-                                                host_callbacks=list(host_callbacks))
-        else:
-            self._exe = client.compile_and_load(str(module).encode(), dev_list, opts)
+        self._exe = compile_module(module, devices, opts, host_callbacks)
         self.devices = tuple(devices)
         # replica order restricted to this process: buffers are matched to them
         self.local_devices = tuple(self._exe.local_devices())

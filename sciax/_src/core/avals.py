@@ -2,12 +2,37 @@
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
 
 from sciax._src.core import dtypes
 from sciax._src.util import prod
+
+
+def canonicalize_shape(shape: Any, name: str) -> tuple[int, ...]:
+    """``shape`` (an int, or a sequence of ints) as a tuple of non-negative ints.
+
+    The one shape canonicaliser of the core: TypeError for anything that is not
+    static integers, ValueError for a negative dimension, both naming ``name``.
+
+    Examples
+    --------
+    >>> from sciax._src.core.avals import canonicalize_shape
+    >>> canonicalize_shape(3, "zeros"), canonicalize_shape([2, np.int64(4)], "ones")
+    ((3,), (2, 4))
+    """
+    if isinstance(shape, int | np.integer):
+        shape = (shape,)
+    try:
+        out = tuple(operator.index(d) for d in shape)
+    except TypeError:
+        raise TypeError(f"{name}: shape must be an integer or a sequence of integers, "
+                        f"got {shape!r}") from None
+    if any(d < 0 for d in out):
+        raise ValueError(f"{name}: negative dimensions are not allowed (shape {out})")
+    return out
 
 
 class ShapedArray:
@@ -121,6 +146,7 @@ def get_aval(x: Any) -> ShapedArray:
     fn = pytype_aval_mappings.get(type(x))
     if fn is not None:
         return fn(x)
+    # cycle: core.trace imports avals at import time (Tracer subclasses HasAval)
     from sciax._src.core.trace import Tracer
 
     if isinstance(x, Tracer):

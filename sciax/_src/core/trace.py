@@ -14,6 +14,7 @@ keywords; parameters must be hashable.
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 import threading
 from collections.abc import Iterator
@@ -158,13 +159,15 @@ class Tracer(HasAval):
         return f"Traced<{self.aval.str_short()}>with<{self._trace!r}>"
 
 
+# The folder of the sciax package (sciax/_src/core/trace.py is three levels in),
+# found without importing the package from the bottom layer.
+_SCIAX_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
+    __file__))))
+
+
 def _user_frame() -> str:
     """'file:line (function)' of the innermost frame outside sciax itself."""
-    import os
-
-    import sciax
-
-    root = os.path.dirname(sciax.__file__)
+    root = _SCIAX_ROOT
     frame = sys._getframe(2)
     while frame is not None:
         fname = frame.f_code.co_filename

@@ -3,7 +3,7 @@
 Forward mode is the primitive transformation: :class:`JVPTrace` carries a
 tangent beside every primal and applies each primitive's JVP rule.  Reverse
 mode is built from it: :func:`linearize` runs the JVP under a
-:class:`PartialEvalTrace`, which computes everything that depends only on
+:class:`~sciax._src.interpreters.partial_eval.PartialEvalTrace`, which computes everything that depends only on
 primals right away and stages what depends on tangents into a linear jaxpr;
 :func:`backward_pass` then transposes that jaxpr, equation by equation in
 reverse, with each primitive's transpose rule.
@@ -18,32 +18,22 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from sciax._src.core import dtypes
-from sciax._src.core.avals import ShapedArray, get_aval
-from sciax._src.core.jaxpr import ClosedJaxpr, Jaxpr, Literal, Var, dce_jaxpr, eval_jaxpr
-from sciax._src.core.trace import Primitive, Trace, Tracer, current_trace, set_current_trace
+from sciax._src.core.avals import get_aval, ShapedArray
+from sciax._src.core.jaxpr import (close_over_consts, ClosedJaxpr, dce_jaxpr,
+                                   eval_jaxpr, Jaxpr, Literal, Var)
+from sciax._src.core.trace import (current_trace, Primitive, set_current_trace, Trace,
+                                   Tracer)
 from sciax._src.interpreters import hooks
-from sciax._src.interpreters.partial_eval import DynamicJaxprTrace, DynamicJaxprTracer
+from sciax._src.interpreters.partial_eval import (PartialEvalTrace, call_jaxprs,
+                                                  inline_call, trace_to_jaxpr)
+# TODO(issue 11, core-lax merge): sciax/_src/lax/control_flow.py still registers
+# and calls these as ad.*; switch it to partial_eval.* and drop this re-export.
+from sciax._src.interpreters.partial_eval import (  # noqa: F401
+    partial_eval_jaxpr, partial_eval_rules)
 from sciax._src.util import safe_map, safe_zip
 
 primitive_jvps: dict[Primitive, Callable[..., Any]] = {}
 primitive_transposes: dict[Primitive, Callable[..., Any]] = {}
-# Call-like primitives (jit_p, ...) whose body is inlined under AD; maps the
-# primitive to a function returning (jaxpr, consts) from its params.
-call_jaxprs: dict[Primitive, Callable[..., ClosedJaxpr]] = {}
-# rule(pe_trace, args, params) for primitives that partial evaluation must not
-# simply stage or inline (checkpoint).
-partial_eval_rules: dict[Primitive, Callable[..., Any]] = {}
-
-
-def inline_call(trace: Trace, primitive: Primitive, args: Sequence[Any],
-                params: dict) -> Any:
-    """Evaluate a call-like primitive's body under ``trace`` (no dedicated rule)."""
-    closed = call_jaxprs[primitive](**params)
-    with set_current_trace(trace):
-        outs = eval_jaxpr(closed.jaxpr, closed.consts, *args)
-    return outs if primitive.multiple_results else outs[0]
-
-
 class Zero:
     """A symbolic zero tangent/cotangent of abstract value ``aval``."""
 
@@ -230,36 +220,6 @@ def jvp_flat(fun: Callable[..., list[Any]], primals: Sequence[Any],
     return [p for p, _ in pairs], [t for _, t in pairs]
 
 
-# --- partial evaluation for linearize -------------------------------------------------
-
-class PartialEvalTrace(Trace):
-    """Computes known values now (under the parent trace) and stages every
-    operation with an unknown operand into ``self.staged``.  Unknown values are
-    the staging trace's own tracers; known operands of staged operations become
-    the staged jaxpr's constants (the residuals)."""
-
-    def __init__(self, parent: Trace):
-        self.parent = parent
-        self.staged = DynamicJaxprTrace()
-
-    def __repr__(self) -> str:
-        return "PartialEvalTrace"
-
-    def is_unknown(self, x: Any) -> bool:
-        return isinstance(x, DynamicJaxprTracer) and x._trace is self.staged
-
-    def process_primitive(self, primitive: Primitive, args: tuple, params: dict) -> Any:
-        if not any(self.is_unknown(x) for x in args):
-            with set_current_trace(self.parent):
-                return primitive.bind(*args, **params)
-        rule = partial_eval_rules.get(primitive)
-        if rule is not None:
-            return rule(self, args, params)
-        if primitive in call_jaxprs:
-            return inline_call(self, primitive, args, params)
-        return self.staged.process_primitive(primitive, args, params)
-
-
 def linearize_flat(fun: Callable[..., list[Any]], primals: Sequence[Any]
                    ) -> tuple[list[Any], ClosedJaxpr, list[bool]]:
     """Primal outputs and the linear map from input to output tangents as a
@@ -350,46 +310,6 @@ def backward_pass(jaxpr: Jaxpr, consts: Sequence[Any], cts_out: Sequence[Any],
     return [read_ct(v) for v in jaxpr.invars]
 
 
-def partial_eval_jaxpr(jaxpr: ClosedJaxpr, unknown_ins: Sequence[bool]
-                      ) -> tuple[list[bool], Callable[..., tuple[list[Any], ClosedJaxpr]]]:
-    """Split ``jaxpr`` into what known inputs determine and what is left.
-
-    Returns which outputs are unknown (exactly as partial evaluation finds
-    them, nested control flow included) and ``run(*known_args)``, which
-    evaluates the known part under the current trace and returns
-    ``(known outputs, staged)``: ``staged`` is a closed jaxpr from the unknown
-    inputs to the unknown outputs whose consts are the residuals.
-    """
-    from sciax._src.interpreters.partial_eval import trace_to_jaxpr
-
-    def run(*known_args: Any, force_unknown: Sequence[bool] | None = None):
-        pe_trace = PartialEvalTrace(current_trace())
-        it = iter(known_args)
-        full = [pe_trace.staged.new_arg(a) if u else next(it)
-                for a, u in safe_zip(jaxpr.in_avals, unknown_ins)]
-        with set_current_trace(pe_trace):
-            outs = eval_jaxpr(jaxpr.jaxpr, jaxpr.consts, *full)
-        out_u = [pe_trace.is_unknown(o) for o in outs]
-        if force_unknown is not None:
-            out_u = [a or b for a, b in safe_zip(out_u, force_unknown)]
-        staged = pe_trace.staged.to_jaxpr([o for o, u in safe_zip(outs, out_u) if u])
-        return [o for o, u in safe_zip(outs, out_u) if not u], staged, out_u
-
-    box: list = []
-    known_avals = [a for a, u in safe_zip(jaxpr.in_avals, unknown_ins) if not u]
-    trace_to_jaxpr(lambda *xs: box.append(run(*xs)[2]) or [], known_avals)
-    return box[0], run
-
-
-def dependent_outputs(jaxpr: Jaxpr, unknown_ins: Sequence[bool]) -> list[bool]:
-    """Which outputs of ``jaxpr`` depend on the invars marked unknown."""
-    unknown = {v for v, u in safe_zip(jaxpr.invars, unknown_ins) if u}
-    for eqn in jaxpr.eqns:
-        if any(type(v) is Var and v in unknown for v in eqn.invars):
-            unknown.update(eqn.outvars)
-    return [type(v) is Var and v in unknown for v in jaxpr.outvars]
-
-
 def is_differentiable_dtype(dtype: Any) -> bool:
     return dtypes.is_inexact(dtype)
 
@@ -400,8 +320,6 @@ def jvp_jaxpr(closed: ClosedJaxpr, nonzeros: Sequence[bool], instantiate: bool |
     returning ``primals_out + tangents_out`` (for outputs whose tangent is
     nonzero or instantiated).  Returns (jaxpr without consts, its consts, which
     output tangents are present)."""
-    from sciax._src.core.jaxpr import close_over_consts
-    from sciax._src.interpreters.partial_eval import trace_to_jaxpr
 
     n = len(closed.in_avals)
     m = len(closed.out_avals)

@@ -12,11 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from sciax._src.core.avals import ShapedArray, get_aval
-from sciax._src.core.trace import Primitive, Trace, Tracer, current_trace, set_current_trace
-from sciax._src.core.jaxpr import eval_jaxpr
+from sciax._src.core.avals import get_aval, ShapedArray
+from sciax._src.core.jaxpr import close_over_consts, eval_jaxpr
+from sciax._src.core.trace import (current_trace, Primitive, set_current_trace, Trace,
+                                   Tracer)
 from sciax._src.interpreters import hooks
-from sciax._src.interpreters.ad import call_jaxprs, inline_call
+from sciax._src.interpreters.partial_eval import (call_jaxprs, inline_call,
+                                                  trace_to_jaxpr)
 from sciax._src.util import safe_zip
 
 
@@ -215,8 +217,6 @@ def batch_jaxpr(closed: Any, in_dims: Sequence[int | None], size: int,
     depend on batched inputs and ``force_out`` is False for them.  Returns
     (jaxpr without consts, its consts, out dims).
     """
-    from sciax._src.core.jaxpr import close_over_consts
-    from sciax._src.interpreters.partial_eval import trace_to_jaxpr
 
     m = len(closed.out_avals)
     force = [force_out] * m if isinstance(force_out, bool) else list(force_out)

@@ -19,6 +19,7 @@ from sciax._src.backend.mlir import (aval_to_ir_type, dense_constant, func, hlo,
 from sciax._src.core.avals import ShapedArray
 from sciax._src.core.jaxpr import Jaxpr, Literal, Var
 from sciax._src.core.trace import Primitive
+from sciax._src.interpreters.partial_eval import trace_to_jaxpr
 from sciax._src.util import safe_map
 
 _lowerings: dict[Primitive, Callable[..., Any]] = {}
@@ -123,14 +124,11 @@ def module_host_callbacks(module: ir.Module) -> list[Callable[..., Any]]:
     return entry[1] if entry is not None and entry[0] is module else []
 
 
-def compile_module(module: ir.Module, out_avals: Sequence[ShapedArray]) -> Any:
-    """Compile a module from :func:`lower_jaxpr` with its host callbacks."""
-    from sciax._src.backend.compile import Executable
-
+def pop_host_callbacks(module: ir.Module) -> list[Callable[..., Any]]:
+    """The host callbacks of ``module``, forgotten here (it is being compiled)."""
     callbacks = module_host_callbacks(module)
-    exe = Executable(module, out_avals, host_callbacks=callbacks)
     _module_callbacks.pop(id(module), None)
-    return exe
+    return callbacks
 
 
 def lower_fun(fun: Callable[..., Any], multiple_results: bool = False
@@ -139,8 +137,6 @@ def lower_fun(fun: Callable[..., Any], multiple_results: bool = False
 
     Composite operations use this rather than hand-written StableHLO.
     """
-    from sciax._src.interpreters.partial_eval import trace_to_jaxpr
-
     def rule(ctx: LoweringRuleContext, *args: ir.Value, **params: Any):
         def flat(*xs):
             out = fun(*xs, **params)

@@ -1,9 +1,14 @@
-"""Staging: tracing Python functions into jaxprs.
+"""Staging and partial evaluation: tracing Python functions into jaxprs.
 
 :class:`DynamicJaxprTrace` records every primitive bound while it is the
 current trace as an equation.  Values that are not its own tracers (arrays
 captured by closure, tracers of an enclosing transformation) become constvars;
 Python scalars become literals.
+
+:class:`PartialEvalTrace` computes what its known inputs determine right away
+and stages the rest (``linearize`` runs the JVP under it);
+:func:`partial_eval_jaxpr` splits a jaxpr the same way, for the partial-eval
+rules of call-like and control-flow primitives (``partial_eval_rules``).
 """
 
 from __future__ import annotations
@@ -16,10 +21,12 @@ import numpy as np
 from sciax._src.backend.array import Array
 from sciax._src.config import config
 from sciax._src.core import dtypes
-from sciax._src.core.avals import ShapedArray, get_aval
-from sciax._src.core.jaxpr import (ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Var, check_jaxpr,
-                                   dce_jaxpr)
-from sciax._src.core.trace import Primitive, Trace, Tracer, set_current_trace
+from sciax._src.core.avals import get_aval, ShapedArray
+from sciax._src.core.jaxpr import (check_jaxpr, ClosedJaxpr, dce_jaxpr, eval_jaxpr,
+                                   Jaxpr, JaxprEqn, Literal, Var)
+from sciax._src.core.trace import (current_trace, Primitive, set_current_trace, Trace,
+                                   Tracer)
+from sciax._src.util import safe_zip
 
 
 class DynamicJaxprTracer(Tracer):
@@ -99,3 +106,90 @@ def trace_to_jaxpr(fun: Callable[..., Sequence[Any]], in_avals: Sequence[ShapedA
     with set_current_trace(trace):
         outs = fun(*args)
     return trace.to_jaxpr(outs)
+
+
+# --- call-like primitives ------------------------------------------------------------
+# Call-like primitives (jit_p, ...) whose body is inlined by a trace without a
+# dedicated rule; maps the primitive to a function returning its closed jaxpr.
+call_jaxprs: dict[Primitive, Callable[..., ClosedJaxpr]] = {}
+
+
+def inline_call(trace: Trace, primitive: Primitive, args: Sequence[Any],
+                params: dict) -> Any:
+    """Evaluate a call-like primitive's body under ``trace`` (no dedicated rule)."""
+    closed = call_jaxprs[primitive](**params)
+    with set_current_trace(trace):
+        outs = eval_jaxpr(closed.jaxpr, closed.consts, *args)
+    return outs if primitive.multiple_results else outs[0]
+
+
+# --- partial evaluation ----------------------------------------------------------------
+# rule(pe_trace, args, params) for primitives that partial evaluation must not
+# simply stage or inline (checkpoint, jit, control flow).
+partial_eval_rules: dict[Primitive, Callable[..., Any]] = {}
+
+
+class PartialEvalTrace(Trace):
+    """Computes known values now (under the parent trace) and stages every
+    operation with an unknown operand into ``self.staged``.  Unknown values are
+    the staging trace's own tracers; known operands of staged operations become
+    the staged jaxpr's constants (the residuals)."""
+
+    def __init__(self, parent: Trace):
+        self.parent = parent
+        self.staged = DynamicJaxprTrace()
+
+    def __repr__(self) -> str:
+        return "PartialEvalTrace"
+
+    def is_unknown(self, x: Any) -> bool:
+        return isinstance(x, DynamicJaxprTracer) and x._trace is self.staged
+
+    def process_primitive(self, primitive: Primitive, args: tuple, params: dict) -> Any:
+        if not any(self.is_unknown(x) for x in args):
+            with set_current_trace(self.parent):
+                return primitive.bind(*args, **params)
+        rule = partial_eval_rules.get(primitive)
+        if rule is not None:
+            return rule(self, args, params)
+        if primitive in call_jaxprs:
+            return inline_call(self, primitive, args, params)
+        return self.staged.process_primitive(primitive, args, params)
+
+
+def partial_eval_jaxpr(jaxpr: ClosedJaxpr, unknown_ins: Sequence[bool]
+                      ) -> tuple[list[bool], Callable[..., tuple[list[Any], ClosedJaxpr]]]:
+    """Split ``jaxpr`` into what known inputs determine and what is left.
+
+    Returns which outputs are unknown (exactly as partial evaluation finds
+    them, nested control flow included) and ``run(*known_args)``, which
+    evaluates the known part under the current trace and returns
+    ``(known outputs, staged)``: ``staged`` is a closed jaxpr from the unknown
+    inputs to the unknown outputs whose consts are the residuals.
+    """
+    def run(*known_args: Any, force_unknown: Sequence[bool] | None = None):
+        pe_trace = PartialEvalTrace(current_trace())
+        it = iter(known_args)
+        full = [pe_trace.staged.new_arg(a) if u else next(it)
+                for a, u in safe_zip(jaxpr.in_avals, unknown_ins)]
+        with set_current_trace(pe_trace):
+            outs = eval_jaxpr(jaxpr.jaxpr, jaxpr.consts, *full)
+        out_u = [pe_trace.is_unknown(o) for o in outs]
+        if force_unknown is not None:
+            out_u = [a or b for a, b in safe_zip(out_u, force_unknown)]
+        staged = pe_trace.staged.to_jaxpr([o for o, u in safe_zip(outs, out_u) if u])
+        return [o for o, u in safe_zip(outs, out_u) if not u], staged, out_u
+
+    box: list = []
+    known_avals = [a for a, u in safe_zip(jaxpr.in_avals, unknown_ins) if not u]
+    trace_to_jaxpr(lambda *xs: box.append(run(*xs)[2]) or [], known_avals)
+    return box[0], run
+
+
+def dependent_outputs(jaxpr: Jaxpr, unknown_ins: Sequence[bool]) -> list[bool]:
+    """Which outputs of ``jaxpr`` depend on the invars marked unknown."""
+    unknown = {v for v, u in safe_zip(jaxpr.invars, unknown_ins) if u}
+    for eqn in jaxpr.eqns:
+        if any(type(v) is Var and v in unknown for v in eqn.invars):
+            unknown.update(eqn.outvars)
+    return [type(v) is Var and v in unknown for v in jaxpr.outvars]

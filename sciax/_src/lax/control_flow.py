@@ -33,6 +33,7 @@ from sciax._src import dispatch
 from sciax._src.interpreters import ad, batching, lowering, partial_eval as pe
 from sciax._src.lax import elementwise as ew
 from sciax._src.lax import shape_ops
+from sciax._src.tree_util import OutTree, flatten_fun
 from sciax._src.util import safe_zip, split_list
 
 __all__ = ["cond", "switch", "while_loop", "fori_loop", "scan", "map",
@@ -45,18 +46,9 @@ def _trace(fun: Callable, in_tree: Any, in_avals: Sequence[ShapedArray]
            ) -> tuple[ClosedJaxpr, list[Any], Any]:
     """Trace ``fun`` (taking the unflattened ``in_tree``) to a const-free jaxpr
     whose leading invars are its consts."""
-    out_tree_box: list = []
-
-    def flat(*xs: Any) -> list[Any]:
-        out = fun(*in_tree.unflatten(xs))
-        leaves, tree = registry.flatten(out)
-        for leaf in leaves:
-            get_aval(leaf)
-        out_tree_box.append(tree)
-        return leaves
-
+    flat, out_tree = flatten_fun(fun, in_tree, what="a traced function")
     jaxpr, consts = close_over_consts(pe.trace_to_jaxpr(flat, in_avals))
-    return jaxpr, consts, out_tree_box[0]
+    return jaxpr, consts, out_tree()
 
 
 def _trace_flat(fun: Callable, in_avals: Sequence[ShapedArray]
@@ -610,7 +602,7 @@ def scan(f: Callable[[Any, Any], tuple[Any, Any]], init: Any, xs: Any = None,
     c_leaves, c_tree = registry.flatten(init)
     c_avals = [get_aval(c) for c in c_leaves]
     x_avals = [get_aval(x).update(shape=get_aval(x).shape[1:]) for x in x_leaves]
-    out_tree_box: list = []
+    y_tree = OutTree()
 
     def flat(*vals):
         carry = c_tree.unflatten(vals[:len(c_leaves)])
@@ -624,8 +616,7 @@ def scan(f: Callable[[Any, Any], tuple[Any, Any]], init: Any, xs: Any = None,
         if nc_tree != c_tree:
             raise TypeError(f"scan: f must return a carry of the input structure "
                             f"{c_tree}, got {nc_tree}")
-        y_leaves, y_tree = registry.flatten(y)
-        out_tree_box.append(y_tree)
+        y_leaves, y_tree.tree = registry.flatten(y)
         return [*nc_leaves, *y_leaves]
 
     jaxpr, consts = _trace_flat(flat, c_avals + x_avals)
@@ -640,7 +631,7 @@ def scan(f: Callable[[Any, Any], tuple[Any, Any]], init: Any, xs: Any = None,
                        num_consts=len(consts), num_carry=len(c_leaves), length=length,
                        reverse=bool(reverse), unroll=int(unroll))
     carry, ys = outs[:len(c_leaves)], outs[len(c_leaves):]
-    return c_tree.unflatten(carry), out_tree_box[0].unflatten(ys)
+    return c_tree.unflatten(carry), y_tree().unflatten(ys)
 
 
 def _scan_jvp(primals, tangents, *, jaxpr, num_consts, num_carry, length, reverse,

@@ -15,11 +15,12 @@ from typing import Any
 import numpy as np
 
 from sciax import lax
-from sciax._src.backend.array import Array, device_put
+from sciax._src.arrays import Array
 from sciax._src.core import dtypes
 from sciax._src.core.avals import get_aval
 from sciax._src.core.trace import Tracer
-from sciax._src.numpy import indexing, products, reductions, shape, ufuncs, util
+from sciax._src.numpy import (indexing, manipulation, products, reductions, shape,
+                              sorting, ufuncs, util)
 
 
 def _binary(fn: Callable[[Any, Any], Any], reflected: bool = False
@@ -91,104 +92,6 @@ def _at(self: Any) -> indexing._IndexUpdateHelper:
     """``x.at[idx].set(v)`` and friends: functional updates (see
     :class:`sciax._src.numpy.indexing._IndexUpdateRef`)."""
     return indexing._IndexUpdateHelper(self)
-
-
-def _snp(name: str) -> Callable[..., Any] | None:
-    """``sciax.numpy.<name>`` if it exists (looked up at call time, so methods
-    bind to functions that other modules add later)."""
-    import sciax.numpy as snp
-    return getattr(snp, name, None)
-
-
-def _lazy(name: str, fallback: Callable[..., Any] | None = None
-          ) -> Callable[..., Any]:
-    def method(self: Any, *args: Any, **kwargs: Any) -> Any:
-        fn = _snp(name) or fallback
-        if fn is None:
-            raise NotImplementedError(f"x.{name}() needs sciax.numpy.{name}, which is "
-                                      "not available yet")
-        return fn(self, *args, **kwargs)
-    method.__name__ = method.__qualname__ = name
-    method.__doc__ = f"See :func:`sciax.numpy.{name}`."
-    return method
-
-
-def _var(a: Any, axis: Any = None, dtype: Any = None, out: None = None,
-         ddof: int = 0, keepdims: bool = False, *, mean: Any = None,
-         correction: Any = None) -> Any:
-    # used until sciax.numpy.var exists
-    if correction is not None:
-        ddof = correction
-    a = util.as_operand("var", a)
-    m = reductions.mean(a, axis, dtype=dtype, keepdims=True) if mean is None else mean
-    d = ufuncs.subtract(a, m)
-    sq = ufuncs.real(ufuncs.multiply(d, ufuncs.conjugate(d))) \
-        if dtypes.is_complex(get_aval(d).dtype) else ufuncs.square(d)
-    sh = get_aval(a).shape
-    n = int(np.prod([sh[d] for d in util.canonicalize_axes(axis, len(sh))]))
-    total = reductions.sum(sq, axis, keepdims=keepdims)
-    return ufuncs.divide(total, max(n - ddof, 0))
-
-
-def _std(a: Any, *args: Any, **kwargs: Any) -> Any:
-    return ufuncs.sqrt(_var(a, *args, **kwargs))
-
-
-def _ptp(a: Any, axis: Any = None, out: None = None, keepdims: bool = False) -> Any:
-    return ufuncs.subtract(reductions.max(a, axis, keepdims=keepdims),
-                           reductions.min(a, axis, keepdims=keepdims))
-
-
-def _sort(a: Any, axis: int | None = -1, kind: Any = None, order: Any = None, *,
-          stable: bool = True, descending: bool = False) -> Any:
-    if order is not None:
-        raise TypeError("sort: 'order' (structured arrays) is not supported")
-    a = util.as_operand("sort", a)
-    if axis is None:
-        a, axis = shape.ravel(a), 0
-    axis = util.canonicalize_axis(axis, util.ndim(a))
-    out = lax.sort(a, dimension=axis, is_stable=True)
-    return lax.rev(out, (axis,)) if descending else out
-
-
-def _argsort(a: Any, axis: int | None = -1, kind: Any = None, order: Any = None, *,
-             stable: bool = True, descending: bool = False) -> Any:
-    if order is not None:
-        raise TypeError("argsort: 'order' (structured arrays) is not supported")
-    a = util.as_operand("argsort", a)
-    if axis is None:
-        a, axis = shape.ravel(a), 0
-    nd = util.ndim(a)
-    axis = util.canonicalize_axis(axis, nd)
-    if descending:
-        a = lax.rev(a, (axis,))
-    iota = lax.broadcasted_iota(dtypes.default_int(), get_aval(a).shape, axis)
-    _, idx = lax.sort((a, iota), dimension=axis, is_stable=True, num_keys=1)
-    if descending:
-        n = get_aval(a).shape[axis]
-        idx = lax.sub(lax.full_like(idx, n - 1), lax.rev(idx, (axis,)))
-    return idx
-
-
-def _nonzero(a: Any, *, size: int | None = None, fill_value: Any = None) -> Any:
-    if isinstance(a, Tracer) or size is not None:
-        raise NotImplementedError("x.nonzero() under a transformation or with size= "
-                                  "needs sciax.numpy.nonzero")
-    return tuple(device_put(i) for i in np.nonzero(np.asarray(a)))
-
-
-def _repeat(a: Any, repeats: Any, axis: int | None = None, *,
-            total_repeat_length: int | None = None) -> Any:
-    r = util.concrete_int(repeats, "repeat: repeats (until sciax.numpy.repeat "
-                          "exists)")
-    a = util.as_operand("repeat", a)
-    if axis is None:
-        a, axis = shape.ravel(a), 0
-    sh = get_aval(a).shape
-    axis = util.canonicalize_axis(axis, len(sh))
-    b = lax.broadcast_in_dim(a, sh[:axis + 1] + (r,) + sh[axis + 1:],
-                             tuple(d + (d > axis) for d in range(len(sh))))
-    return lax.reshape(b, sh[:axis] + (sh[axis] * r,) + sh[axis + 1:])
 
 
 def _view(self: Any, dtype: Any = None, type: Any = None) -> Any:
@@ -271,12 +174,12 @@ _methods: dict[str, Callable[..., Any]] = {
     "flatten": _flatten, "squeeze": shape.squeeze, "swapaxes": shape.swapaxes,
     "astype": _astype, "conj": ufuncs.conjugate, "conjugate": ufuncs.conjugate,
     "clip": ufuncs.clip, "dot": products.dot, "round": _round,
-    "var": _lazy("var", _var), "std": _lazy("std", _std), "ptp": _lazy("ptp", _ptp),
-    "sort": _lazy("sort", _sort), "argsort": _lazy("argsort", _argsort),
-    "nonzero": _lazy("nonzero", _nonzero), "repeat": _lazy("repeat", _repeat),
-    "searchsorted": _lazy("searchsorted"), "compress": _lazy("compress"),
-    "choose": _lazy("choose"), "partition": _lazy("partition"),
-    "argpartition": _lazy("argpartition"), "take": _take,
+    "var": reductions.var, "std": reductions.std, "ptp": reductions.ptp,
+    "sort": sorting.sort, "argsort": sorting.argsort, "nonzero": sorting.nonzero,
+    "repeat": manipulation.repeat, "searchsorted": sorting.searchsorted,
+    "compress": sorting.compress, "choose": sorting.choose,
+    "partition": sorting.partition, "argpartition": sorting.argpartition,
+    "take": _take,
     "diagonal": _diagonal, "trace": _trace, "view": _view,
     "__contains__": _contains,
 }

@@ -10,11 +10,14 @@ from typing import Any
 import numpy as np
 
 from sciax import lax
-from sciax._src.backend.array import Array, device_put
+from sciax._src.arrays import Array, device_put
 from sciax._src.core import dtypes
-from sciax._src.core.avals import get_aval
+from sciax._src.core.avals import canonicalize_shape, get_aval
 from sciax._src.core.trace import Tracer
-from sciax._src.numpy import util
+from sciax._src.numpy import ufuncs, util
+from sciax._src.numpy.elementary import i0
+from sciax._src.numpy.gather_util import take_axis
+from sciax._src.numpy.shape import concatenate, expand_dims, moveaxis, stack
 
 ArrayLike = Any
 
@@ -74,8 +77,6 @@ def array(object: Any, dtype: Any = None, copy: bool = True, order: str | None =
     if isinstance(object, Array | Tracer):
         out = object if dt is None else util.cast(object, dt)
     elif isinstance(object, list | tuple) and _has_traced(object):
-        from sciax._src.numpy.shape import stack
-
         if not object:
             out = device_put(np.zeros((0,), dt or dtypes.default_float()))
         else:
@@ -122,7 +123,7 @@ def asarray(a: Any, dtype: Any = None, order: str | None = None, *,
 
 def _full(name: str, shape: Any, fill_value: Any, dtype: np.dtype, weak: bool = False
           ) -> Any:
-    shape = util.as_shape(shape, name)
+    shape = canonicalize_shape(shape, name)
     return util.broadcast_to(util.cast(fill_value, dtype, weak), shape, name)
 
 
@@ -282,8 +283,6 @@ def linspace(start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool = 
     y = util.cast(y, out_dt)
     axis = util.canonicalize_axis(axis, len(shape))
     if axis != 0:
-        from sciax._src.numpy.shape import moveaxis
-
         y = moveaxis(y, 0, axis)
     if retstep:
         return y, (step if step is not None else util.cast(math.nan, dt))
@@ -365,13 +364,9 @@ def logspace(start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool = 
     >>> snp.logspace(0.0, 2.0, 3)
     Array([  1.,  10., 100.], dtype=float64)
     """
-    from sciax._src.numpy import ufuncs
-
     y = linspace(start, stop, num, endpoint=endpoint, axis=axis)
     base = util.as_operand("logspace", base)
     if util.ndim(base):
-        from sciax._src.numpy.shape import expand_dims
-
         base = expand_dims(base, util.canonicalize_axis(axis, util.ndim(y)))
     out = ufuncs.power(base, y)
     return out if dtype is None else _cast_result(out, dtype)
@@ -394,8 +389,6 @@ def geomspace(start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool =
     >>> snp.geomspace(1.0, 1000.0, 4)
     Array([   1.,   10.,  100., 1000.], dtype=float64)
     """
-    from sciax._src.numpy import ufuncs
-
     start, stop = util.promote_args_inexact("geomspace", start, stop)
     if isinstance(start, Array) and isinstance(stop, Array) and (
             np.any(np.asarray(start) == 0) or np.any(np.asarray(stop) == 0)):
@@ -411,8 +404,6 @@ def geomspace(start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool =
         y = ufuncs.multiply(sign, ufuncs.power(10.0, linspace(la, lb, num,
                                                               endpoint=endpoint)))
     if num > 0:
-        from sciax._src.numpy.shape import concatenate, expand_dims
-
         parts = [expand_dims(start, 0)]
         if endpoint and num > 1:
             parts += [y[1:-1], expand_dims(stop, 0)]
@@ -421,8 +412,6 @@ def geomspace(start: ArrayLike, stop: ArrayLike, num: int = 50, endpoint: bool =
         y = concatenate([util.cast(p, get_aval(y).dtype) for p in parts], 0)
     ax = util.canonicalize_axis(axis, util.ndim(y))
     if ax:
-        from sciax._src.numpy.shape import moveaxis
-
         y = moveaxis(y, 0, ax)
     return y if dtype is None else _cast_result(y, dtype)
 
@@ -495,8 +484,6 @@ def diagonal(a: ArrayLike, offset: int = 0, axis1: int = 0, axis2: int = 1) -> A
     >>> snp.diagonal(snp.arange(9).reshape(3, 3), 1)
     Array([1, 5], dtype=int64)
     """
-    from sciax._src.numpy.shape import moveaxis
-
     util.check_arraylike("diagonal", a)
     a = util.as_operand("diagonal", a)
     nd = util.ndim(a)
@@ -515,7 +502,6 @@ def diagonal(a: ArrayLike, offset: int = 0, axis1: int = 0, axis2: int = 1) -> A
     rows = np.arange(length) + builtins_max(-offset, 0)
     cols = np.arange(length) + builtins_max(offset, 0)
     flat = lax.reshape(a, (*s[:-2], n * m))
-    from sciax._src.numpy.gather_util import take_axis
 
     return take_axis(flat, rows * m + cols, len(s) - 2)
 
@@ -571,8 +557,6 @@ def vander(x: ArrayLike, N: int | None = None, increasing: bool = False) -> Any:
            [4, 2, 1],
            [9, 3, 1]], dtype=int64)
     """
-    from sciax._src.numpy import ufuncs
-
     util.check_arraylike("vander", x)
     x = util.as_operand("vander", x)
     if util.ndim(x) != 1:
@@ -630,7 +614,7 @@ def indices(dimensions: Any, dtype: Any = None, sparse: bool = False) -> Any:
     Array([[0, 1, 2],
            [0, 1, 2]], dtype=int64)
     """
-    dims = util.as_shape(dimensions, "indices")
+    dims = canonicalize_shape(dimensions, "indices")
     dt = _dtype_arg(dtype) or dtypes.default_int()
     grids = []
     for i, n in enumerate(dims):
@@ -642,7 +626,6 @@ def indices(dimensions: Any, dtype: Any = None, sparse: bool = False) -> Any:
             grids.append(lax.broadcasted_iota(dt, dims, i))
     if sparse:
         return tuple(grids)
-    from sciax._src.numpy.shape import stack
 
     if not grids:
         return zeros((0,), dt)
@@ -659,7 +642,7 @@ def fromfunction(function: Any, shape: Any, *, dtype: Any = float, **kwargs: Any
     Array([[0, 1],
            [1, 2]], dtype=int64)
     """
-    shape = util.as_shape(shape, "fromfunction")
+    shape = canonicalize_shape(shape, "fromfunction")
     grids = indices(shape, dtype=dtype)
     return function(*[grids[i] for i in range(len(shape))], **kwargs)
 
@@ -691,7 +674,6 @@ class _IndexGrid:
         grids = meshgrid(*axes, indexing="ij", sparse=self.sparse)
         if self.sparse:
             return tuple(grids)
-        from sciax._src.numpy.shape import stack
 
         return stack(grids)
 
@@ -763,15 +745,11 @@ def _window(name: str, M: int, fn: Any) -> Any:
 
 def bartlett(M: int) -> Any:
     """The Bartlett (triangular) window of ``M`` points."""
-    from sciax._src.numpy import ufuncs
-
     return _window("bartlett", M, lambda n, M: ufuncs.subtract(
         1.0, ufuncs.abs(ufuncs.subtract(ufuncs.multiply(2.0 / (M - 1), n), 1.0))))
 
 
 def _cosine_window(coefs: tuple[float, ...]) -> Any:
-    from sciax._src.numpy import ufuncs
-
     def fn(n: Any, M: int) -> Any:
         out = None
         for i, c in enumerate(coefs):
@@ -799,8 +777,6 @@ def hanning(M: int) -> Any:
 
 def kaiser(M: int, beta: ArrayLike) -> Any:
     """The Kaiser window of ``M`` points with shape parameter ``beta``."""
-    from sciax._src.numpy import ufuncs
-    from sciax._src.numpy.mathfuncs import i0
 
     def fn(n: Any, M: int) -> Any:
         alpha = (M - 1) / 2.0

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from sciax._src.core import dtypes
+from sciax._src.core.trace import Tracer
 from sciax._src.numpy import scalar_types as st
 
 __all__ = ["bool", "byte", "short", "intc", "intp", "long", "longlong", "ubyte",
@@ -69,8 +70,6 @@ def min_scalar_type(a: Any, /) -> np.dtype:
     >>> snp.min_scalar_type(10)
     dtype('uint8')
     """
-    from sciax._src.core.trace import Tracer
-
     if isinstance(a, Tracer):
         raise TypeError("min_scalar_type depends on the value of its argument, which "
                         "is "

@@ -22,7 +22,9 @@ import numpy as np
 from sciax import lax
 from sciax._src.core import dtypes
 from sciax._src.core.avals import get_aval
-from sciax._src.numpy import util
+from sciax._src.numpy import ufuncs, util
+from sciax._src.numpy.indexing import diagonal
+from sciax._src.numpy.products import _dot_general, _operands, matmul
 
 ArrayLike = Any
 Label = Any  # a subscript letter, or an int for an ellipsis dimension
@@ -228,8 +230,6 @@ def _plan(spec: str, shapes: list[tuple[int, ...]], optimize: Any
 
 def _diagonals(x: Any, labs: list[Label]) -> tuple[Any, list[Label]]:
     """Take the diagonal for each label repeated within one operand."""
-    from sciax._src.numpy.indexing import diagonal
-
     labs = list(labs)
     while len(set(labs)) != len(labs):
         lab = next(lab for lab in labs if labs.count(lab) > 1)
@@ -253,8 +253,6 @@ def _sum_out(x: Any, labs: list[Label], keep: set[Label]) -> tuple[Any, list[Lab
 
 def _contract(a: Any, la: list[Label], b: Any, lb: list[Label], keep: set[Label]
               ) -> tuple[Any, list[Label]]:
-    from sciax._src.numpy.products import _dot_general
-
     batch = [lab for lab in la if lab in lb and lab in keep]
     contract = [lab for lab in la if lab in lb and lab not in keep]
     dims = ((tuple(la.index(c) for c in contract),
@@ -427,8 +425,6 @@ def tensordot(a: ArrayLike, b: ArrayLike, axes: Any = 2, *, precision: Any = Non
     >>> snp.tensordot(snp.ones((2, 3)), snp.ones((3, 2)), axes=([1, 0], [0, 1]))
     Array(6., dtype=float64)
     """
-    from sciax._src.numpy.products import _dot_general, _operands
-
     a, b = _operands("tensordot", a, b)
     na, nb = util.ndim(a), util.ndim(b)
     sa, sb = get_aval(a).shape, get_aval(b).shape
@@ -471,8 +467,6 @@ def kron(a: ArrayLike, b: ArrayLike) -> Any:
     >>> snp.kron(snp.array([1, 10]), snp.array([1, 2, 3]))
     Array([ 1,  2,  3, 10, 20, 30], dtype=int64)
     """
-    from sciax._src.numpy import ufuncs
-
     util.check_arraylike("kron", a, b)
     a, b = util.as_operand("kron", a), util.as_operand("kron", b)
     a, b = util.promote_dtypes(a, b)
@@ -503,6 +497,7 @@ def vecdot(x1: ArrayLike, x2: ArrayLike, /, *, axis: int = -1) -> Any:
     >>> snp.vecdot(snp.array([[1.0, 2.0], [3.0, 4.0]]), snp.array([1.0, 1.0]))
     Array([3., 7.], dtype=float64)
     """
+    # cycle: numpy.linalg imports einsum at import time (tensordot)
     from sciax._src.numpy.linalg import vecdot as _vecdot
 
     util.check_arraylike("vecdot", x1, x2)
@@ -526,8 +521,6 @@ def matvec(x1: ArrayLike, x2: ArrayLike, /) -> Any:
     >>> snp.matvec(snp.eye(2) * 2, snp.array([1.0, 3.0]))
     Array([2., 6.], dtype=float64)
     """
-    from sciax._src.numpy.products import matmul
-
     util.check_arraylike("matvec", x1, x2)
     a, b = util.as_operand("matvec", x1), util.as_operand("matvec", x2)
     _core("matvec", a, 2, "x1")
@@ -545,8 +538,6 @@ def vecmat(x1: ArrayLike, x2: ArrayLike, /) -> Any:
     >>> snp.vecmat(snp.array([1.0, 3.0]), snp.eye(2) * 2)
     Array([2., 6.], dtype=float64)
     """
-    from sciax._src.numpy.products import matmul
-
     util.check_arraylike("vecmat", x1, x2)
     a, b = util.as_operand("vecmat", x1), util.as_operand("vecmat", x2)
     _core("vecmat", a, 1, "x1")

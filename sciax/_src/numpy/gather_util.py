@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from sciax import lax
-from sciax._src.backend.array import device_put
+from sciax._src.arrays import device_put
 from sciax._src.core import dtypes
 from sciax._src.core.avals import get_aval
 from sciax._src.numpy import util

@@ -25,10 +25,11 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from sciax import lax
-from sciax._src.backend.array import Array
+from sciax._src.arrays import Array
 from sciax._src.core import dtypes
 from sciax._src.core.avals import get_aval
 from sciax._src.core.trace import Tracer
+from sciax._src.numpy import reductions, ufuncs, util
 
 _VALID = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and "
           "integer or boolean arrays are valid indices")
@@ -411,7 +412,6 @@ def _gather(x: Any, entries: list[Any], *, mode: Any, fill_value: Any,
 def _scatter(x: Any, idx: Any, values: Any, scatter_fn: Callable[..., Any], *,
              indices_are_sorted: bool, unique_indices: bool, mode: Any,
              name: str) -> Any:
-    from sciax._src.numpy import util
     x = _as_array(util.as_operand(f"at[].{name}", x))
     shape = get_aval(x).shape
     entries, _ = _expand(idx, shape)
@@ -532,7 +532,6 @@ class _IndexUpdateRef:
     def divide(self, values: Any, *, indices_are_sorted: bool = False,
                unique_indices: bool = False, mode: Any = None) -> Any:
         """``x[idx] /= values``; repeated indices divide by every value."""
-        from sciax._src.numpy import ufuncs
         ones = _ones_like(self.array)
         den = _scatter(ones, self.index, values, lax.scatter_mul,
                        indices_are_sorted=indices_are_sorted,
@@ -542,7 +541,6 @@ class _IndexUpdateRef:
     def power(self, values: Any, *, indices_are_sorted: bool = False,
               unique_indices: bool = False, mode: Any = None) -> Any:
         """``x[idx] **= values``; repeated indices apply every exponent."""
-        from sciax._src.numpy import ufuncs
         ones = _ones_like(self.array)
         exps = _scatter(ones, self.index, values, lax.scatter_mul,
                         indices_are_sorted=indices_are_sorted,
@@ -580,7 +578,6 @@ def _mode_index(idx: Any, n: int, mode: str | None) -> tuple[Any, Any]:
     """Indices for NumPy's ``mode='wrap'`` (reduced modulo ``n``) and the gather
     mode to use for the others ('raise' is only possible for concrete indices)."""
     if mode == "wrap":
-        from sciax._src.numpy import ufuncs
         return ufuncs.remainder(idx, n), lax.GatherScatterMode.PROMISE_IN_BOUNDS
     if mode == "raise":
         if isinstance(idx, Tracer):
@@ -618,7 +615,6 @@ def take(a: Any, indices: Any, axis: int | None = None, out: None = None,
     Array([[2, 1, 2],
            [4, 3, 4]], dtype=int64)
     """
-    from sciax._src.numpy import util
     if out is not None:
         raise TypeError("take: the 'out' argument is not supported (arrays are "
                         "immutable)")
@@ -638,7 +634,6 @@ def take(a: Any, indices: Any, axis: int | None = None, out: None = None,
 
 def _along_axis_entries(name: str, shape: tuple[int, ...], idx: Any,
                         axis: int | None) -> tuple[list[Any], int]:
-    from sciax._src.numpy import util
     ishape = get_aval(idx).shape
     nd = len(shape)
     if len(ishape) != nd:
@@ -680,7 +675,6 @@ def take_along_axis(arr: Any, indices: Any, axis: int | None, mode: str | None =
     Array([[1],
            [9]], dtype=int64)
     """
-    from sciax._src.numpy import util
     arr = _as_array(util.as_operand("take_along_axis", arr))
     indices = _as_array(_index_operand("take_along_axis", indices))
     if axis is None:
@@ -704,7 +698,6 @@ def put_along_axis(arr: Any, indices: Any, values: Any, axis: int | None,
     Array([[0., 0., 1.],
            [1., 0., 0.]], dtype=float64)
     """
-    from sciax._src.numpy import util
     if inplace:
         raise ValueError("put_along_axis: sciax arrays are immutable, so inplace=True "
                          "is not supported; use the returned array")
@@ -731,7 +724,6 @@ def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
     >>> snp.diagonal(snp.arange(9).reshape(3, 3), 1)
     Array([1, 5], dtype=int64)
     """
-    from sciax._src.numpy import util
     a = _as_array(util.as_operand("diagonal", a))
     shape = get_aval(a).shape
     nd = len(shape)
@@ -765,7 +757,6 @@ def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = 
     >>> snp.trace(snp.eye(3))
     Array(3., dtype=float64)
     """
-    from sciax._src.numpy import reductions
     if out is not None:
         raise TypeError("trace: the 'out' argument is not supported")
     return reductions.sum(diagonal(a, offset, axis1, axis2), axis=-1, dtype=dtype)

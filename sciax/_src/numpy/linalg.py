@@ -21,7 +21,9 @@ from sciax import lax
 from sciax._src.core import dtypes
 from sciax._src.core.avals import get_aval
 from sciax._src.custom_derivatives import custom_jvp
-from sciax._src.numpy import indexing, products, reductions, ufuncs, util
+from sciax._src.lax import linalg
+from sciax._src.lax.linalg import spectral as linalg_eig
+from sciax._src.numpy import einsum, indexing, products, reductions, ufuncs, util
 
 LinAlgError = np.linalg.LinAlgError
 
@@ -59,12 +61,10 @@ class SVDResult(NamedTuple):
 
 
 def _lla() -> Any:
-    from sciax._src.lax import linalg
     return linalg
 
 
 def _lle() -> Any:
-    from sciax._src.lax.linalg import spectral as linalg_eig
     return linalg_eig
 
 
@@ -829,8 +829,7 @@ def matrix_transpose(x: Any, /) -> Any:
 
 def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
     """``np.linalg.tensordot`` (as ``sciax.numpy.tensordot``)."""
-    import sciax.numpy as snp
-    return snp.tensordot(x1, x2, axes=axes)
+    return einsum.tensordot(x1, x2, axes=axes)
 
 
 def diagonal(x: Any, /, *, offset: int = 0) -> Any:

@@ -12,14 +12,18 @@ from typing import Any
 import numpy as np
 
 from sciax import lax
+from sciax._src.api import vmap
 from sciax._src.core import dtypes
-from sciax._src.core.avals import get_aval
+from sciax._src.core.avals import canonicalize_shape, get_aval
 from sciax._src.core.trace import Tracer
-from sciax._src.numpy import util
+from sciax._src.numpy import reductions, util
+from sciax._src.numpy.creation import linspace
 from sciax._src.numpy.gather_util import take_axis
-from sciax._src.numpy.shape import (
-    _operand, atleast_1d, atleast_2d, concatenate, expand_dims, moveaxis, ravel,
-    reshape, stack, swapaxes)
+from sciax._src.numpy.shape import (atleast_1d, atleast_2d, concatenate, expand_dims,
+                                    moveaxis, ravel, reshape, stack, swapaxes)
+from sciax._src.numpy.sorting import searchsorted
+from sciax._src.numpy.statistics import median
+from sciax._src.numpy.ufuncs import multiply, subtract
 
 ArrayLike = Any
 
@@ -33,7 +37,7 @@ def atleast_3d(*arys: ArrayLike) -> Any:
     """The inputs with at least three dimensions (1-d ``(N,)`` becomes ``(1, N, 1)``)."""
     out = []
     for a in arys:
-        a = _operand("atleast_3d", a)
+        a = util.operand("atleast_3d", a, keep_weak=True)
         s = get_aval(a).shape
         if len(s) == 0:
             a = lax.reshape(a, (1, 1, 1))
@@ -47,7 +51,7 @@ def atleast_3d(*arys: ArrayLike) -> Any:
 
 def _split(name: str, ary: Any, indices_or_sections: Any, axis: int, even: bool
            ) -> list[Any]:
-    ary = _operand(name, ary)
+    ary = util.operand(name, ary, keep_weak=True)
     s = get_aval(ary).shape
     ax = util.canonicalize_axis(axis, len(s))
     n = s[ax]
@@ -94,7 +98,7 @@ def array_split(ary: ArrayLike, indices_or_sections: Any, axis: int = 0) -> list
 
 def hsplit(ary: ArrayLike, indices_or_sections: Any) -> list[Any]:
     """Split along axis 1 (axis 0 for 1-d input)."""
-    a = _operand("hsplit", ary)
+    a = util.operand("hsplit", ary, keep_weak=True)
     if util.ndim(a) == 0:
         raise ValueError("hsplit only works on arrays of 1 or more dimensions")
     return _split("hsplit", a, indices_or_sections, 1 if util.ndim(a) > 1 else 0, True)
@@ -102,7 +106,7 @@ def hsplit(ary: ArrayLike, indices_or_sections: Any) -> list[Any]:
 
 def vsplit(ary: ArrayLike, indices_or_sections: Any) -> list[Any]:
     """Split along axis 0 (input at least 2-d)."""
-    a = _operand("vsplit", ary)
+    a = util.operand("vsplit", ary, keep_weak=True)
     if util.ndim(a) < 2:
         raise ValueError("vsplit only works on arrays of 2 or more dimensions")
     return _split("vsplit", a, indices_or_sections, 0, True)
@@ -110,7 +114,7 @@ def vsplit(ary: ArrayLike, indices_or_sections: Any) -> list[Any]:
 
 def dsplit(ary: ArrayLike, indices_or_sections: Any) -> list[Any]:
     """Split along axis 2 (input at least 3-d)."""
-    a = _operand("dsplit", ary)
+    a = util.operand("dsplit", ary, keep_weak=True)
     if util.ndim(a) < 3:
         raise ValueError("dsplit only works on arrays of 3 or more dimensions")
     return _split("dsplit", a, indices_or_sections, 2, True)
@@ -125,7 +129,7 @@ def tile(A: ArrayLike, reps: int | Sequence[int]) -> Any:
     Array([[1, 2, 1, 2],
            [1, 2, 1, 2]], dtype=int64)
     """
-    A = _operand("tile", A)
+    A = util.operand("tile", A, keep_weak=True)
     reps = (reps,) if isinstance(reps, int | np.integer) else tuple(reps)
     reps = tuple(util.concrete_int(r, "tile: reps") for r in reps)
     s = get_aval(A).shape
@@ -153,7 +157,7 @@ def repeat(a: ArrayLike, repeats: Any, axis: int | None = None, *,
     >>> snp.repeat(snp.array([[1, 2]]), [1, 2], axis=1)
     Array([[1, 2, 2]], dtype=int64)
     """
-    a = _operand("repeat", a)
+    a = util.operand("repeat", a, keep_weak=True)
     if axis is None:
         a, ax = ravel(a), 0
     else:
@@ -185,7 +189,6 @@ def repeat(a: ArrayLike, repeats: Any, axis: int | None = None, *,
         reps = util.as_operand("repeat", reps_np)
     reps = util.broadcast_to(util.cast(reps, dtypes.default_int()), (n,), "repeat")
     ends = lax.cumsum(reps, 0)
-    from sciax._src.numpy.sorting import searchsorted
 
     idx = searchsorted(ends, lax.iota(dtypes.default_int(), total), side="right")
     return take_axis(a, idx, ax)
@@ -200,7 +203,7 @@ def roll(a: ArrayLike, shift: Any, axis: Any = None) -> Any:
     >>> snp.roll(snp.arange(5), 2)
     Array([3, 4, 0, 1, 2], dtype=int64)
     """
-    a = _operand("roll", a)
+    a = util.operand("roll", a, keep_weak=True)
     if axis is None:
         s = get_aval(a).shape
         return reshape(roll(ravel(a), shift, 0), s)
@@ -236,7 +239,7 @@ def roll(a: ArrayLike, shift: Any, axis: Any = None) -> Any:
 
 def rollaxis(a: ArrayLike, axis: int, start: int = 0) -> Any:
     """Roll ``axis`` backwards until it lies before position ``start``."""
-    a = _operand("rollaxis", a)
+    a = util.operand("rollaxis", a, keep_weak=True)
     nd = util.ndim(a)
     axis = util.canonicalize_axis(axis, nd)
     if not -nd <= start <= nd:
@@ -259,14 +262,14 @@ def flip(m: ArrayLike, axis: Any = None) -> Any:
     Array([[2, 1],
            [4, 3]], dtype=int64)
     """
-    m = _operand("flip", m)
+    m = util.operand("flip", m, keep_weak=True)
     axes = util.canonicalize_axes(axis, util.ndim(m))
     return lax.rev(m, axes) if axes else m
 
 
 def fliplr(m: ArrayLike) -> Any:
     """Reverse the columns (axis 1) of an at least 2-d array."""
-    m = _operand("fliplr", m)
+    m = util.operand("fliplr", m, keep_weak=True)
     if util.ndim(m) < 2:
         raise ValueError("fliplr: input must be >= 2-d")
     return flip(m, 1)
@@ -274,7 +277,7 @@ def fliplr(m: ArrayLike) -> Any:
 
 def flipud(m: ArrayLike) -> Any:
     """Reverse the rows (axis 0) of an at least 1-d array."""
-    m = _operand("flipud", m)
+    m = util.operand("flipud", m, keep_weak=True)
     if util.ndim(m) < 1:
         raise ValueError("flipud: input must be >= 1-d")
     return flip(m, 0)
@@ -289,7 +292,7 @@ def rot90(m: ArrayLike, k: int = 1, axes: tuple[int, int] = (0, 1)) -> Any:
     Array([[2, 4],
            [1, 3]], dtype=int64)
     """
-    m = _operand("rot90", m)
+    m = util.operand("rot90", m, keep_weak=True)
     nd = util.ndim(m)
     if len(axes) != 2:
         raise ValueError("rot90: len(axes) must be 2")
@@ -365,7 +368,7 @@ def pad(array: ArrayLike, pad_width: Any, mode: str | Callable = "constant",
     >>> snp.pad(snp.array([1, 2]), (1, 2), constant_values=9)
     Array([9, 1, 2, 9, 9], dtype=int64)
     """
-    a = _operand("pad", array)
+    a = util.operand("pad", array, keep_weak=True)
     nd = util.ndim(a)
     widths = _pad_widths("pad", pad_width, nd)
     allowed = {"constant": {"constant_values"}, "edge": set(), "wrap": set(),
@@ -427,7 +430,6 @@ def _odd_reflect(a: Any, out: Any, ax: int, n: int, lo: int, hi: int, mode: str
     # with the edge itself moving each period.  Computed on the host for the
     # index/sign pattern is not affine, so fall back to repeated one-step pads.
     del out
-    from sciax._src.numpy.ufuncs import subtract, multiply
 
     s = 0 if mode == "symmetric" else 1
     while lo > 0 or hi > 0:
@@ -451,8 +453,6 @@ def _odd_reflect(a: Any, out: Any, ax: int, n: int, lo: int, hi: int, mode: str
 
 def _linear_ramp(a: Any, ax: int, n: int, lo: int, hi: int, ev: tuple[Any, Any]
                  ) -> Any:
-    from sciax._src.numpy.creation import linspace
-
     dt = get_aval(a).dtype
     parts = []
     ft = util.to_inexact_dtype(dt)
@@ -480,9 +480,6 @@ def _linear_ramp(a: Any, ax: int, n: int, lo: int, hi: int, ev: tuple[Any, Any]
 
 def _stat_pad(a: Any, ax: int, n: int, lo: int, hi: int, sl: tuple[Any, Any],
               mode: str) -> Any:
-    from sciax._src.numpy import reductions
-    from sciax._src.numpy.statistics import median
-
     def stat(part: Any) -> Any:
         if mode == "maximum":
             return reductions.max(part, ax, keepdims=True)
@@ -521,7 +518,7 @@ def column_stack(tup: Sequence[ArrayLike]) -> Any:
     """Stack 1-d arrays as columns of a 2-d array (2-d arrays as they are)."""
     arrs = []
     for a in tup:
-        a = _operand("column_stack", a)
+        a = util.operand("column_stack", a, keep_weak=True)
         if util.ndim(a) < 2:
             a = lax.reshape(a, (get_aval(a).size, 1))
         arrs.append(a)
@@ -530,7 +527,7 @@ def column_stack(tup: Sequence[ArrayLike]) -> Any:
 
 def dstack(tup: Sequence[ArrayLike], dtype: Any = None) -> Any:
     """Join along the third axis after making inputs at least 3-d."""
-    arrs = [atleast_3d(_operand("dstack", a)) for a in tup]
+    arrs = [atleast_3d(util.operand("dstack", a, keep_weak=True)) for a in tup]
     return concatenate(arrs, 2, dtype)
 
 
@@ -541,7 +538,7 @@ def concat(arrays: Sequence[ArrayLike], /, *, axis: int | None = 0) -> Any:
 
 def unstack(x: ArrayLike, /, *, axis: int = 0) -> tuple[Any, ...]:
     """Split ``x`` into the tuple of its slices along ``axis``."""
-    x = _operand("unstack", x)
+    x = util.operand("unstack", x, keep_weak=True)
     nd = util.ndim(x)
     if nd == 0:
         raise ValueError("unstack: input must be at least 1-d")
@@ -582,14 +579,14 @@ def block(arrays: Any) -> Any:
             for e in x:
                 collect(e)
         else:
-            leaves.append(_operand("block", x))
+            leaves.append(util.operand("block", x, keep_weak=True))
     collect(arrays)
     ndim = builtins.max(d, builtins.max(util.ndim(x) for x in leaves))
     dt = util.result_dtype(*leaves)[0]
 
     def rec(x: Any, level: int) -> Any:
         if not isinstance(x, list):
-            x = util.cast(_operand("block", x), dt)
+            x = util.cast(util.operand("block", x, keep_weak=True), dt)
             s = get_aval(x).shape
             return lax.reshape(x, (1,) * (ndim - len(s)) + s)
         parts = [rec(e, level + 1) for e in x]
@@ -605,7 +602,8 @@ def append(arr: ArrayLike, values: ArrayLike, axis: int | None = None) -> Any:
     >>> snp.append(snp.array([1, 2]), [[3, 4]])
     Array([1, 2, 3, 4], dtype=int64)
     """
-    arr, values = _operand("append", arr), _operand("append", values)
+    arr = util.operand("append", arr, keep_weak=True)
+    values = util.operand("append", values, keep_weak=True)
     if axis is None:
         return concatenate([ravel(arr), ravel(values)], 0)
     return concatenate([arr, values], axis)
@@ -639,7 +637,7 @@ def delete(arr: ArrayLike, obj: Any, axis: int | None = None, *,
     >>> snp.delete(snp.arange(5), [0, 2])
     Array([1, 3, 4], dtype=int64)
     """
-    a = _operand("delete", arr)
+    a = util.operand("delete", arr, keep_weak=True)
     if axis is None:
         a, ax = ravel(a), 0
     else:
@@ -662,8 +660,8 @@ def insert(arr: ArrayLike, obj: Any, values: ArrayLike, axis: int | None = None)
     >>> snp.insert(snp.array([1, 2, 3]), 1, 9)
     Array([1, 9, 2, 3], dtype=int64)
     """
-    a = _operand("insert", arr)
-    values = _operand("insert", values)
+    a = util.operand("insert", arr, keep_weak=True)
+    values = util.operand("insert", values, keep_weak=True)
     if axis is None:
         a, ax = ravel(a), 0
     else:
@@ -705,8 +703,8 @@ def insert(arr: ArrayLike, obj: Any, values: ArrayLike, axis: int | None = None)
 
 def resize(a: ArrayLike, new_shape: Any) -> Any:
     """An array of ``new_shape`` filled with repeated copies of ``a`` (flattened)."""
-    a = ravel(_operand("resize", a))
-    shape = util.as_shape(new_shape, "resize")
+    a = ravel(util.operand("resize", a, keep_weak=True))
+    shape = canonicalize_shape(new_shape, "resize")
     total = math.prod(shape)
     n = get_aval(a).size
     if total == 0 or n == 0:
@@ -718,7 +716,7 @@ def resize(a: ArrayLike, new_shape: Any) -> Any:
 def trim_zeros(filt: ArrayLike, trim: str = "fb", axis: Any = None) -> Any:
     """``filt`` without leading ('f') and/or trailing ('b') zeros (concrete 1-d
     input: the result length depends on the values)."""
-    f = _operand("trim_zeros", filt)
+    f = util.operand("trim_zeros", filt, keep_weak=True)
     if isinstance(f, Tracer):
         raise TypeError("trim_zeros: the result length depends on the values, so the "
                         "input must be concrete (not traced inside jit)")
@@ -741,9 +739,7 @@ def apply_along_axis(func1d: Callable, axis: int, arr: ArrayLike, *args: Any,
     >>> snp.apply_along_axis(lambda v: v.sum(), 1, snp.ones((2, 3)))
     Array([3., 3.], dtype=float64)
     """
-    from sciax import vmap
-
-    arr = _operand("apply_along_axis", arr)
+    arr = util.operand("apply_along_axis", arr, keep_weak=True)
     nd = util.ndim(arr)
     ax = util.canonicalize_axis(axis, nd)
     fn = lambda v: func1d(v, *args, **kwargs)  # noqa: E731
@@ -759,7 +755,7 @@ def apply_along_axis(func1d: Callable, axis: int, arr: ArrayLike, *args: Any,
 
 def apply_over_axes(func: Callable, a: ArrayLike, axes: Any) -> Any:
     """Apply ``func(a, axis)`` repeatedly over ``axes``, keeping dimensions."""
-    a = _operand("apply_over_axes", a)
+    a = util.operand("apply_over_axes", a, keep_weak=True)
     nd = util.ndim(a)
     for ax in np.atleast_1d(np.asarray(axes)):
         ax = util.canonicalize_axis(int(ax), nd)

@@ -12,6 +12,7 @@ from sciax import lax
 from sciax._src.core import dtypes
 from sciax._src.core.avals import get_aval
 from sciax._src.numpy import reductions, util
+from sciax._src.numpy.ufuncs import isnan, subtract
 
 ArrayLike = Any
 
@@ -19,17 +20,7 @@ __all__ = ["nansum", "nanprod", "nanmax", "nanmin", "nanmean", "nanvar", "nanstd
            "nanargmax", "nanargmin", "nancumsum", "nancumprod"]
 
 
-def _operand(name: str, a: Any) -> Any:
-    util.check_arraylike(name, a)
-    a = util.as_operand(name, a)
-    if dtypes.is_python_scalar(a):
-        a = util.cast(a, dtypes.python_scalar_dtype(a))
-    return a
-
-
 def _replace_nan(a: Any, value: Any) -> tuple[Any, Any]:
-    from sciax._src.numpy.ufuncs import isnan
-
     if not dtypes.is_inexact(get_aval(a).dtype):
         return a, None
     mask = isnan(a)
@@ -45,20 +36,20 @@ def nansum(a: ArrayLike, axis: Any = None, dtype: Any = None, out: None = None,
     >>> snp.nansum(snp.array([1.0, snp.nan, 2.0]))
     Array(3., dtype=float64)
     """
-    a, _ = _replace_nan(_operand("nansum", a), 0)
+    a, _ = _replace_nan(util.operand("nansum", a), 0)
     return reductions.sum(a, axis, dtype, out, keepdims, initial, where)
 
 
 def nanprod(a: ArrayLike, axis: Any = None, dtype: Any = None, out: None = None,
             keepdims: bool = False, initial: Any = None, where: None = None) -> Any:
     """:func:`prod` treating NaNs as one."""
-    a, _ = _replace_nan(_operand("nanprod", a), 1)
+    a, _ = _replace_nan(util.operand("nanprod", a), 1)
     return reductions.prod(a, axis, dtype, out, keepdims, initial, where)
 
 
 def _nan_extreme(name: str, a: Any, axis: Any, keepdims: bool, fn: Any, fill: float,
                  initial: Any) -> Any:
-    a = _operand(name, a)
+    a = util.operand(name, a)
     b, mask = _replace_nan(a, fill)
     out = fn(b, axis, keepdims=keepdims, initial=initial)
     if mask is None:
@@ -105,7 +96,7 @@ def nanmean(a: ArrayLike, axis: Any = None, dtype: Any = None, out: None = None,
     Array(1.5, dtype=float64)
     """
     reductions._no_out("nanmean", out, where)
-    a = _operand("nanmean", a)
+    a = util.operand("nanmean", a)
     dt = util.to_inexact_dtype(get_aval(a).dtype) if dtype is None else \
         dtypes.canonicalize_dtype(np.dtype(dtype))
     a = util.cast(a, dt)
@@ -122,12 +113,11 @@ def nanvar(a: ArrayLike, axis: Any = None, dtype: Any = None, out: None = None,
     reductions._no_out("nanvar", out, where)
     if correction is not None:
         ddof = correction
-    a = _operand("nanvar", a)
+    a = util.operand("nanvar", a)
     dt = util.to_inexact_dtype(get_aval(a).dtype) if dtype is None else \
         dtypes.canonicalize_dtype(np.dtype(dtype))
     a = util.cast(a, dt)
     mu = nanmean(a, axis, keepdims=True) if mean is None else mean
-    from sciax._src.numpy.ufuncs import subtract
 
     c = subtract(a, mu)
     b, mask = _replace_nan(reductions._abs2(c), 0)
@@ -148,7 +138,7 @@ def nanstd(a: ArrayLike, axis: Any = None, dtype: Any = None, out: None = None,
 
 def _nan_arg(name: str, a: Any, axis: Any, keepdims: bool, fn: Any, fill: float
              ) -> Any:
-    a = _operand(name, a)
+    a = util.operand(name, a)
     b, mask = _replace_nan(a, fill)
     out = fn(b, axis, keepdims=keepdims)
     if mask is None:
@@ -175,12 +165,12 @@ def nanargmin(a: ArrayLike, axis: int | None = None, out: None = None, *,
 def nancumsum(a: ArrayLike, axis: int | None = None, dtype: Any = None,
               out: None = None) -> Any:
     """:func:`cumsum` treating NaNs as zero."""
-    a, _ = _replace_nan(_operand("nancumsum", a), 0)
+    a, _ = _replace_nan(util.operand("nancumsum", a), 0)
     return reductions.cumsum(a, axis, dtype, out)
 
 
 def nancumprod(a: ArrayLike, axis: int | None = None, dtype: Any = None,
                out: None = None) -> Any:
     """:func:`cumprod` treating NaNs as one."""
-    a, _ = _replace_nan(_operand("nancumprod", a), 1)
+    a, _ = _replace_nan(util.operand("nancumprod", a), 1)
     return reductions.cumprod(a, axis, dtype, out)

@@ -22,6 +22,10 @@ from sciax._src.core import dtypes
 from sciax._src.core.avals import get_aval
 from sciax._src.core.trace import Tracer
 from sciax._src.numpy import reductions, ufuncs, util
+from sciax._src.numpy.creation import vander
+from sciax._src.numpy.linalg import eigvals, inv, lstsq
+from sciax._src.numpy.products import matmul
+from sciax._src.numpy.statistics import convolve
 
 ArrayLike = Any
 
@@ -85,8 +89,6 @@ def poly(seq_of_zeros: ArrayLike) -> Any:
         a = util.cast(a, dtypes.python_scalar_dtype(a))
     shape = get_aval(a).shape
     if len(shape) == 2 and shape[0] == shape[1] and shape[0] != 0:
-        from sciax._src.numpy.linalg import eigvals
-
         a = eigvals(a)
     elif len(shape) == 0:
         a = lax.reshape(a, (1,))
@@ -226,8 +228,6 @@ def polymul(a1: ArrayLike, a2: ArrayLike) -> Any:
     >>> snp.polymul(snp.array([1, 2, 3]), snp.array([9, 5, 1]))
     Array([ 9, 23, 38, 17,  3], dtype=int64)
     """
-    from sciax._src.numpy.statistics import convolve
-
     a, b = _coeffs("polymul", a1), _coeffs("polymul", a2)
     return convolve(a, b)
 
@@ -287,8 +287,6 @@ def polyfit(x: ArrayLike, y: ArrayLike, deg: int, rcond: float | None = None,
     >>> snp.polyfit(x, 2 * x ** 2 - 1, 2)
     Array([ 2.,  0., -1.], dtype=float64)
     """
-    from sciax._src.numpy.creation import vander
-    from sciax._src.numpy.linalg import inv, lstsq
 
     deg = util.concrete_int(deg, "polyfit: deg")
     order = deg + 1
@@ -331,8 +329,6 @@ def polyfit(x: ArrayLike, y: ArrayLike, deg: int, rcond: float | None = None,
     if full:
         return c, resids, rank, s, rcond
     if cov:
-        from sciax._src.numpy.products import matmul
-
         vbase = inv(matmul(lax.transpose(lhs, (1, 0)), lhs))
         vbase = ufuncs.divide(vbase, ufuncs.multiply(lax.reshape(scale, (order, 1)),
                                                      lax.reshape(scale, (1, order))))
@@ -364,8 +360,6 @@ def roots(p: ArrayLike, *, strip_zeros: bool = True) -> Any:
     >>> snp.sort(r.real)
     Array([1., 2.], dtype=float64)
     """
-    from sciax._src.numpy.linalg import eigvals
-
     p = _coeffs("roots", p)
     (p,) = util.promote_dtypes_inexact(p)
     dt = get_aval(p).dtype

@@ -8,6 +8,7 @@ from sciax import lax
 from sciax._src.core import dtypes
 from sciax._src.core.avals import get_aval
 from sciax._src.numpy import util
+from sciax._src.numpy.ufuncs import multiply
 
 ArrayLike = Any
 
@@ -47,8 +48,6 @@ def dot(a: ArrayLike, b: ArrayLike) -> Any:
     a, b = _operands("dot", a, b)
     na, nb = util.ndim(a), util.ndim(b)
     if na == 0 or nb == 0:
-        from sciax._src.numpy.ufuncs import multiply
-
         return multiply(a, b)
     ax_b = 0 if nb == 1 else nb - 2
     if get_aval(a).shape[-1] != get_aval(b).shape[ax_b]:
@@ -120,8 +119,6 @@ def inner(a: ArrayLike, b: ArrayLike, /) -> Any:
     a, b = _operands("inner", a, b)
     na, nb = util.ndim(a), util.ndim(b)
     if na == 0 or nb == 0:
-        from sciax._src.numpy.ufuncs import multiply
-
         return multiply(a, b)
     if get_aval(a).shape[-1] != get_aval(b).shape[-1]:
         raise _mismatch("inner", a, b, na - 1, nb - 1)
@@ -134,6 +131,5 @@ def outer(a: ArrayLike, b: ArrayLike, out: None = None) -> Any:
         raise NotImplementedError("outer: the out argument is not supported")
     a, b = _operands("outer", a, b)
     na, nb = get_aval(a).size, get_aval(b).size
-    from sciax._src.numpy.ufuncs import multiply
 
     return multiply(lax.reshape(a, (na, 1)), lax.reshape(b, (1, nb)))

@@ -12,7 +12,8 @@ import numpy as np
 from sciax import lax
 from sciax._src.core import dtypes
 from sciax._src.core.avals import get_aval
-from sciax._src.numpy import util
+from sciax._src.numpy import ufuncs, util
+from sciax._src.numpy.ufuncs import multiply, subtract
 
 ArrayLike = Any
 
@@ -62,8 +63,6 @@ def _reduce(name: str, a: Any, axis: Any, keepdims: bool, reducer: Callable,
 
 
 def _combine_initial(name: str, out: Any, initial: Any) -> Any:
-    from sciax._src.numpy import ufuncs
-
     op = {"sum": ufuncs.add, "prod": ufuncs.multiply, "max": ufuncs.maximum,
           "min": ufuncs.minimum}[name]
     res = op(out, initial)
@@ -383,7 +382,6 @@ def ptp(a: ArrayLike, axis: Any = None, out: None = None, keepdims: bool = False
     Array([3, 7], dtype=int64)
     """
     _no_out("ptp", out, None)
-    from sciax._src.numpy.ufuncs import subtract
 
     a = _operand("ptp", a)
     if get_aval(a).dtype == dtypes.bool_:
@@ -438,7 +436,6 @@ def average(a: ArrayLike, axis: Any = None, weights: ArrayLike = None,
             raise ValueError(f"average: length of weights {ws[0]} differs from that of "
                              f"a along axis {axes[0]} ({av.shape[axes[0]]})")
         w = lax.broadcast_in_dim(w, av.shape, axes)
-    from sciax._src.numpy.ufuncs import multiply
 
     scl = sum(w, axes, keepdims=keepdims)
     avg = lax.div(sum(multiply(a, w), axes, keepdims=keepdims), scl)

@@ -12,14 +12,14 @@ from typing import Any
 import numpy as np
 
 from sciax._src.core import dtypes
+from sciax._src.numpy.creation import asarray
+from sciax._src.numpy.util import as_operand, result_dtype
 
 
 class _ScalarMeta(type):
     dtype: np.dtype
 
     def __call__(cls, x: Any = 0) -> Any:
-        from sciax._src.numpy.creation import asarray
-
         return asarray(x, dtype=cls.dtype)
 
     def __eq__(cls, other: Any) -> bool:
@@ -134,8 +134,6 @@ def result_type(*args: Any) -> np.dtype:
                 isinstance(a, type) and issubclass(a, np.generic)):
             pairs.append((dtypes.canonicalize_dtype(_as_np_dtype(a)), False))
         else:
-            from sciax._src.numpy.util import as_operand, result_dtype
-
             pairs.append(result_dtype(as_operand("result_type", a)))
     return dtypes.result_type(*pairs)[0]
 

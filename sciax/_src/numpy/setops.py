@@ -18,6 +18,7 @@ from sciax._src.core.avals import get_aval
 from sciax._src.numpy import util
 from sciax._src.numpy.gather_util import take_axis
 from sciax._src.numpy.sorting import _compact, _static_size, searchsorted, unique
+from sciax._src.numpy.ufuncs import isnan
 
 ArrayLike = Any
 
@@ -40,8 +41,6 @@ def _flat_pair(name: str, a: Any, b: Any) -> tuple[Any, Any]:
 def _sorted_firsts(a: Any) -> tuple[Any, Any, Any]:
     """``(sorted a, original index of each, mask of each value's first
     occurrence)`` for a 1-d ``a``; NaNs count as one value (as np.unique)."""
-    from sciax._src.numpy.ufuncs import isnan
-
     n = get_aval(a).shape[0]
     it = dtypes.default_int()
     s, perm = lax.sort((a, lax.iota(it, n)), dimension=0, num_keys=1)

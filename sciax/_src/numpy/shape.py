@@ -14,18 +14,10 @@ import numpy as np
 
 from sciax import lax
 from sciax._src.core import dtypes
-from sciax._src.core.avals import get_aval
+from sciax._src.core.avals import canonicalize_shape, get_aval
 from sciax._src.numpy import util
 
 ArrayLike = Any
-
-
-def _operand(name: str, a: Any) -> Any:
-    util.check_arraylike(name, a)
-    a = util.as_operand(name, a)
-    if dtypes.is_python_scalar(a):
-        a = util.cast(a, dtypes.python_scalar_dtype(a), dtypes.is_weakly_typed(a))
-    return a
 
 
 def shape(a: ArrayLike) -> tuple[int, ...]:
@@ -92,7 +84,7 @@ def reshape(a: ArrayLike, shape: Any = None, order: str = "C", *, newshape: Any 
         shape = newshape
     if shape is None:
         raise TypeError("reshape: missing the new shape")
-    a = _operand("reshape", a)
+    a = util.operand("reshape", a, keep_weak=True)
     av = get_aval(a)
     return lax.reshape(a, _resolve_shape("reshape", shape, av.size, av.shape))
 
@@ -102,7 +94,7 @@ def ravel(a: ArrayLike, order: str = "C") -> Any:
     if order not in ("C", "K", "A"):
         raise NotImplementedError(f"ravel: only order='C' is supported, got "
                                   f"order={order!r}")
-    a = _operand("ravel", a)
+    a = util.operand("ravel", a, keep_weak=True)
     return lax.reshape(a, (get_aval(a).size,))
 
 
@@ -114,7 +106,7 @@ def transpose(a: ArrayLike, axes: Sequence[int] | None = None) -> Any:
     >>> snp.transpose(snp.ones((2, 3, 4)), (1, 0, 2)).shape
     (3, 2, 4)
     """
-    a = _operand("transpose", a)
+    a = util.operand("transpose", a, keep_weak=True)
     nd = util.ndim(a)
     if axes is None:
         perm = tuple(range(nd - 1, -1, -1))
@@ -135,7 +127,7 @@ def permute_dims(a: ArrayLike, axes: Sequence[int]) -> Any:
 
 def matrix_transpose(x: ArrayLike, /) -> Any:
     """Swap the last two axes."""
-    x = _operand("matrix_transpose", x)
+    x = util.operand("matrix_transpose", x, keep_weak=True)
     nd = util.ndim(x)
     if nd < 2:
         raise ValueError(f"matrix_transpose needs at least 2 dimensions, got {nd}")
@@ -144,7 +136,7 @@ def matrix_transpose(x: ArrayLike, /) -> Any:
 
 def swapaxes(a: ArrayLike, axis1: int, axis2: int) -> Any:
     """Interchange two axes."""
-    a = _operand("swapaxes", a)
+    a = util.operand("swapaxes", a, keep_weak=True)
     nd = util.ndim(a)
     i, j = util.canonicalize_axis(axis1, nd, "axis1"), util.canonicalize_axis(
         axis2, nd, "axis2")
@@ -156,7 +148,7 @@ def swapaxes(a: ArrayLike, axis1: int, axis2: int) -> Any:
 def moveaxis(a: ArrayLike, source: int | Sequence[int],
              destination: int | Sequence[int]) -> Any:
     """Move axes ``source`` to positions ``destination``; others keep their order."""
-    a = _operand("moveaxis", a)
+    a = util.operand("moveaxis", a, keep_weak=True)
     nd = util.ndim(a)
     src = util.canonicalize_axes(source, nd, "source")
     dst = util.canonicalize_axes(destination, nd, "destination")
@@ -171,7 +163,7 @@ def moveaxis(a: ArrayLike, source: int | Sequence[int],
 
 def squeeze(a: ArrayLike, axis: int | Sequence[int] | None = None) -> Any:
     """Remove axes of length one (all of them when ``axis`` is None)."""
-    a = _operand("squeeze", a)
+    a = util.operand("squeeze", a, keep_weak=True)
     s = get_aval(a).shape
     if axis is None:
         axes = tuple(i for i, d in enumerate(s) if d == 1)
@@ -188,7 +180,7 @@ def squeeze(a: ArrayLike, axis: int | Sequence[int] | None = None) -> Any:
 
 def expand_dims(a: ArrayLike, axis: int | Sequence[int]) -> Any:
     """Insert axes of length one at positions ``axis`` of the result."""
-    a = _operand("expand_dims", a)
+    a = util.operand("expand_dims", a, keep_weak=True)
     s = get_aval(a).shape
     axes = util.canonicalize_axes(axis, len(s) + (1 if isinstance(axis, int | np.integer)
                                                   else len(axis)))
@@ -206,20 +198,20 @@ def broadcast_to(array: ArrayLike, shape: Any) -> Any:
     >>> snp.broadcast_to(snp.arange(3), (2, 3)).shape
     (2, 3)
     """
-    array = _operand("broadcast_to", array)
-    return util.broadcast_to(array, util.as_shape(shape, "broadcast_to"))
+    array = util.operand("broadcast_to", array, keep_weak=True)
+    return util.broadcast_to(array, canonicalize_shape(shape, "broadcast_to"))
 
 
 def broadcast_shapes(*shapes: Any) -> tuple[int, ...]:
     """The shape that ``shapes`` broadcast to."""
-    return util._broadcast_shapes(*(util.as_shape(s, "broadcast_shapes")
+    return util._broadcast_shapes(*(canonicalize_shape(s, "broadcast_shapes")
                                     for s in shapes), name="broadcast_shapes")
 
 
 def broadcast_arrays(*args: ArrayLike) -> list[Any]:
     """``args`` broadcast to their common shape."""
-    return util.promote_shapes("broadcast_arrays",
-                               *(_operand("broadcast_arrays", a) for a in args))
+    ops = [util.operand("broadcast_arrays", a, keep_weak=True) for a in args]
+    return util.promote_shapes("broadcast_arrays", *ops)
 
 
 def _sequence(name: str, arrays: Any) -> list[Any]:
@@ -229,7 +221,7 @@ def _sequence(name: str, arrays: Any) -> list[Any]:
         raise TypeError(f"{name} expects a sequence of arrays, got {type(arrays).__name__}")
     if not arrays:
         raise ValueError(f"{name}: need at least one array to concatenate")
-    return [_operand(name, a) for a in arrays]
+    return [util.operand(name, a) for a in arrays]
 
 
 def concatenate(arrays: Sequence[ArrayLike], axis: int | None = 0,
@@ -286,7 +278,7 @@ def stack(arrays: Sequence[ArrayLike], axis: int = 0, dtype: Any = None) -> Any:
 
 def atleast_1d(*arys: ArrayLike) -> Any:
     """Views of the inputs with at least one dimension."""
-    out = [_operand("atleast_1d", a) for a in arys]
+    out = [util.operand("atleast_1d", a, keep_weak=True) for a in arys]
     out = [lax.reshape(a, (1,)) if util.ndim(a) == 0 else a for a in out]
     return out[0] if len(out) == 1 else out
 
@@ -295,7 +287,7 @@ def atleast_2d(*arys: ArrayLike) -> Any:
     """Views of the inputs with at least two dimensions."""
     out = []
     for a in arys:
-        a = _operand("atleast_2d", a)
+        a = util.operand("atleast_2d", a, keep_weak=True)
         s = get_aval(a).shape
         out.append(lax.reshape(a, (1,) * (2 - len(s)) + s) if len(s) < 2 else a)
     return out[0] if len(out) == 1 else out

@@ -22,6 +22,7 @@ from sciax._src.core.avals import get_aval
 from sciax._src.core.trace import Tracer
 from sciax._src.numpy import util
 from sciax._src.numpy.gather_util import take_along, take_axis
+from sciax._src.numpy.ufuncs import isnan
 
 ArrayLike = Any
 
@@ -29,14 +30,6 @@ __all__ = ["sort", "argsort", "lexsort", "searchsorted", "partition", "argpartit
            "nonzero", "argwhere", "flatnonzero", "unique", "unique_all",
            "unique_counts", "unique_inverse", "unique_values", "extract", "compress",
            "choose", "select", "piecewise", "sort_complex"]
-
-
-def _operand(name: str, a: Any) -> Any:
-    util.check_arraylike(name, a)
-    a = util.as_operand(name, a)
-    if dtypes.is_python_scalar(a):
-        a = util.cast(a, dtypes.python_scalar_dtype(a))
-    return a
 
 
 def _flat_axis(name: str, a: Any, axis: Any) -> tuple[Any, int]:
@@ -63,7 +56,7 @@ def sort(a: ArrayLike, axis: int | None = -1, kind: str | None = None,
     if order is not None:
         raise NotImplementedError("sort: the order argument (structured arrays) is not "
                                   "supported")
-    a, ax = _flat_axis("sort", _operand("sort", a), axis)
+    a, ax = _flat_axis("sort", util.operand("sort", a), axis)
     out = lax.sort(a, dimension=ax, is_stable=True)
     return lax.rev(out, (ax,)) if descending else out
 
@@ -84,7 +77,7 @@ def argsort(a: ArrayLike, axis: int | None = -1, kind: str | None = None,
     """
     if order is not None:
         raise NotImplementedError("argsort: the order argument is not supported")
-    a, ax = _flat_axis("argsort", _operand("argsort", a), axis)
+    a, ax = _flat_axis("argsort", util.operand("argsort", a), axis)
     if descending:
         # stable descending: sort the reversed array, then map indices back
         n = get_aval(a).shape[ax]
@@ -98,7 +91,7 @@ def argsort(a: ArrayLike, axis: int | None = -1, kind: str | None = None,
 
 def sort_complex(a: ArrayLike) -> Any:
     """Sort along the last axis by real part, then imaginary part; complex result."""
-    a = _operand("sort_complex", a)
+    a = util.operand("sort_complex", a)
     dt = get_aval(a).dtype
     if not dtypes.is_complex(dt):
         dt = np.dtype(np.complex64) if dt.itemsize <= 2 or dt == np.float32 \
@@ -115,9 +108,9 @@ def lexsort(keys: Sequence[ArrayLike], axis: int = -1) -> Any:
     Array([1, 0, 2], dtype=int64)
     """
     if isinstance(keys, Tracer) or hasattr(keys, "aval") or isinstance(keys, np.ndarray):
-        k = _operand("lexsort", keys)
+        k = util.operand("lexsort", keys)
         keys = [k[i] for i in range(get_aval(k).shape[0])]
-    keys = [_operand("lexsort", k) for k in keys]
+    keys = [util.operand("lexsort", k) for k in keys]
     if not keys:
         raise TypeError("lexsort: need a sequence of keys with length > 0")
     keys = util.promote_shapes("lexsort", *keys)
@@ -132,8 +125,6 @@ def lexsort(keys: Sequence[ArrayLike], axis: int = -1) -> Any:
 
 def _nan_less(x: Any, y: Any) -> Any:
     """``x < y`` in sort order (NaN after every number)."""
-    from sciax._src.numpy.ufuncs import isnan
-
     lt = lax.lt(x, y)
     if dtypes.is_inexact(get_aval(x).dtype) and not dtypes.is_complex(get_aval(x).dtype):
         lt = lax.bitwise_or(lt, lax.bitwise_and(lax.bitwise_not(isnan(x)), isnan(y)))
@@ -155,12 +146,12 @@ def searchsorted(a: ArrayLike, v: ArrayLike, side: str = "left",
     """
     if side not in ("left", "right"):
         raise ValueError(f"searchsorted: side must be 'left' or 'right', got {side!r}")
-    a = _operand("searchsorted", a)
-    v = _operand("searchsorted", v)
+    a = util.operand("searchsorted", a)
+    v = util.operand("searchsorted", v)
     if util.ndim(a) != 1:
         raise ValueError(f"searchsorted: a must be 1-d, got shape {get_aval(a).shape}")
     if sorter is not None:
-        a = take_axis(a, _operand("searchsorted", sorter), 0)
+        a = take_axis(a, util.operand("searchsorted", sorter), 0)
     a, v = util.promote_dtypes(a, v)
     n = get_aval(a).shape[0]
     it = dtypes.default_int()
@@ -191,14 +182,14 @@ def partition(a: ArrayLike, kth: int | Sequence[int], axis: int = -1) -> Any:
     >>> snp.partition(snp.array([3, 4, 2, 1]), 2)[2]
     Array(3, dtype=int64)
     """
-    a = _operand("partition", a)
+    a = util.operand("partition", a)
     _check_kth("partition", a, kth, axis)
     return sort(a, axis)
 
 
 def argpartition(a: ArrayLike, kth: int | Sequence[int], axis: int = -1) -> Any:
     """Indices that :func:`partition` ``a`` (a stable full argsort here)."""
-    a = _operand("argpartition", a)
+    a = util.operand("argpartition", a)
     _check_kth("argpartition", a, kth, axis)
     return argsort(a, axis)
 
@@ -261,7 +252,7 @@ def nonzero(a: ArrayLike, *, size: int | None = None,
     >>> snp.nonzero(snp.array([0, 3, 0, 4]), size=3, fill_value=-1)
     (Array([ 1,  3, -1], dtype=int64),)
     """
-    a = _operand("nonzero", a)
+    a = util.operand("nonzero", a)
     shape = get_aval(a).shape
     if not shape:
         raise ValueError("nonzero: calling nonzero on 0d arrays is not allowed; use "
@@ -295,7 +286,7 @@ def argwhere(a: ArrayLike, *, size: int | None = None,
     Array([[0, 1],
            [1, 0]], dtype=int64)
     """
-    a = _operand("argwhere", a)
+    a = util.operand("argwhere", a)
     if util.ndim(a) == 0:
         a = lax.reshape(a, (1,))
         out = nonzero(a, size=size, fill_value=fill_value)
@@ -308,7 +299,7 @@ def argwhere(a: ArrayLike, *, size: int | None = None,
 def flatnonzero(a: ArrayLike, *, size: int | None = None,
                 fill_value: ArrayLike | None = None) -> Any:
     """Indices of the nonzero elements of the flattened ``a``."""
-    a = _operand("flatnonzero", a)
+    a = util.operand("flatnonzero", a)
     return nonzero(lax.reshape(a, (get_aval(a).size,)), size=size,
                    fill_value=fill_value)[0]
 
@@ -323,8 +314,8 @@ def extract(condition: ArrayLike, arr: ArrayLike, *, size: int | None = None,
     >>> snp.extract(snp.array([True, False, True]), snp.array([1, 2, 3]))
     Array([1, 3], dtype=int64)
     """
-    c = _operand("extract", condition)
-    arr = _operand("extract", arr)
+    c = util.operand("extract", condition)
+    arr = util.operand("extract", arr)
     c = lax.reshape(c, (get_aval(c).size,))
     arr = lax.reshape(arr, (get_aval(arr).size,))
     n = get_aval(arr).shape[0]
@@ -348,8 +339,8 @@ def compress(condition: ArrayLike, a: ArrayLike, axis: int | None = None, *,
     >>> snp.compress(snp.array([False, True]), snp.array([[1, 2], [3, 4]]), axis=0)
     Array([[3, 4]], dtype=int64)
     """
-    c = _operand("compress", condition)
-    a, ax = _flat_axis("compress", _operand("compress", a), axis)
+    c = util.operand("compress", condition)
+    a, ax = _flat_axis("compress", util.operand("compress", a), axis)
     if util.ndim(c) != 1:
         raise ValueError("compress: condition must be a 1-d array")
     n = get_aval(a).shape[ax]
@@ -380,12 +371,12 @@ def choose(a: ArrayLike, choices: Sequence[ArrayLike], out: None = None,
     """
     if out is not None:
         raise NotImplementedError("choose: the out argument is not supported")
-    a = _operand("choose", a)
+    a = util.operand("choose", a)
     if not dtypes.is_integer(get_aval(a).dtype):
         raise TypeError(f"choose: a must be an integer array, got {get_aval(a).dtype}")
     if isinstance(choices, Tracer) or hasattr(choices, "aval"):
         choices = [choices[i] for i in range(get_aval(choices).shape[0])]
-    choices = [_operand("choose", c) for c in choices]
+    choices = [util.operand("choose", c) for c in choices]
     n = len(choices)
     if mode == "raise":
         if not isinstance(a, Tracer):
@@ -426,7 +417,7 @@ def select(condlist: Sequence[ArrayLike], choicelist: Sequence[ArrayLike],
                          f"conditions ({len(condlist)} != {len(choicelist)})")
     if not condlist:
         raise ValueError("select with an empty condition list is not possible")
-    conds = [_operand("select", c) for c in condlist]
+    conds = [util.operand("select", c) for c in condlist]
     for c in conds:
         if get_aval(c).dtype != dtypes.bool_:
             raise TypeError(f"select: condlist entries must be boolean arrays, got "
@@ -456,11 +447,11 @@ def piecewise(x: ArrayLike, condlist: Any, funclist: Sequence[Any], *args: Any,
     >>> snp.piecewise(x, [x < 0, x >= 0], [lambda v: -v, lambda v: v ** 2])
     Array([1.  , 0.25, 4.  ], dtype=float64)
     """
-    x = _operand("piecewise", x)
+    x = util.operand("piecewise", x)
     if isinstance(condlist, list | tuple):
-        conds = [_operand("piecewise", c) for c in condlist]
+        conds = [util.operand("piecewise", c) for c in condlist]
     else:
-        c = _operand("piecewise", condlist)
+        c = util.operand("piecewise", condlist)
         conds = [c] if get_aval(c).shape == get_aval(x).shape or util.ndim(c) <= \
             util.ndim(x) else [c[i] for i in range(get_aval(c).shape[0])]
     n = len(conds)
@@ -505,7 +496,7 @@ def unique(ar: ArrayLike, return_index: bool = False, return_inverse: bool = Fal
     >>> counts
     Array([1, 2], dtype=int64)
     """
-    ar = _operand("unique", ar)
+    ar = util.operand("unique", ar)
     shape = get_aval(ar).shape
     if axis is not None:
         ax = util.canonicalize_axis(axis, builtins.max(len(shape), 1))
@@ -520,8 +511,6 @@ def unique(ar: ArrayLike, return_index: bool = False, return_inverse: bool = Fal
         prev, cur = lax.slice(s, (0,), (n - 1,)), lax.slice(s, (1,), (n,))
         new = lax.ne(cur, prev)
         if equal_nan and dtypes.is_inexact(get_aval(s).dtype):
-            from sciax._src.numpy.ufuncs import isnan
-
             new = lax.bitwise_and(new, lax.bitwise_not(lax.bitwise_and(
                 isnan(cur), isnan(prev))))
         mask = lax.concatenate([lax.full((1,), True, dtypes.bool_), new], 0)
@@ -595,7 +584,7 @@ def unique_all(x: ArrayLike, /, *, size: int | None = None,
                fill_value: ArrayLike | None = None) -> UniqueAllResult:
     """Array API: unique values, first indices, inverse indices and counts."""
     v, i, inv, c = unique(x, True, True, True, size=size, fill_value=fill_value)
-    inv = lax.reshape(inv, get_aval(_operand("unique_all", x)).shape)
+    inv = lax.reshape(inv, get_aval(util.operand("unique_all", x)).shape)
     return UniqueAllResult(v, i, inv, c)
 
 
@@ -610,7 +599,7 @@ def unique_inverse(x: ArrayLike, /, *, size: int | None = None,
                    fill_value: ArrayLike | None = None) -> UniqueInverseResult:
     """Array API: unique values and the inverse indices (shaped like ``x``)."""
     v, inv = unique(x, return_inverse=True, size=size, fill_value=fill_value)
-    inv = lax.reshape(inv, get_aval(_operand("unique_inverse", x)).shape)
+    inv = lax.reshape(inv, get_aval(util.operand("unique_inverse", x)).shape)
     return UniqueInverseResult(v, inv)
 
 

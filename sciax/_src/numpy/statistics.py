@@ -12,8 +12,13 @@ from sciax import lax
 from sciax._src.core import dtypes
 from sciax._src.core.avals import get_aval
 from sciax._src.core.trace import Tracer
-from sciax._src.numpy import util
-from sciax._src.numpy.gather_util import take_along
+from sciax._src.numpy import reductions, ufuncs, util
+from sciax._src.numpy.creation import diagonal, linspace
+from sciax._src.numpy.gather_util import take_along, take_axis
+from sciax._src.numpy.products import dot
+from sciax._src.numpy.shape import concatenate, moveaxis, stack
+from sciax._src.numpy.sorting import searchsorted
+from sciax._src.numpy.ufuncs import conj
 
 ArrayLike = Any
 
@@ -27,24 +32,13 @@ _METHODS = ("linear", "lower", "higher", "nearest", "midpoint", "inverted_cdf",
             "hazen", "weibull", "median_unbiased", "normal_unbiased")
 
 
-def _operand(name: str, a: Any) -> Any:
-    util.check_arraylike(name, a)
-    a = util.as_operand(name, a)
-    if dtypes.is_python_scalar(a):
-        a = util.cast(a, dtypes.python_scalar_dtype(a))
-    return a
-
-
 def _quantile(name: str, a: Any, q: Any, axis: Any, method: str, keepdims: bool,
               ignore_nan: bool) -> Any:
-    from sciax._src.numpy import ufuncs
-    from sciax._src.numpy.shape import moveaxis
-
     if method not in _METHODS[:5]:
         raise ValueError(f"{name}: method {method!r} is not supported; use one of "
                          f"{_METHODS[:5]}")
-    a = _operand(name, a)
-    q = _operand(name, q)
+    a = util.operand(name, a)
+    q = util.operand(name, q)
     av = get_aval(a)
     if dtypes.is_complex(av.dtype):
         raise TypeError(f"{name}: complex input is not supported")
@@ -210,14 +204,12 @@ def _no_extras(name: str, out: Any, weights: Any) -> None:
 def histogram_bin_edges(a: ArrayLike, bins: Any = 10, range: Any = None,
                         weights: ArrayLike = None) -> Any:
     """The bin edges :func:`histogram` uses (``bins`` an int or edges)."""
-    from sciax._src.numpy import reductions
-    from sciax._src.numpy.creation import linspace
 
-    a = _operand("histogram_bin_edges", a)
+    a = util.operand("histogram_bin_edges", a)
     if isinstance(bins, str):
         raise NotImplementedError("histogram: string bin estimators are not supported")
     if np.ndim(bins) == 1 or (hasattr(bins, "shape") and util.ndim(bins) == 1):
-        b = _operand("histogram", bins)
+        b = util.operand("histogram", bins)
         return util.cast(b, util.to_inexact_dtype(get_aval(b).dtype))
     nb = util.concrete_int(bins, "histogram: bins")
     if nb < 1:
@@ -250,9 +242,7 @@ def histogram(a: ArrayLike, bins: Any = 10, range: Any = None, density: bool = F
     >>> counts
     Array([1, 3], dtype=int64)
     """
-    from sciax._src.numpy.sorting import searchsorted
-
-    a = _operand("histogram", a)
+    a = util.operand("histogram", a)
     edges = histogram_bin_edges(a, bins, range)
     a = lax.reshape(a, (get_aval(a).size,))
     (a,) = util.promote_dtypes_inexact(a)
@@ -263,14 +253,12 @@ def histogram(a: ArrayLike, bins: Any = 10, range: Any = None, density: bool = F
     idx = lax.select(lax.eq(a, lax.broadcast_in_dim(last, get_aval(a).shape, ())),
                      lax.full_like(idx, nb), idx)
     idx = lax.sub(idx, lax.full_like(idx, 1))
-    w = None if weights is None else lax.reshape(_operand("histogram", weights),
+    w = None if weights is None else lax.reshape(util.operand("histogram", weights),
                                                  (get_aval(a).size,))
     counts = bincount(lax.select(lax.lt(idx, lax.full_like(idx, 0)),
                                  lax.full_like(idx, nb), idx), w, length=nb + 1)
     counts = lax.slice(counts, (0,), (nb,))
     if density:
-        from sciax._src.numpy import ufuncs
-
         widths = lax.sub(lax.slice(edges, (1,), (nb + 1,)), lax.slice(edges, (0,), (nb,)))
         c = util.cast(counts, get_aval(edges).dtype)
         counts = ufuncs.divide(ufuncs.divide(c, widths), lax.reduce_sum(c, (0,)))
@@ -281,9 +269,7 @@ def histogram2d(x: ArrayLike, y: ArrayLike, bins: Any = 10, range: Any = None,
                 density: bool | None = None, weights: ArrayLike = None
                 ) -> tuple[Any, Any, Any]:
     """The 2-d histogram of ``(x, y)`` samples."""
-    from sciax._src.numpy.shape import stack
-
-    x, y = _operand("histogram2d", x), _operand("histogram2d", y)
+    x, y = util.operand("histogram2d", x), util.operand("histogram2d", y)
     if np.ndim(bins) == 0 or (isinstance(bins, list | tuple) and len(bins) != 2):
         bins = [bins, bins]
     h, edges = histogramdd(stack(util.promote_dtypes(x, y), 1), bins, range, density,
@@ -295,9 +281,7 @@ def histogramdd(sample: ArrayLike, bins: Any = 10, range: Any = None,
                 density: bool | None = None, weights: ArrayLike = None
                 ) -> tuple[Any, list[Any]]:
     """The D-dimensional histogram of ``(N, D)`` samples (static bins)."""
-    from sciax._src.numpy.sorting import searchsorted
-
-    s = _operand("histogramdd", sample)
+    s = util.operand("histogramdd", sample)
     if util.ndim(s) == 1:
         s = lax.reshape(s, (get_aval(s).shape[0], 1))
     N, D = get_aval(s).shape
@@ -327,12 +311,10 @@ def histogramdd(sample: ArrayLike, bins: Any = 10, range: Any = None,
     total = int(np.prod(nbs))
     flat = lax.select(lax.lt(flat, lax.full_like(flat, 0)), lax.full_like(flat, total),
                       flat)
-    w = None if weights is None else _operand("histogramdd", weights)
+    w = None if weights is None else util.operand("histogramdd", weights)
     counts = lax.slice(bincount(flat, w, length=total + 1), (0,), (total,))
     h = lax.reshape(util.cast(counts, get_aval(s).dtype), tuple(nbs))
     if density:
-        from sciax._src.numpy import ufuncs
-
         h = ufuncs.divide(h, lax.reduce_sum(h, tuple(builtins_range(D))))
         for d, e in enumerate(edges):
             w_ = lax.sub(lax.slice(e, (1,), (nbs[d] + 1,)), lax.slice(e, (0,), (nbs[d],)))
@@ -359,7 +341,7 @@ def bincount(x: ArrayLike, weights: ArrayLike = None, minlength: int = 0, *,
     >>> snp.bincount(snp.array([0, 1, 1, 3]))
     Array([1, 2, 0, 1], dtype=int64)
     """
-    x = _operand("bincount", x)
+    x = util.operand("bincount", x)
     if not dtypes.is_integer(get_aval(x).dtype):
         raise TypeError(f"bincount: x must be an integer array, got {get_aval(x).dtype}")
     if util.ndim(x) != 1:
@@ -381,7 +363,7 @@ def bincount(x: ArrayLike, weights: ArrayLike = None, minlength: int = 0, *,
     if weights is None:
         w = lax.full((n,), 1, dtypes.default_int())
     else:
-        w = _operand("bincount", weights)
+        w = util.operand("bincount", weights)
         if get_aval(w).shape != (n,):
             raise ValueError(f"bincount: weights shape {get_aval(w).shape} does not "
                              f"match x shape {(n,)}")
@@ -402,9 +384,7 @@ def digitize(x: ArrayLike, bins: ArrayLike, right: bool = False) -> Any:
     >>> snp.digitize(snp.array([0.2, 6.4, 3.0]), snp.array([0.0, 1.0, 2.5, 4.0]))
     Array([1, 4, 3], dtype=int64)
     """
-    from sciax._src.numpy.sorting import searchsorted
-
-    x, bins = _operand("digitize", x), _operand("digitize", bins)
+    x, bins = util.operand("digitize", x), util.operand("digitize", bins)
     if util.ndim(bins) != 1:
         raise ValueError("digitize: bins must be 1-d")
     nb = get_aval(bins).shape[0]
@@ -434,22 +414,19 @@ def cov(m: ArrayLike, y: ArrayLike = None, rowvar: bool = True, bias: bool = Fal
     Array([[ 1., -1.],
            [-1.,  1.]], dtype=float64)
     """
-    from sciax._src.numpy import ufuncs
-    from sciax._src.numpy.products import dot
 
-    m = _operand("cov", m)
+    m = util.operand("cov", m)
     if util.ndim(m) > 2:
         raise ValueError("cov: m has more than 2 dimensions")
     X = lax.reshape(m, (1, get_aval(m).size)) if util.ndim(m) < 2 else m
     if not rowvar and util.ndim(m) == 2:
         X = lax.transpose(X, (1, 0))
     if y is not None:
-        y = _operand("cov", y)
+        y = util.operand("cov", y)
         Y = lax.reshape(y, (1, get_aval(y).size)) if util.ndim(y) < 2 else y
         if not rowvar and util.ndim(y) == 2:
             Y = lax.transpose(Y, (1, 0))
         X, Y = util.promote_dtypes_inexact(X, Y)
-        from sciax._src.numpy.shape import concatenate
 
         X = concatenate([X, Y], 0)
     (X,) = util.promote_dtypes_inexact(X)
@@ -461,9 +438,9 @@ def cov(m: ArrayLike, y: ArrayLike = None, rowvar: bool = True, bias: bool = Fal
     dt = get_aval(X).dtype
     w = None
     if fweights is not None:
-        w = util.cast(_operand("cov", fweights), dt)
+        w = util.cast(util.operand("cov", fweights), dt)
     if aweights is not None:
-        aw = util.cast(_operand("cov", aweights), dt)
+        aw = util.cast(util.operand("cov", aweights), dt)
         w = aw if w is None else lax.mul(w, aw)
     if w is None:
         avg = lax.div(lax.reduce_sum(X, (1,)), lax.full((get_aval(X).shape[0],), nobs,
@@ -479,7 +456,7 @@ def cov(m: ArrayLike, y: ArrayLike = None, rowvar: bool = True, bias: bool = Fal
         elif aweights is None:
             fact_v = util.cast(lax.sub(wsum, lax.full_like(wsum, ddof)), dt)
         else:
-            aw = util.cast(_operand("cov", aweights), dt)
+            aw = util.cast(util.operand("cov", aweights), dt)
             fact_v = util.cast(lax.sub(wsum, lax.div(lax.mul(lax.full_like(wsum, ddof),
                                                              lax.reduce_sum(lax.mul(
                                                                  w, aw), (0,))),
@@ -497,8 +474,6 @@ def corrcoef(x: ArrayLike, y: ArrayLike = None, rowvar: bool = True, *,
              dtype: Any = None) -> Any:
     """Pearson correlation coefficients (the normalised :func:`cov`), clipped
     to ``[-1, 1]``."""
-    from sciax._src.numpy import ufuncs
-
     c = cov(x, y, rowvar, dtype=dtype)
     if util.ndim(c) == 0:
         return ufuncs.divide(c, c)
@@ -513,17 +488,13 @@ def corrcoef(x: ArrayLike, y: ArrayLike = None, rowvar: bool = True, *,
 
 
 def _diag_of(c: Any) -> Any:
-    from sciax._src.numpy.creation import diagonal
-
     return diagonal(c)
 
 
 # --- convolution -------------------------------------------------------------------------
 
 def _conv(name: str, a: Any, v: Any, mode: str, flip: bool) -> Any:
-    from sciax._src.numpy.ufuncs import conj
-
-    a, v = _operand(name, a), _operand(name, v)
+    a, v = util.operand(name, a), util.operand(name, v)
     if util.ndim(a) != 1 or util.ndim(v) != 1:
         raise ValueError(f"{name}: inputs must be 1-d, got shapes {get_aval(a).shape} "
                          f"and {get_aval(v).shape}")
@@ -548,7 +519,6 @@ def _conv(name: str, a: Any, v: Any, mode: str, flip: bool) -> Any:
     full = n + m - 1
     k = np.arange(full)[:, None] - np.arange(m)[None, :]
     valid = (k >= 0) & (k < n)
-    from sciax._src.numpy.gather_util import take_axis
 
     rows = take_axis(a, np.where(valid, k, 0), 0)
     rows = lax.select(util.broadcast_to(util.as_operand(name, valid), (full, m), name),

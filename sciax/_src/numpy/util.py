@@ -17,9 +17,9 @@ from typing import Any
 import numpy as np
 
 from sciax import lax
-from sciax._src.backend.array import Array, device_put
+from sciax._src.arrays import Array, device_put
 from sciax._src.core import dtypes
-from sciax._src.core.avals import ShapedArray, get_aval
+from sciax._src.core.avals import get_aval, ShapedArray
 from sciax._src.core.trace import Tracer
 
 ArrayLike = Any
@@ -79,6 +79,31 @@ def as_operand(name: str, x: Any) -> Any:
     if not is_arraylike(x):
         check_arraylike(name, x)
     return x
+
+
+def operand(name: str, a: Any, keep_weak: bool = False) -> Any:
+    """``a`` as the array operand of the NumPy function ``name``.
+
+    TypeError (naming ``name``) unless ``a`` is array-like; lists and NumPy
+    values become Arrays; a Python scalar becomes a 0-d array of its default
+    dtype (weakly typed if ``keep_weak``), so shape and dtype queries work on it.
+    """
+    check_arraylike(name, a)
+    a = as_operand(name, a)
+    if dtypes.is_python_scalar(a):
+        weak = dtypes.is_weakly_typed(a) if keep_weak else False
+        a = cast(a, dtypes.python_scalar_dtype(a), weak)
+    return a
+
+
+def dtype_of(x: Any) -> np.dtype:
+    """The dtype of an array-like (its abstract value's)."""
+    return get_aval(x).dtype
+
+
+def shape_of(x: Any) -> tuple[int, ...]:
+    """The shape of an array-like (its abstract value's)."""
+    return get_aval(x).shape
 
 
 def _aval_pair(x: Any) -> tuple[np.dtype, bool]:
@@ -253,17 +278,3 @@ def concrete_int(x: Any, what: str) -> int:
         return operator.index(x)
     except TypeError:
         raise TypeError(f"{what} must be a static integer, got {x!r}") from None
-
-
-def as_shape(shape: Any, name: str) -> tuple[int, ...]:
-    """A shape tuple from an int or a sequence of ints (non-negative)."""
-    if isinstance(shape, int | np.integer):
-        shape = (shape,)
-    try:
-        out = tuple(operator.index(d) for d in shape)
-    except TypeError:
-        raise TypeError(f"{name}: shape must be an integer or a sequence of integers, "
-                        f"got {shape!r}") from None
-    if any(d < 0 for d in out):
-        raise ValueError(f"{name}: negative dimensions are not allowed (shape {out})")
-    return out

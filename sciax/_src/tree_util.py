@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from sciax._src.backend.pytree import PyTreeDef, registry, treedef_tuple
+from sciax._src.core.avals import get_aval
 
 __all__ = ["PyTreeDef", "flatten", "unflatten", "leaves", "structure", "map",
            "register_node", "register_dataclass", "treedef_tuple", "all_leaves"]
@@ -126,3 +127,71 @@ def register_dataclass(cls: type | None = None, *, meta_fields: Iterable[str] = 
         return c
 
     return wrap if cls is None else wrap(cls)
+
+
+# --- functions on flat leaves ------------------------------------------------------
+# Every transformation traces a function of flat leaves (jit, vmap, grad, scan,
+# custom_jvp, checkpoint, ...) and unflattens the outputs afterwards with the
+# output treedef seen while tracing: that pattern lives here, once.
+
+class OutTree:
+    """The output treedef of a flattened function, known once it has run.
+
+    Call it (``out_tree()``) for the treedef; assign ``.tree`` to record one.
+    """
+
+    __slots__ = ("tree",)
+
+    def __init__(self) -> None:
+        self.tree: PyTreeDef | None = None
+
+    def __call__(self) -> PyTreeDef:
+        if self.tree is None:
+            raise RuntimeError("the output tree is read before the flattened "
+                               "function ran")
+        return self.tree
+
+
+def check_output_leaves(leaves: Iterable[Any], what: str) -> None:
+    """TypeError naming ``what`` (e.g. "jit-compiled function 'f'") if an output
+    leaf is not an array."""
+    for leaf in leaves:
+        try:
+            get_aval(leaf)
+        except TypeError as e:
+            raise TypeError(f"{what} returned a non-array output: {e}") from None
+
+
+def flatten_fun(fun: Callable[..., Any], in_tree: PyTreeDef, *, kwargs: bool = False,
+                what: str | None = None) -> tuple[Callable[..., list[Any]], OutTree]:
+    """``fun`` as a function of flat leaves, and the :class:`OutTree` it fills.
+
+    The leaves are unflattened with ``in_tree`` into the positional arguments
+    (``kwargs=True``: into an ``(args, kwargs)`` pair); the result is flattened
+    and its treedef recorded.  With ``what`` set, the output leaves are checked
+    to be arrays (:func:`check_output_leaves`).
+
+    Examples
+    --------
+    >>> from sciax._src.tree_util import flatten, flatten_fun
+    >>> leaves, in_tree = flatten(((1.0, 2.0),))
+    >>> flat, out_tree = flatten_fun(lambda p: {"s": p[0] + p[1]}, in_tree)
+    >>> flat(*leaves)
+    [3.0]
+    >>> out_tree().unflatten([4.0])
+    {'s': 4.0}
+    """
+    store = OutTree()
+
+    def flat(*leaves: Any) -> list[Any]:
+        if kwargs:
+            args, kw = in_tree.unflatten(leaves)
+            out = fun(*args, **kw)
+        else:
+            out = fun(*in_tree.unflatten(leaves))
+        out_leaves, store.tree = registry.flatten(out)
+        if what is not None:
+            check_output_leaves(out_leaves, what)
+        return out_leaves
+
+    return flat, store
