@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from sciax._src.config import config as config
 
-__version__ = "0.1.0"
+from sciax._src.version import __version__ as __version__
 
 # Public names defined in private modules: name -> (module, attribute).
 _LAZY_ATTRS: dict[str, tuple[str, str]] = {
@@ -58,6 +58,9 @@ _LAZY_SUBMODULES: set[str] = {
 def __getattr__(name: str) -> Any:
     target = _LAZY_ATTRS.get(name)
     if target is not None:
+        # Arrays and tracers get their operators and NumPy-style methods from
+        # sciax._src.numpy; whatever makes or transforms arrays needs them.
+        _importlib.import_module("sciax._src.numpy.array_methods")
         value = getattr(_importlib.import_module(target[0]), target[1])
     elif name in _LAZY_SUBMODULES:
         value = _importlib.import_module(f"{__name__}.{name}")

@@ -20,12 +20,16 @@ from sciax._src.backend.pytree import registry
 from sciax._src.core import avals as _avals_mod
 from sciax._src.core import dtypes
 from sciax._src.core.avals import ShapedArray, get_aval
+from sciax._src.api import vjp
+from sciax._src.backend.client import get_client
+from sciax._src.config import config
+from sciax._src.interpreters import ad
 from sciax._src.interpreters import partial_eval as pe
 
 __all__ = ["ShapeDtypeStruct", "eval_shape", "block_until_ready", "device_get",
            "device_count", "local_device_count", "local_devices", "process_index",
            "process_count", "default_backend", "typeof", "linear_transpose",
-           "named_call", "named_scope", "enable_x64", "check_donation"]
+           "named_call", "named_scope", "enable_x64"]
 
 
 class ShapeDtypeStruct:
@@ -166,73 +170,7 @@ def device_get(x: Any) -> Any:
                            for leaf in leaves])
 
 
-def check_donation(fun: Callable[..., Any], donate_argnums: Any, donate_argnames: Any,
-                   static: tuple[tuple[int, ...], tuple[str, ...]]
-                   ) -> tuple[tuple[int, ...], tuple[str, ...]]:
-    """``jit``'s ``donate_argnums``/``donate_argnames``, validated against
-    ``fun``'s signature and the static arguments ``static = (nums, names)``.
-
-    Returns the normalised ``(argnums, argnames)``.  Donation is a promise by
-    the caller (the donated inputs are not used again); sciax accepts it but
-    does not yet reuse the buffers (see :func:`sciax.jit`).
-    """
-    import inspect
-
-    def as_tuple(v: Any, kind: type, what: str) -> tuple:
-        if v is None:
-            return ()
-        items = (v,) if isinstance(v, kind) else v
-        try:
-            items = tuple(items)
-        except TypeError:
-            raise TypeError(f"jit: {what} must be {kind.__name__} or a sequence of "
-                            f"them, got {v!r}") from None
-        for x in items:
-            if not isinstance(x, kind) or isinstance(x, bool):
-                raise TypeError(f"jit: {what} must be {kind.__name__}s, got "
-                                f"{x!r} in {v!r}")
-        return items
-
-    nums = as_tuple(donate_argnums, int, "donate_argnums")
-    names = as_tuple(donate_argnames, str, "donate_argnames")
-    try:
-        params = list(inspect.signature(fun).parameters.values())
-    except (TypeError, ValueError):
-        params = None
-    if params is not None:
-        positional = [p for p in params
-                      if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-        var_pos = any(p.kind is p.VAR_POSITIONAL for p in params)
-        var_kw = any(p.kind is p.VAR_KEYWORD for p in params)
-        for n in nums:
-            if not var_pos and not -len(positional) <= n < len(positional):
-                raise ValueError(
-                    f"jit: donate_argnums={n} is out of range for {fun.__name__!r}, "
-                    f"which takes {len(positional)} positional arguments")
-        by_name = {p.name: p for p in params
-                   if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)}
-        for s in names:
-            if s not in by_name and not var_kw:
-                raise ValueError(
-                    f"jit: donate_argnames={s!r} names no parameter of "
-                    f"{getattr(fun, '__name__', fun)!r} (parameters: "
-                    f"{list(by_name)})")
-        # the same argument donated by position and by name, as JAX
-        pos_names = [p.name for p in positional]
-        nums = tuple(dict.fromkeys(
-            (*nums, *(pos_names.index(s) for s in names if s in pos_names))))
-    static_nums, static_names = static
-    both = {n for n in nums if n in static_nums} | (set(names) & set(static_names))
-    if both:
-        raise ValueError(f"jit: arguments {sorted(map(str, both))} are both static "
-                         "and donated; a static argument has no buffer to donate")
-    return nums, names
-
-
-# --- devices and processes ---------------------------------------------------------
-
 def _client() -> Any:
-    from sciax._src.backend.client import get_client
 
     return get_client()
 
@@ -330,8 +268,6 @@ def linear_transpose(fun: Callable[..., Any], *primals: Any) -> Callable[..., An
     >>> ft(snp.array([1.0, 0.0]))
     (Array([1., 2.], dtype=float64),)
     """
-    from sciax._src.api import vjp
-    from sciax._src.interpreters import ad
 
     leaves, tree = registry.flatten(primals)
     zeros = tree.unflatten([ad.zeros_like_aval(get_aval(x)) for x in leaves])
@@ -380,6 +316,5 @@ def enable_x64(new_val: bool = True) -> Any:
     ...     print(snp.ones(1).dtype)
     float32
     """
-    from sciax._src.config import config
 
     return config.override(enable_x64=bool(new_val))

@@ -31,6 +31,8 @@ import numpy as np
 
 from sciax._src.backend.mlir import aval_to_ir_type, hlo, ir
 from sciax._src.backend.pytree import registry
+from sciax._src.backend.array import device_put
+from sciax._src.core import dtypes
 from sciax._src.core.avals import ShapedArray, is_arraylike
 from sciax._src.core.jaxpr import side_effecting
 from sciax._src.core.trace import Primitive
@@ -189,8 +191,6 @@ def _host_results(name: str, outs: Any, avals: tuple[ShapedArray, ...]) -> tuple
 
 def _io_callback_impl(*args: Any, callback: _Callback,
                       result_avals: tuple[ShapedArray, ...], ordered: bool) -> list:
-    from sciax._src.backend.array import device_put
-
     outs = callback.fn(*(np.asarray(a) for a in args))
     return [device_put(o) for o in outs]
 
@@ -239,8 +239,6 @@ batching.primitive_batchers[io_callback_p] = _io_callback_batch
 
 
 def _result_aval(x: Any) -> ShapedArray:
-    from sciax._src.core import dtypes
-
     try:
         return ShapedArray(tuple(x.shape), dtypes.canonicalize_dtype(x.dtype))
     except (AttributeError, TypeError):
@@ -301,8 +299,6 @@ def io_callback(callback: Callable[..., Any], result_shape_dtypes: Any, *args: A
                                   "callbacks run on the host for one device")
     out_leaves, out_tree = registry.flatten(result_shape_dtypes)
     result_avals = tuple(_result_aval(x) for x in out_leaves)
-    from sciax._src.core.avals import is_arraylike
-
     leaves, tree = registry.flatten((args, kwargs))
     is_arr = [is_arraylike(x) and not isinstance(x, str) for x in leaves]
     arrays = [x for x, a in zip(leaves, is_arr) if a]

@@ -449,6 +449,72 @@ class JitWrapped:
         return out_tree.unflatten(closed.out_avals)
 
 
+def check_donation(fun: Callable[..., Any], donate_argnums: Any, donate_argnames: Any,
+                   static: tuple[tuple[int, ...], tuple[str, ...]]
+                   ) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """``jit``'s ``donate_argnums``/``donate_argnames``, validated against
+    ``fun``'s signature and the static arguments ``static = (nums, names)``.
+
+    Returns the normalised ``(argnums, argnames)``.  Donation is a promise by
+    the caller (the donated inputs are not used again); sciax accepts it but
+    does not yet reuse the buffers (see :func:`sciax.jit`).
+    """
+    import inspect
+
+    def as_tuple(v: Any, kind: type, what: str) -> tuple:
+        if v is None:
+            return ()
+        items = (v,) if isinstance(v, kind) else v
+        try:
+            items = tuple(items)
+        except TypeError:
+            raise TypeError(f"jit: {what} must be {kind.__name__} or a sequence of "
+                            f"them, got {v!r}") from None
+        for x in items:
+            if not isinstance(x, kind) or isinstance(x, bool):
+                raise TypeError(f"jit: {what} must be {kind.__name__}s, got "
+                                f"{x!r} in {v!r}")
+        return items
+
+    nums = as_tuple(donate_argnums, int, "donate_argnums")
+    names = as_tuple(donate_argnames, str, "donate_argnames")
+    try:
+        params = list(inspect.signature(fun).parameters.values())
+    except (TypeError, ValueError):
+        params = None
+    if params is not None:
+        positional = [p for p in params
+                      if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        var_pos = any(p.kind is p.VAR_POSITIONAL for p in params)
+        var_kw = any(p.kind is p.VAR_KEYWORD for p in params)
+        for n in nums:
+            if not var_pos and not -len(positional) <= n < len(positional):
+                raise ValueError(
+                    f"jit: donate_argnums={n} is out of range for {fun.__name__!r}, "
+                    f"which takes {len(positional)} positional arguments")
+        by_name = {p.name: p for p in params
+                   if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)}
+        for s in names:
+            if s not in by_name and not var_kw:
+                raise ValueError(
+                    f"jit: donate_argnames={s!r} names no parameter of "
+                    f"{getattr(fun, '__name__', fun)!r} (parameters: "
+                    f"{list(by_name)})")
+        # the same argument donated by position and by name, as JAX
+        pos_names = [p.name for p in positional]
+        nums = tuple(dict.fromkeys(
+            (*nums, *(pos_names.index(s) for s in names if s in pos_names))))
+    static_nums, static_names = static
+    both = {n for n in nums if n in static_nums} | (set(names) & set(static_names))
+    if both:
+        raise ValueError(f"jit: arguments {sorted(map(str, both))} are both static "
+                         "and donated; a static argument has no buffer to donate")
+    return nums, names
+
+
+# --- devices and processes ---------------------------------------------------------
+
+
 def jit(fun: Callable, *, static_argnums: int | Sequence[int] | None = None,
         static_argnames: str | Sequence[str] | None = None,
         donate_argnums: int | Sequence[int] | None = None,
@@ -492,8 +558,6 @@ def jit(fun: Callable, *, static_argnums: int | Sequence[int] | None = None,
     """
     wrapped = JitWrapped(fun, static_argnums, static_argnames)
     if donate_argnums is not None or donate_argnames is not None:
-        from sciax._src.api_extras import check_donation
-
         wrapped.donate_argnums, wrapped.donate_argnames = check_donation(
             fun, donate_argnums, donate_argnames,
             (wrapped._static_nums, wrapped._static_names))

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from sciax._src.backend.pytree import PyTreeDef, _pytree, registry
-from sciax._src.core import pytree as _tree
+from sciax._src import tree_util as _tree
 
 DictKey = _pytree.DictKey
 SequenceKey = _pytree.SequenceKey

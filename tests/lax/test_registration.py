@@ -84,7 +84,7 @@ LINEAR = {
     # control flow (linear in the carried/branch values), fft, collectives
     "cond", "scan", "fft", "psum", "ppermute", "all_gather",
     # linear in the right-hand side
-    "triangular_solve", "tridiagonal_solve",
+    "triangular_solve", "tridiagonal_solve", "custom_linear_solve",
 }
 
 # Exceptions, each with its reason.
@@ -231,6 +231,8 @@ _COLLECTIVES = ("test_vmap_api.py", "test_pmap.py")
 _LINALG = ("lax/test_linalg_primitives.py",)
 _EIG = ("lax/test_linalg_eig.py", "lax/test_linalg_info.py")
 TESTED_ELSEWHERE: dict[str, tuple[tuple[str, ...], str]] = {
+    # implicit solves: jvp/vjp/jit/vmap against NumPy and the IFT
+    "custom_linear_solve": (("lax/test_solvers.py",), "custom_linear_solve"),
     # test_shape_ops.py reaches broadcast_in_dim through lax.broadcast
     "broadcast_in_dim": (_SHAPES, "broadcast"),
     **{n: (_SHAPES, n) for n in ("reshape", "transpose", "squeeze",

@@ -31,6 +31,7 @@ from typing import Any
 import jaxlib
 from jaxlib import xla_client as xc
 
+from sciax._src.version import __version__
 from sciax._src.config import config
 
 logger = logging.getLogger("sciax")
@@ -48,8 +49,6 @@ last = {"seconds": 0.0, "source": "uncached"}
 
 
 def _sciax_version() -> str:
-    from sciax import __version__
-
     return __version__
 
 

@@ -21,6 +21,7 @@ import numpy as np
 from sciax._src.backend.pytree import registry
 from sciax._src.core.avals import get_aval
 from sciax._src.core.trace import Tracer
+from sciax._src.interpreters import batching
 from sciax._src.lax import elementwise as ew
 from sciax._src.lax import reductions, shape_ops
 
@@ -151,8 +152,7 @@ def reduce(operands: Any, init_values: Any,
 def batched_map(f: Callable[[Any], Any], xs: Any, batch_size: int) -> Any:
     """``lax.map(f, xs, batch_size=...)``: ``vmap(f)`` over chunks of
     ``batch_size`` slices, the chunks in a ``scan``, then the remainder."""
-    from sciax._src.api import vmap
-    from sciax._src.lax.control_flow import scan
+    from sciax._src.lax.control_flow import scan  # cycle: control_flow.map calls us
 
     try:
         batch_size = operator.index(batch_size)
@@ -168,7 +168,17 @@ def batched_map(f: Callable[[Any], Any], xs: Any, batch_size: int) -> Any:
         raise ValueError(f"map: every array in xs needs the same leading axis; got "
                          f"shapes {[get_aval(x).shape for x in leaves]}")
     num_batches, rem = divmod(n, batch_size)
-    fv = vmap(f)
+    def fv(x: Any) -> Any:  # f over the leading axis of every leaf of x
+        x_leaves, x_tree = registry.flatten(x)
+        box = []
+
+        def flat(*a: Any) -> list[Any]:
+            out, out_tree = registry.flatten(f(x_tree.unflatten(a)))
+            box.append(out_tree)
+            return out
+        outs = batching.vmap_flat(flat, x_leaves, [0] * len(x_leaves),
+                                  lambda k: [0] * k, get_aval(x_leaves[0]).shape[0])
+        return box[0].unflatten(outs)
     parts = []
     if num_batches:
         chunked = [shape_ops.reshape(

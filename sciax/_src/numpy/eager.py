@@ -45,8 +45,8 @@ from typing import Any
 
 import numpy as np
 
-from sciax._src.backend.array import Array
-from sciax._src.backend.pytree import registry
+from sciax._src.arrays import Array
+from sciax._src.tree_util import flatten as _flatten
 from sciax._src.core.trace import Tracer, _state, eval_trace
 from sciax._src.jit import JitWrapped
 
@@ -108,7 +108,7 @@ def _make_program(fun: Callable, treedef: Any, statics: tuple) -> JitWrapped:
         leaves = [next(it) if s is _DYNAMIC else s[1] for s in statics]
         args, kwargs = treedef.unflatten(leaves)
         out = fun(*args, **kwargs)
-        out_leaves, _ = registry.flatten(out)
+        out_leaves, _ = _flatten(out)
         if not all(isinstance(x, Tracer) for x in out_leaves):
             raise _NotAProgram
         return out
@@ -135,7 +135,7 @@ def program(fun: Callable) -> Callable:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         if _state.trace is not eval_trace:
             return fun(*args, **kwargs)
-        leaves, treedef = registry.flatten((args, kwargs))
+        leaves, treedef = _flatten((args, kwargs))
         kinds = []
         for leaf in leaves:
             kind = _classify(leaf)
