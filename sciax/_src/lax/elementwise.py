@@ -666,12 +666,14 @@ ad.defjvp2(min_p, lambda g, ans, x, y: mul(g, _balanced_eq(x, ans, y)),
 
 def _pow_jvp_x(g, ans, x, y):
     yx = convert_element_type(y, get_dtype(x)) if get_dtype(y) != get_dtype(x) else y
-    # x**0 is constant: derivative 0, also at x == 0 where y * x**(y-1) would be
-    # 0 * inf; the base is made safe (1) there so higher orders stay finite too
-    y0 = eq(yx, _full_like(yx, 0))
-    xs = select(y0, _full_like(x, 1), x)
+    # at x == y == 0, y * x**(y-1) is 0 * inf: x**0 is constant, so the
+    # derivative is 0; the base is made safe (1) only at that point, so higher
+    # orders stay finite and d/dy of this term (x**-1 at y == 0) stays right
+    zero = _full_like(x, 0)
+    both0 = bitwise_and(eq(x, zero), eq(yx, zero))
+    xs = select(both0, _full_like(x, 1), x)
     dx = mul(yx, pow(xs, sub(y, _full_like(y, 1))))
-    return mul(g, select(y0, _full_like(dx, 0), dx))
+    return mul(g, select(both0, zero, dx))
 
 
 def _pow_jvp_y(g, ans, x, y):

@@ -423,9 +423,11 @@ def _norm_sqrt(s: Any) -> Any:
 @_norm_sqrt.defjvp
 def _norm_sqrt_jvp(primals, tangents):
     (s,), (t,) = primals, tangents
-    out = ufuncs.sqrt(s)
-    safe = ufuncs.where(out == 0, 1.0, out)
-    return out, ufuncs.where(out == 0, 0.0, t / (2.0 * safe))
+    zero = s == 0
+    # sqrt of a safe argument: sqrt(s) itself would put an infinite slope at 0
+    # into second derivatives (0 * inf = nan in reverse mode)
+    safe = ufuncs.sqrt(ufuncs.where(zero, 1.0, s))
+    return _norm_sqrt(s), ufuncs.where(zero, 0.0, t / (2.0 * safe))
 
 
 def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> Any:
