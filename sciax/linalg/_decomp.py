@@ -22,18 +22,23 @@ __all__ = ["cholesky", "eig", "eig_banded", "eigh", "eigh_tridiagonal", "eigvals
 
 
 def cholesky(a: Any, lower: bool = False, overwrite_a: bool = False,
-             check_finite: bool = True) -> Any:
+             check_finite: bool = True, *, symmetrize_input: bool = True) -> Any:
     """Cholesky decomposition of a Hermitian positive-definite matrix.
 
     Parameters
     ----------
     a : array_like, shape (..., M, M)
-        Only the triangle named by ``lower`` is read (as LAPACK potrf).
     lower : bool, default False
         Return the lower factor ``L`` (``a = L @ L^H``), else the upper ``U``
         (``a = U^H @ U``).
     overwrite_a, check_finite : bool
         Ignored (SciPy compatibility).
+    symmetrize_input : bool, default True
+        Factor ``(a + a^H) / 2``, so the derivative with respect to ``a`` is
+        Hermitian (JAX's ``symmetrize_input`` convention) and a gradient step
+        keeps ``a`` symmetric.  False reads only the triangle named by
+        ``lower``, as SciPy (LAPACK potrf) does; the derivative is then
+        triangular.  Both agree in value for Hermitian ``a``.
 
     Returns
     -------
@@ -43,8 +48,8 @@ def cholesky(a: Any, lower: bool = False, overwrite_a: bool = False,
     -----
     A matrix that is not positive definite, or NaN input, gives a factor of
     NaNs (per batch member) instead of ``LinAlgError``.  Differentiable
-    (Murray 2016) with respect to the triangle that is read; batched and
-    jittable.
+    (Murray 2016), batched and jittable.  Differences from SciPy: by default
+    both triangles are read (``symmetrize_input``).
 
     Examples
     --------
@@ -56,7 +61,14 @@ def cholesky(a: Any, lower: bool = False, overwrite_a: bool = False,
     del overwrite_a, check_finite
     (a,) = _util.inexact("cholesky", a)
     _util.matrix("cholesky", a, square=True)
+    if symmetrize_input:
+        a = _symmetrize(a)
     return cholesky_factor(a, bool(lower))
+
+
+def _symmetrize(a: Any) -> Any:
+    """``(a + a^H) / 2``: the Hermitian part, whose derivative is Hermitian."""
+    return (a + adjoint(a)) / 2
 
 
 # --- LU, QR, RQ -----------------------------------------------------------------------
@@ -332,18 +344,19 @@ def _subset(name: str, w: Any, v: Any, subset_by_index: Any, subset_by_value: An
 def eigh(a: Any, b: Any = None, *, lower: bool = True, eigvals_only: bool = False,
          overwrite_a: bool = False, overwrite_b: bool = False, type: int = 1,
          check_finite: bool = True, subset_by_index: Any = None,
-         subset_by_value: Any = None, driver: Any = None) -> Any:
+         subset_by_value: Any = None, driver: Any = None,
+         symmetrize_input: bool = True) -> Any:
     """Eigenvalues and eigenvectors of a Hermitian matrix, or of the
     generalized problem with a Hermitian positive-definite ``b``.
 
     Parameters
     ----------
     a : array_like, shape (..., M, M)
-        Only the triangle named by ``lower`` is read.
     b : array_like, shape (..., M, M), optional
         Solve ``a v = w b v`` (``type=1``), ``a b v = w v`` (2) or
         ``b a v = w v`` (3) by reduction with the Cholesky factor of ``b``.
     lower : bool, default True
+        The triangle(s) read when ``symmetrize_input`` is False.
     eigvals_only : bool, default False
     type : {1, 2, 3}, default 1
     subset_by_index : (int, int), optional
@@ -353,6 +366,12 @@ def eigh(a: Any, b: Any = None, *, lower: bool = True, eigvals_only: bool = Fals
         NotImplementedError.
     overwrite_a, overwrite_b, check_finite, driver
         Ignored (one LAPACK driver, syevd/heevd).
+    symmetrize_input : bool, default True
+        Use the Hermitian parts ``(a + a^H) / 2`` (and of ``b``), JAX's
+        convention: derivatives with respect to ``a`` and ``b`` are then
+        Hermitian, so a gradient step keeps them symmetric.  False reads
+        only the ``lower`` (or upper) triangles, as SciPy does, and the
+        derivatives are triangular.  Both agree in value for Hermitian input.
 
     Returns
     -------
@@ -365,8 +384,9 @@ def eigh(a: Any, b: Any = None, *, lower: bool = True, eigvals_only: bool = Fals
     Notes
     -----
     NaN input gives NaNs; a ``b`` that is not positive definite gives NaNs
-    (SciPy raises ``LinAlgError``).  Differentiable with respect to the read
-    triangles; repeated eigenvalues: basis-independent quantities have
+    (SciPy raises ``LinAlgError``).  Differences from SciPy: both triangles
+    are read by default (``symmetrize_input``).  Differentiable; repeated
+    eigenvalues: basis-independent quantities have
     correct derivatives, individual eigenvectors of a repeated eigenvalue do
     not (see ``sciax.lax.linalg.eigh``).
 
@@ -386,10 +406,14 @@ def eigh(a: Any, b: Any = None, *, lower: bool = True, eigvals_only: bool = Fals
     args = (a,) if b is None else (a, b)
     arrs = _util.inexact("eigh", *args)
     a = _util.matrix("eigh", arrs[0], square=True)
+    if symmetrize_input:
+        a = _symmetrize(a)
     if b is None:
         v, w = lla.eigh(a, lower=bool(lower), symmetrize_input=False)
     else:
         b = _util.matrix("eigh", arrs[1], square=True, what="b")
+        if symmetrize_input:
+            b = _symmetrize(b)
         if b.shape[-1] != a.shape[-1]:
             raise ValueError(f"eigh: wrong b dimensions {b.shape}, should be "
                              f"{a.shape}")
@@ -418,9 +442,9 @@ def eigh(a: Any, b: Any = None, *, lower: bool = True, eigvals_only: bool = Fals
 def eigvalsh(a: Any, b: Any = None, *, lower: bool = True, overwrite_a: bool = False,
              overwrite_b: bool = False, type: int = 1, check_finite: bool = True,
              subset_by_index: Any = None, subset_by_value: Any = None,
-             driver: Any = None) -> Any:
+             driver: Any = None, symmetrize_input: bool = True) -> Any:
     """Eigenvalues of a Hermitian (or generalized Hermitian-definite)
-    problem, ascending; see :func:`eigh`.
+    problem, ascending; see :func:`eigh` (also for ``symmetrize_input``).
 
     Examples
     --------
@@ -429,7 +453,8 @@ def eigvalsh(a: Any, b: Any = None, *, lower: bool = True, overwrite_a: bool = F
     Array([1., 3.], dtype=float64)
     """
     return eigh(a, b, lower=lower, eigvals_only=True, type=type,
-                subset_by_index=subset_by_index, subset_by_value=subset_by_value)
+                subset_by_index=subset_by_index, subset_by_value=subset_by_value,
+                symmetrize_input=symmetrize_input)
 
 
 def _select(name: str, select: str, select_range: Any) -> Any:
@@ -501,7 +526,8 @@ def eigh_tridiagonal(d: Any, e: Any, eigvals_only: bool = False, select: str = "
     del check_finite, tol, lapack_driver
     rng = _select("eigh_tridiagonal", select, select_range)
     return eigh(_tridiagonal_dense("eigh_tridiagonal", d, e), lower=False,
-                eigvals_only=eigvals_only, subset_by_index=rng)
+                eigvals_only=eigvals_only, subset_by_index=rng,
+                symmetrize_input=False)
 
 
 def eigvalsh_tridiagonal(d: Any, e: Any, select: str = "a", select_range: Any = None,
@@ -550,7 +576,7 @@ def eig_banded(a_band: Any, lower: bool = False, eigvals_only: bool = False,
     dense = _util.banded_to_dense(ab, k, 0, n) if lower else \
         _util.banded_to_dense(ab, 0, k, n)
     return eigh(dense, lower=bool(lower), eigvals_only=eigvals_only,
-                subset_by_index=rng)
+                subset_by_index=rng, symmetrize_input=False)
 
 
 def eigvals_banded(a_band: Any, lower: bool = False, overwrite_a_band: bool = False,

@@ -217,7 +217,14 @@ def _pow_lowering(ctx: lowering.LoweringRuleContext, x: ir.Value, y: ir.Value) -
 
 def _pow_jvp_x(g, ans, x, y):
     yx = convert_element_type(y, get_dtype(x)) if get_dtype(y) != get_dtype(x) else y
-    return mul(g, mul(yx, pow(x, sub(y, _full_like(y, 1)))))
+    # at x == y == 0, y * x**(y-1) is 0 * inf: x**0 is constant, so the
+    # derivative is 0; the base is made safe (1) only at that point, so higher
+    # orders stay finite and d/dy of this term (x**-1 at y == 0) stays right
+    zero = _full_like(x, 0)
+    both0 = bitwise_and(eq(x, zero), eq(yx, zero))
+    xs = select(both0, _full_like(x, 1), x)
+    dx = mul(yx, pow(xs, sub(y, _full_like(y, 1))))
+    return mul(g, select(both0, zero, dx))
 
 
 def _pow_jvp_y(g, ans, x, y):

@@ -9,6 +9,8 @@ differentiable.
 
 from __future__ import annotations
 
+import functools
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,6 +18,7 @@ import numpy as np
 
 from sciax import lax
 from sciax._src.core import dtypes
+from sciax._src.custom_derivatives import custom_jvp
 from sciax._src.numpy import reductions, ufuncs, util
 
 ArrayLike = Any
@@ -79,6 +82,7 @@ def i0(x: ArrayLike) -> Any:
     (x,) = util.promote_args_inexact("i0", x)
     if dtypes.is_complex(util.dtype_of(x)):
         raise TypeError(f"i0 is not supported for complex values (dtype {util.dtype_of(x)})")
+    x0 = x
     x = lax.abs(x)
     small = lax.le(x, lax.full_like(x, 8.0))
     # each branch sees a safe argument so neither produces inf/NaN (and NaN
@@ -90,25 +94,65 @@ def i0(x: ArrayLike) -> Any:
     b = lax.div(lax.mul(lax.exp(xb), _chbevl(
         lax.sub(lax.div(lax.full_like(x, 32.0), xb), lax.full_like(x, 2.0)), _I0B)),
         lax.sqrt(xb))
-    return lax.select(small, a, b)
+    # the expansion is in |x|, whose derivative (sign) vanishes at 0 and would
+    # make every second derivative there 0 instead of 1/2
+    return lax.select(lax.eq(x0, lax.full_like(x0, 0)), _taylor_at_zero("i0", 0)(x0),
+                      lax.select(small, a, b))
 
 
 def sinc(x: ArrayLike, /) -> Any:
     """The normalised sinc function ``sin(pi x) / (pi x)`` (1 at 0).
 
+    Notes
+    -----
+    Derivatives of every order are exact at 0 (the removable singularity):
+    the k-th derivative there is ``(-1)**(k/2) pi**k / (k + 1)`` for even k
+    and 0 for odd k.
+
     Examples
     --------
     >>> snp.sinc(snp.array([0.0, 0.5]))
     Array([1.        , 0.63661977], dtype=float64)
+    >>> round(float(sciax.grad(sciax.grad(snp.sinc))(0.0)), 6)  # -pi**2 / 3
+    -3.289868
     """
     util.check_arraylike("sinc", x)
     (x,) = util.promote_args_inexact("sinc", x)
     zero = lax.eq(x, lax.full_like(x, 0))
-    # a safe denominator keeps the unselected branch (and its gradient) finite;
-    # the derivative of sinc at 0 is 0, which the select gives
+    # a safe denominator keeps the unselected branch (and its gradient) finite
     safe = lax.select(zero, lax.full_like(x, 1), x)
     pix = lax.mul(safe, lax.full_like(x, np.pi))
-    return lax.select(zero, lax.full_like(x, 1), lax.div(lax.sin(pix), pix))
+    return lax.select(zero, _taylor_at_zero("sinc", 0)(x), lax.div(lax.sin(pix), pix))
+
+
+# k-th derivative at 0 of functions computed by a formula that fails there
+_DERIVATIVES_AT_ZERO = {
+    # sinc(x) = sum_m (-1)^m (pi x)^(2m) / (2m + 1)!
+    "sinc": lambda k: 0.0 if k % 2 else (-1.0) ** (k // 2) * np.pi ** k / (k + 1),
+    # i0(x) = sum_m (x / 2)^(2m) / (m!)^2
+    "i0": lambda k: 0.0 if k % 2 else
+    math.factorial(k) / (4.0 ** (k // 2) * math.factorial(k // 2) ** 2),
+}
+
+
+@functools.lru_cache(maxsize=None)
+def _taylor_at_zero(name: str, k: int) -> Any:
+    """A function of ``x`` whose value is the k-th derivative of ``name`` at 0
+    and whose derivative is the (k+1)-th: selected where ``x == 0``, it makes
+    every order of differentiation exact there (the Maclaurin coefficients)."""
+    coef = _DERIVATIVES_AT_ZERO[name](k)
+
+    def value(x: Any) -> Any:
+        return lax.full_like(x, coef)
+
+    fn = custom_jvp(value)
+
+    @fn.defjvp
+    def _jvp(primals: tuple, tangents: tuple) -> tuple[Any, Any]:
+        (x,), (t,) = primals, tangents
+        return value(x), lax.mul(t, _taylor_at_zero(name, k + 1)(x))
+
+    return fn
 
 
 # --- integers and float helpers -------------------------------------------------------

@@ -214,9 +214,21 @@ def slogdet(a: Any) -> SlogdetResult:
     return SlogdetResult(ufuncs.multiply(sign, phase), logabs)
 
 
-def cholesky(a: Any, /, *, upper: bool = False) -> Any:
+def cholesky(a: Any, /, *, upper: bool = False, symmetrize_input: bool = True) -> Any:
     """The Cholesky factor of Hermitian positive-definite matrices
     (``np.linalg.cholesky``): lower ``L`` with ``a = L @ L^H`` (or upper).
+
+    Parameters
+    ----------
+    a : array_like, shape (..., M, M)
+    upper : bool, default False
+        Return the upper factor ``U = L^H``.
+    symmetrize_input : bool, default True
+        Factor ``(a + a^H) / 2`` (JAX's convention): the derivative with
+        respect to ``a`` is then Hermitian, so a gradient step keeps ``a``
+        symmetric.  False reads only the lower triangle, as NumPy does (the
+        derivative is then lower triangular).  The two agree in value for
+        Hermitian ``a``.
 
     Examples
     --------
@@ -226,7 +238,7 @@ def cholesky(a: Any, /, *, upper: bool = False) -> Any:
     """
     a = _matrix("cholesky", a, square=True)
     # NumPy reads the lower triangle whichever factor it returns
-    low = _lla().cholesky(a, symmetrize_input=False)
+    low = _lla().cholesky(a, symmetrize_input=bool(symmetrize_input))
     return _adjoint(low) if upper else low
 
 
@@ -278,9 +290,20 @@ def svdvals(x: Any, /) -> Any:
     return svd(x, compute_uv=False)
 
 
-def eigh(a: Any, UPLO: str = "L") -> EighResult:
+def eigh(a: Any, UPLO: str = "L", *, symmetrize_input: bool = True) -> EighResult:
     """Eigenvalues (ascending) and eigenvectors of Hermitian matrices
-    (``np.linalg.eigh``); only the ``UPLO`` triangle is read.
+    (``np.linalg.eigh``).
+
+    Parameters
+    ----------
+    a : array_like, shape (..., M, M)
+    UPLO : {'L', 'U'}, default 'L'
+        The triangle read when ``symmetrize_input`` is False.
+    symmetrize_input : bool, default True
+        Decompose ``(a + a^H) / 2`` (JAX's convention): derivatives with
+        respect to ``a`` are Hermitian, so a gradient step keeps ``a``
+        symmetric.  False reads only the ``UPLO`` triangle, as NumPy does
+        (derivatives are then triangular).  Both agree for Hermitian ``a``.
 
     Examples
     --------
@@ -291,19 +314,20 @@ def eigh(a: Any, UPLO: str = "L") -> EighResult:
     if UPLO not in ("L", "U"):
         raise ValueError(f"eigh: UPLO must be 'L' or 'U', got {UPLO!r}")
     a = _matrix("eigh", a, square=True)
-    v, w = _lle().eigh(a, lower=UPLO == "L", symmetrize_input=False)
+    v, w = _lle().eigh(a, lower=UPLO == "L", symmetrize_input=bool(symmetrize_input))
     return EighResult(w, v)
 
 
-def eigvalsh(a: Any, UPLO: str = "L") -> Any:
-    """The eigenvalues of Hermitian matrices, ascending (``np.linalg.eigvalsh``).
+def eigvalsh(a: Any, UPLO: str = "L", *, symmetrize_input: bool = True) -> Any:
+    """The eigenvalues of Hermitian matrices, ascending (``np.linalg.eigvalsh``);
+    ``UPLO`` and ``symmetrize_input`` as in :func:`eigh`.
 
     Examples
     --------
     >>> snp.linalg.eigvalsh(snp.array([[2.0, 1.0], [1.0, 2.0]]))
     Array([1., 3.], dtype=float64)
     """
-    return eigh(a, UPLO).eigenvalues
+    return eigh(a, UPLO, symmetrize_input=symmetrize_input).eigenvalues
 
 
 def eig(a: Any) -> EigResult:
@@ -399,9 +423,11 @@ def _norm_sqrt(s: Any) -> Any:
 @_norm_sqrt.defjvp
 def _norm_sqrt_jvp(primals, tangents):
     (s,), (t,) = primals, tangents
-    out = ufuncs.sqrt(s)
-    safe = ufuncs.where(out == 0, 1.0, out)
-    return out, ufuncs.where(out == 0, 0.0, t / (2.0 * safe))
+    zero = s == 0
+    # sqrt of a safe argument: sqrt(s) itself would put an infinite slope at 0
+    # into second derivatives (0 * inf = nan in reverse mode)
+    safe = ufuncs.sqrt(ufuncs.where(zero, 1.0, s))
+    return _norm_sqrt(s), ufuncs.where(zero, 0.0, t / (2.0 * safe))
 
 
 def norm(x: Any, ord: Any = None, axis: Any = None, keepdims: bool = False) -> Any:

@@ -132,8 +132,8 @@ def nanstd(a: ArrayLike, axis: Any = None, dtype: Any = None, out: None = None,
            ddof: int = 0, keepdims: bool = False, *, where: None = None,
            mean: Any = None, correction: Any = None) -> Any:
     """:func:`std` ignoring NaNs."""
-    return lax.sqrt(nanvar(a, axis, dtype, out, ddof, keepdims, where=where, mean=mean,
-                           correction=correction))
+    return reductions.safe_sqrt(nanvar(a, axis, dtype, out, ddof, keepdims,
+                                       where=where, mean=mean, correction=correction))
 
 
 def _nan_arg(name: str, a: Any, axis: Any, keepdims: bool, fn: Any, fill: float

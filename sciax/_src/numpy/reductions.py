@@ -362,14 +362,29 @@ def std(a: ArrayLike, axis: Any = None, dtype: Any = None, out: None = None,
         mean: Any = None, correction: Any = None) -> Any:
     """Standard deviation over ``axis``: ``sqrt(var(a, axis, ddof=ddof))``.
 
+    Where the variance is 0 (an axis of length 1, or all values equal) the
+    derivative is 0: exact for length 1, a subgradient otherwise.
+
     Examples
     --------
     >>> snp.std(snp.array([1.0, 3.0]))
     Array(1., dtype=float64)
     """
     _no_out("std", out, where)
-    return lax.sqrt(var(a, axis, dtype, None, ddof, keepdims, mean=mean,
-                        correction=correction))
+    return safe_sqrt(var(a, axis, dtype, None, ddof, keepdims, mean=mean,
+                         correction=correction))
+
+
+def safe_sqrt(v: Any) -> Any:
+    """``sqrt(v)`` with derivatives of every order 0 where ``v == 0``.
+
+    std is constant (0) over an axis of length 1, and at data that are all
+    equal it is not differentiable (0 is a subgradient: std is a seminorm);
+    the plain ``sqrt`` would give ``inf * 0 = nan`` there.
+    """
+    zero = lax.eq(v, lax.full_like(v, 0))
+    safe = lax.select(zero, lax.full_like(v, 1), v)
+    return lax.select(zero, lax.full_like(v, 0), lax.sqrt(safe))
 
 
 def ptp(a: ArrayLike, axis: Any = None, out: None = None, keepdims: bool = False

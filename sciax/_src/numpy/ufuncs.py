@@ -18,6 +18,7 @@ import numpy as np
 from sciax import lax
 from sciax._src.core import dtypes
 from sciax._src.core.avals import get_aval
+from sciax._src.custom_derivatives import custom_jvp
 from sciax._src.numpy import util
 
 ArrayLike = Any
@@ -467,9 +468,20 @@ atan2 = arctan2
 
 
 def hypot(x1: ArrayLike, x2: ArrayLike, /) -> Any:
-    """``sqrt(x1**2 + x2**2)`` without undue overflow or underflow."""
+    """``sqrt(x1**2 + x2**2)`` without undue overflow or underflow.
+
+    Notes
+    -----
+    The derivative is ``(x1 dx1 + x2 dx2) / hypot``, smooth wherever
+    ``hypot > 0`` (also where ``|x1| == |x2|``); at the origin, where hypot is
+    not differentiable, it is 0 (a subgradient).
+    """
     x1, x2 = util.promote_args_inexact("hypot", x1, x2)
     util.check_dtype_kind("hypot", x1, "f", "a real dtype")
+    return _hypot(x1, x2)
+
+
+def _hypot_value(x1: Any, x2: Any) -> Any:
     a, b = lax.abs(x1), lax.abs(x2)
     hi, lo = lax.max(a, b), lax.min(a, b)
     zero = _zeros(hi)
@@ -481,16 +493,52 @@ def hypot(x1: ArrayLike, x2: ArrayLike, /) -> Any:
     return lax.select(lax.eq(hi, inf), inf, lax.select(lax.eq(hi, zero), zero, out))
 
 
+# The max/min inside the stable formula would give the derivative of a
+# different (piecewise) function at |x1| == |x2|: its second derivative is 0
+# there.  The rule below differentiates sqrt(x1^2 + x2^2) itself.
+_hypot = custom_jvp(_hypot_value)
+
+
+def _hypot_part(x: Any, out: Any) -> Any:
+    """``x / out`` (the partial derivative), 0 at the origin, sign(x) at inf."""
+    zero, inf = _zeros(out), _scalar_like(out, np.inf)
+    bad = lax.bitwise_or(lax.eq(out, zero), lax.eq(out, inf))
+    finite = lax.div(x, lax.select(bad, _ones(out), out))
+    at_inf = lax.select(lax.eq(lax.abs(x), inf), lax.sign(x), zero)
+    return lax.select(lax.eq(out, inf), at_inf, lax.select(bad, zero, finite))
+
+
+@_hypot.defjvp
+def _hypot_jvp(primals: tuple, tangents: tuple) -> tuple[Any, Any]:
+    (x1, x2), (t1, t2) = primals, tangents
+    out = _hypot(x1, x2)
+    return out, lax.add(lax.mul(t1, _hypot_part(x1, out)),
+                        lax.mul(t2, _hypot_part(x2, out)))
+
+
 def logaddexp(x1: ArrayLike, x2: ArrayLike, /) -> Any:
     """``log(exp(x1) + exp(x2))`` computed stably.
+
+    Notes
+    -----
+    The derivative is ``(sigmoid(x1 - x2), sigmoid(x2 - x1))``, so derivatives
+    of every order are right at the tie ``x1 == x2`` (the second derivative of
+    ``logaddexp(0, z)`` at 0 is 1/4); the max/abs in the stable formula would
+    give 0 there.
 
     Examples
     --------
     >>> float(snp.logaddexp(1000.0, 1000.0))
     1000.6931471805599
+    >>> float(sciax.grad(sciax.grad(lambda z: snp.logaddexp(0.0, z)))(0.0))
+    0.25
     """
     x1, x2 = util.promote_args_inexact("logaddexp", x1, x2)
     util.check_dtype_kind("logaddexp", x1, "f", "a real dtype")
+    return _logaddexp(x1, x2)
+
+
+def _logaddexp_value(x1: Any, x2: Any) -> Any:
     amax = lax.max(x1, x2)
     delta = lax.sub(x1, x2)
     soft = lax.add(amax, lax.log1p(lax.exp(lax.neg(lax.abs(delta)))))
@@ -498,11 +546,26 @@ def logaddexp(x1: ArrayLike, x2: ArrayLike, /) -> Any:
     return lax.select(lax.ne(delta, delta), lax.add(x1, x2), soft)
 
 
+_logaddexp = custom_jvp(_logaddexp_value)
+
+
+@_logaddexp.defjvp
+def _logaddexp_jvp(primals: tuple, tangents: tuple) -> tuple[Any, Any]:
+    (x1, x2), (t1, t2) = primals, tangents
+    delta = lax.sub(x1, x2)
+    # equal infinities (delta nan): split evenly, as the value x1 + x2 does
+    delta = lax.select(lax.ne(delta, delta), _zeros(delta), delta)
+    w1, w2 = lax.logistic(delta), lax.logistic(lax.neg(delta))
+    return _logaddexp(x1, x2), lax.add(lax.mul(t1, w1), lax.mul(t2, w2))
+
+
 def logaddexp2(x1: ArrayLike, x2: ArrayLike, /) -> Any:
-    """``log2(2**x1 + 2**x2)`` computed stably."""
+    """``log2(2**x1 + 2**x2)`` computed stably (derivatives as
+    :func:`logaddexp`)."""
     x1, x2 = util.promote_args_inexact("logaddexp2", x1, x2)
+    util.check_dtype_kind("logaddexp2", x1, "f", "a real dtype")
     ln2 = _scalar_like(x1, math.log(2.0))
-    return lax.div(logaddexp(lax.mul(x1, ln2), lax.mul(x2, ln2)), ln2)
+    return lax.div(_logaddexp(lax.mul(x1, ln2), lax.mul(x2, ln2)), ln2)
 
 
 def copysign(x1: ArrayLike, x2: ArrayLike, /) -> Any:

@@ -39,13 +39,58 @@ def _host_array(x: Any) -> np.ndarray | None:
     return arr if arr.dtype.kind in "biufc" else None
 
 
-def is_arraylike(x: Any) -> bool:
-    """True for what sciax.numpy functions accept as an array argument."""
+def _holds_traced(x: Any) -> bool:
+    """True for a (nested) list/tuple with an Array or tracer among its leaves."""
+    return isinstance(x, list | tuple) and any(
+        isinstance(o, Array | Tracer) or _holds_traced(o) for o in x)
+
+
+def _is_leaf_arraylike(x: Any) -> bool:
     if isinstance(x, Array | Tracer) or dtypes.is_python_scalar(x):
         return True
     if isinstance(x, np.ndarray | np.generic):
         return x.dtype.kind in "biufc" or x.dtype == dtypes.bfloat16
-    return _host_array(x) is not None
+    return False
+
+
+def _nested_arraylike(x: Any) -> bool:
+    """A list/tuple whose leaves are all array-like (numbers, arrays, tracers)."""
+    return all(_nested_arraylike(o) if isinstance(o, list | tuple)
+               else _is_leaf_arraylike(o) for o in x)
+
+
+def is_arraylike(x: Any) -> bool:
+    """True for what sciax.numpy functions accept as an array argument.
+
+    Lists and tuples count when NumPy could make an array of them: nestings of
+    numbers, and (as ``np.asarray`` accepts lists of arrays) nestings that hold
+    sciax Arrays or traced values, which :func:`as_operand` stacks.
+    """
+    if _is_leaf_arraylike(x):
+        return True
+    if _host_array(x) is not None:
+        return True
+    return _holds_traced(x) and _nested_arraylike(x)
+
+
+def stack_nested(name: str, x: Any) -> Any:
+    """A list/tuple of array-likes (some traced) stacked into one array along a
+    new leading axis, recursively, with NumPy's dtype promotion (NEP 50)."""
+    if not x:
+        return device_put(np.zeros((0,), dtypes.default_float()))
+    parts = [stack_nested(name, o) if isinstance(o, list | tuple) else o for o in x]
+    parts = promote_dtypes(*parts)
+    shapes = [get_aval(p).shape for p in parts]
+    if len(set(shapes)) > 1:
+        raise ValueError(
+            f"{name}: cannot make an array of a {type(x).__name__} whose elements "
+            "have different shapes (" + ", ".join(str(s) for s in shapes) + ")")
+    shape = shapes[0]
+    parts = [lax.broadcast_in_dim(p if not dtypes.is_python_scalar(p) else
+                                  cast(p, *_aval_pair(p)),
+                                  (1,) + shape, tuple(range(1, len(shape) + 1)))
+             for p in parts]
+    return parts[0] if len(parts) == 1 else lax.concatenate(parts, 0)
 
 
 def _describe(x: Any) -> str:
@@ -76,6 +121,8 @@ def as_operand(name: str, x: Any) -> Any:
     host = _host_array(x)
     if host is not None:
         return device_put(host)
+    if _holds_traced(x) and _nested_arraylike(x):
+        return stack_nested(name, x)
     if not is_arraylike(x):
         check_arraylike(name, x)
     return x
