@@ -169,8 +169,10 @@ BINARY = [
     ("divide", snp.divide, lambda x, y: x / y, [(0.0, 1.0)], [(1.0, 2.0), (2.0, 2.0)]),
     ("multiply", snp.multiply, lambda x, y: x * y, [(0.0, 0.0)], [(2.0, 2.0)]),
     ("subtract", snp.subtract, lambda x, y: x - y, [(1.0, 1.0)], []),
-    ("remainder", snp.remainder, mpmath.fmod, [], [(3.0, 2.0), (2.5, 0.75)]),
-    ("fmod", snp.fmod, mpmath.fmod, [], [(-3.0, 2.0)]),
+    # mpmath.fmod is Python's % (floored, as NumPy's remainder); C's fmod
+    # truncates the quotient
+    ("remainder", snp.remainder, mpmath.fmod, [], [(3.0, 2.0), (-2.5, 0.75)]),
+    ("fmod", snp.fmod, lambda x, y: x - y * int(x / y), [], [(-3.0, 2.0)]),
 ]
 
 
