@@ -168,6 +168,11 @@ BINARY = [
                                                       (1.0, 1.0)]),
     ("divide", snp.divide, lambda x, y: x / y, [(0.0, 1.0)], [(1.0, 2.0), (2.0, 2.0)]),
     ("multiply", snp.multiply, lambda x, y: x * y, [(0.0, 0.0)], [(2.0, 2.0)]),
+    ("subtract", snp.subtract, lambda x, y: x - y, [(1.0, 1.0)], []),
+    # mpmath.fmod is Python's % (floored, as NumPy's remainder); C's fmod
+    # truncates the quotient
+    ("remainder", snp.remainder, mpmath.fmod, [], [(3.0, 2.0), (-2.5, 0.75)]),
+    ("fmod", snp.fmod, lambda x, y: x - y * int(x / y), [], [(-3.0, 2.0)]),
 ]
 
 
@@ -217,6 +222,14 @@ def test_clip_abs_sign_sort_at_ties_follow_the_documented_convention():
     _close(np.asarray(sciax.grad(snp.min)(-x)), [0.5, 0.5, 0.0], "min reduction tie")
     # whichever tied element gets it, a sort-invariant sum has gradient ones
     _close(np.asarray(sciax.grad(lambda v: snp.sum(snp.sort(v)))(x)), np.ones(3), "")
+
+
+@pytest.mark.parametrize("fn", [snp.floor, snp.ceil, snp.round, snp.trunc, snp.rint,
+                                snp.sign], ids=lambda f: f.__name__)
+def test_piecewise_constant_functions_have_zero_derivative(fn):
+    # also at the jumps (integers, and 0 for sign): 0 by convention
+    for x in (1.5, 2.0, 0.0):
+        assert _orders(fn, x, 1) == (0.0, 0.0)
 
 
 # --- removable singularities and where-guarded branches ------------------------------

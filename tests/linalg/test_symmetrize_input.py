@@ -74,8 +74,8 @@ def test_reading_one_triangle_on_request(name, f):
 
 def test_values_on_a_nonsymmetric_matrix():
     m = A + np.triu(RNG.standard_normal((3, 3)), 1)   # upper triangle perturbed
-    np.testing.assert_allclose(snp.linalg.eigvalsh(m), np.linalg.eigvalsh((m + m.T) / 2),
-                               rtol=1e-12)
+    np.testing.assert_allclose(snp.linalg.eigvalsh(m),
+                               np.linalg.eigvalsh((m + m.T) / 2), rtol=1e-12)
     np.testing.assert_allclose(snp.linalg.eigvalsh(m, symmetrize_input=False),
                                np.linalg.eigvalsh(m), rtol=1e-12)
     np.testing.assert_allclose(snp.linalg.cholesky(m, symmetrize_input=False),

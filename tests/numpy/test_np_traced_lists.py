@@ -165,3 +165,27 @@ def _unary_sweep_cache():
     if not _cache:
         _cache.append(set(_unary_sweep()))
     return _cache[0]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("module,make", [
+    (snp.fft, lambda L, x: L(x, x + 2.0, 1.0, 0.5)),
+    (snp.linalg, lambda L, x: L(L(x + 3.0, 1.0), L(1.0, x + 2.0))),
+], ids=["fft", "linalg"])
+def test_fft_and_linalg_functions_accept_nested_lists_of_tracers(module, make):
+    failed, count = [], 0
+    for name in sorted(dir(module)):
+        fn = getattr(module, name)
+        if name.startswith("_") or not callable(fn) or inspect.isclass(fn):
+            continue
+        try:
+            fn(make(lambda *v: list(v), 1.0))
+        except Exception:  # noqa: BLE001 - needs other arguments
+            continue
+        count += 1
+        try:
+            _check(lambda L, x: fn(make(L, x)))
+        except Exception as err:  # noqa: BLE001
+            failed.append(f"{name}: {type(err).__name__}: {str(err)[:100]}")
+    assert count > 10
+    assert not failed, "\n".join(failed)
