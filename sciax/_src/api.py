@@ -72,7 +72,7 @@ def _flat_fun(fun: Callable, in_tree: Any, store: _OutStore,
         if has_aux:
             if not (isinstance(out, tuple) and len(out) == 2):
                 raise TypeError("a function differentiated with has_aux=True must "
-                                f"return a pair (output, aux); got {type(out).__name__}")
+                                f"return a pair (output, aux); got {_describe(out)}")
             out, aux = out
             all_aux, store.aux_tree = registry.flatten(aux)
             store.aux_static = [(i, v) for i, v in enumerate(all_aux)
@@ -181,15 +181,41 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple[Any, ...]:
     return (*res, aux) if has_aux else res
 
 
+def _check_argnums(argnums: Any, fname: str) -> None:
+    """Type and duplicate checks on ``argnums``, at transform time (the range
+    needs the call's arguments: see :func:`_argnums_tuple`)."""
+    nums = (argnums,) if isinstance(argnums, int) else argnums
+    if not isinstance(nums, tuple | list) or not nums or any(
+            isinstance(n, bool) or not isinstance(n, int) for n in nums):
+        raise TypeError(f"{fname}: argnums={argnums!r} is not valid; expected an int "
+                        "or a non-empty tuple of ints (positional argument indices)")
+    if len(set(nums)) != len(nums):
+        raise ValueError(f"{fname}: argnums={argnums!r} repeats an argument index; "
+                         "expected distinct indices")
+
+
 def _argnums_tuple(argnums: int | Sequence[int], nargs: int, fname: str) -> tuple[int, ...]:
+    _check_argnums(argnums, fname)
     nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
     for n in nums:
-        if not isinstance(n, int):
-            raise TypeError(f"{fname}: argnums must be ints, got {n!r}")
         if not -nargs <= n < nargs:
-            raise TypeError(f"{fname}: argnums {argnums} out of range for a call with "
-                            f"{nargs} positional argument(s)")
-    return tuple(n % nargs for n in nums)
+            raise TypeError(f"{fname}: argnums={argnums!r} is out of range for a call "
+                            f"with {nargs} positional argument(s); expected indices in "
+                            f"[{-nargs}, {nargs})")
+    out = tuple(n % nargs for n in nums)
+    if len(set(out)) != len(out):  # e.g. (0, -2) with two arguments
+        raise ValueError(f"{fname}: argnums={argnums!r} names the same argument twice "
+                         f"for a call with {nargs} positional argument(s)")
+    return out
+
+
+def _describe(x: Any) -> str:
+    """A short description of a value for error messages."""
+    if is_arraylike(x) and not isinstance(x, tuple | list):
+        aval = get_aval(x)
+        return f"an array {aval.str_short()}"
+    return f"a {type(x).__name__} of length {len(x)}" if isinstance(x, tuple | list) \
+        else f"a {type(x).__name__}"
 
 
 def _check_input_dtypes(fname: str, leaves: list[Any], holomorphic: bool,
@@ -217,6 +243,8 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0,
     >>> float(v), float(g)
     (9.0, 6.0)
     """
+    _check_argnums(argnums, "grad")
+
     @functools.wraps(fun)
     def value_and_grad_f(*args: Any, **kwargs: Any) -> Any:
         nums = _argnums_tuple(argnums, len(args), "grad")
@@ -352,6 +380,8 @@ def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
 
 def _jacobian(fun: Callable, argnums: Any, has_aux: bool, holomorphic: bool,
               allow_int: bool, name: str, forward: bool) -> Callable:
+    _check_argnums(argnums, name)
+
     @functools.wraps(fun)
     def jac_f(*args: Any, **kwargs: Any) -> Any:
         nums = _argnums_tuple(argnums, len(args), name)
