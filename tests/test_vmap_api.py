@@ -275,9 +275,9 @@ def test_in_axes_tree_not_matching_arguments():
 
 
 def test_axis_out_of_range():
-    with pytest.raises(ValueError, match=r"in_axes 2 is out of range.*\(4, 3\)"):
+    with pytest.raises(ValueError, match=r"in_axes=2 is out of range.*\(4, 3\)"):
         sciax.vmap(lambda a: a, in_axes=2)(X)
-    with pytest.raises(ValueError, match=r"in_axes -3 is out of range"):
+    with pytest.raises(ValueError, match=r"in_axes=-3 is out of range"):
         sciax.vmap(lambda a: a, in_axes=-3)(X)
     with pytest.raises(ValueError, match=r"out of range.*shape \(\)"):
         sciax.vmap(lambda a: a)(1.0)
