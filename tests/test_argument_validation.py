@@ -110,7 +110,8 @@ CASES = [
                  r"out_axes=-3 is out of range for output 0, of shape \(3,\)",
                  id="vmap-out_axes-neg-out-of-range"),
     pytest.param(lambda: sciax.vmap(lambda x: (x, x), out_axes=(0, 0, 0))(X3),
-                 ValueError, r"out_axes specification must be a tree prefix.*\(0, 0, 0\)",
+                 ValueError,
+                 r"out_axes specification must be a tree prefix.*\(0, 0, 0\)",
                  id="vmap-out_axes-structure"),
     pytest.param(lambda: sciax.vmap(lambda x: x, out_axes=None)(X3), ValueError,
                  r"out_axes=None for an output that is batched",
@@ -139,7 +140,8 @@ CASES = [
     pytest.param(lambda: sciax.pmap(lambda x: x, in_axes=0.5)(np.ones(1)), TypeError,
                  r"pmap in_axes\[0\]=0\.5 is not valid", id="pmap-in_axes-float"),
     pytest.param(lambda: sciax.pmap(lambda x, y: x * y)(np.ones(1), np.ones(2)),
-                 ValueError, r"pmap got inconsistent sizes for array axes to be mapped: "
+                 ValueError,
+                 r"pmap got inconsistent sizes for array axes to be mapped: "
                  r"argument x of shape \(1,\) mapped at axis 0 has size 1, argument y "
                  r"of shape \(2,\)", id="pmap-inconsistent-sizes"),
     pytest.param(lambda: sciax.pmap(lambda x: x, static_broadcasted_argnums=3),
@@ -182,7 +184,8 @@ CASES = [
                  r"unbound axis name: 'k'", id="pmean-under-jit"),
     # --- custom_jvp / custom_vjp ------------------------------------------------------
     pytest.param(lambda: _custom_jvp(None)(1.0), AttributeError,
-                 r"no JVP rule defined for custom_jvp function", id="custom_jvp-no-rule"),
+                 r"no JVP rule defined for custom_jvp function",
+                 id="custom_jvp-no-rule"),
     pytest.param(lambda: sciax.jvp(_custom_jvp(lambda p, t: p[0]), (X3,), (X3,)),
                  TypeError, r"must return a pair \(primal_out, tangent_out\), got "
                  r"\w+", id="custom_jvp-rule-not-a-pair"),
@@ -194,7 +197,8 @@ CASES = [
                  r"custom_jvp nondiff_argnums=\(3,\) is out of range",
                  id="custom_jvp-nondiff-out-of-range"),
     pytest.param(lambda: _custom_jvp(None, nondiff=(0.5,)), TypeError,
-                 r"nondiff_argnums=\(0\.5,\) is not valid", id="custom_jvp-nondiff-float"),
+                 r"nondiff_argnums=\(0\.5,\) is not valid",
+                 id="custom_jvp-nondiff-float"),
     pytest.param(lambda: sciax.grad(lambda x: snp.sum(_custom_vjp(
                  lambda x: x, lambda r, g: (g,))(x)))(X3), TypeError,
                  r"fwd of <lambda> must return \(output, residuals\), got \w+",

@@ -258,8 +258,9 @@ def test_unbound_axis_name():
 # --- errors ---------------------------------------------------------------------------
 
 def test_mismatched_batch_sizes():
-    with pytest.raises(ValueError, match=r"inconsistent sizes.*argument a of shape \(4, 3\) mapped at axis 0 has "
-                       r"size 4, argument b of shape \(3, 4\) mapped at axis 0 has size 3"):
+    with pytest.raises(ValueError, match=r"inconsistent sizes.*argument a of shape "
+                       r"\(4, 3\) mapped at axis 0 has size 4, argument b of shape "
+                       r"\(3, 4\) mapped at axis 0 has size 3"):
         sciax.vmap(lambda a, b: a)(X, Y)
 
 

@@ -212,11 +212,11 @@ def _argnums_tuple(argnums: int | Sequence[int], nargs: int, fname: str) -> tupl
 
 def _describe(x: Any) -> str:
     """A short description of a value for error messages."""
-    if is_arraylike(x) and not isinstance(x, tuple | list):
-        aval = get_aval(x)
-        return f"an array {aval.str_short()}"
-    return f"a {type(x).__name__} of length {len(x)}" if isinstance(x, tuple | list) \
-        else f"a {type(x).__name__}"
+    if isinstance(x, tuple | list):
+        return f"a {type(x).__name__} of length {len(x)}"
+    if is_arraylike(x):
+        return f"an array {get_aval(x).str_short()}"
+    return f"a {type(x).__name__}"
 
 
 def _check_input_dtypes(fname: str, leaves: list[Any], holomorphic: bool,

@@ -87,8 +87,8 @@ def _check_types(who: str, rule: str, what: str, names: Sequence[str],
         weak = " (weakly typed)" if a.weak_type else ""
         note = ""
         if carry and a.weak_type and a.shape == b.shape:
-            note = (f" (the initial value is weakly typed, e.g. a Python scalar: give it "
-                    f"dtype {b.dtype} explicitly)")
+            note = (" (the initial value is weakly typed, e.g. a Python scalar: "
+                    f"give it dtype {b.dtype} explicitly)")
         bad.append(f"{n} is {a.str_short()}{weak} but {what} {b.str_short()}{note}")
     if bad:
         raise TypeError(f"{who}: {rule}: " + "; ".join(bad))
