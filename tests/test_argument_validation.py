@@ -173,6 +173,12 @@ CASES = [
                  id="jit-static-unhashable-keyword"),
     pytest.param(lambda: sciax.make_jaxpr(scale, static_argnums=5), ValueError,
                  r"static_argnums=5 is out of range", id="make_jaxpr-static"),
+    pytest.param(lambda: sciax.checkpoint(scale, static_argnums=2), ValueError,
+                 r"checkpoint static_argnums=2 is out of range: scale takes 2",
+                 id="checkpoint-static-out-of-range"),
+    pytest.param(lambda: sciax.checkpoint(scale, static_argnums="n"), TypeError,
+                 r"checkpoint static_argnums='n' is not valid",
+                 id="checkpoint-static-str"),
     # --- collectives with an unbound axis name ----------------------------------------
     pytest.param(lambda: lax.psum(X3, "i"), NameError, r"unbound axis name: 'i'",
                  id="psum-outside-any-map"),
@@ -297,6 +303,8 @@ def test_negative_axes_are_normalised():
 
 def test_valid_static_and_nondiff_arguments_still_accepted():
     assert float(sciax.jit(scale, static_argnums=-1)(2.0, 3)) == 6.0
+    g = sciax.grad(lambda x: sciax.checkpoint(scale, static_argnums=-1)(x, 3))(2.0)
+    assert float(g) == 3.0
     assert float(sciax.jit(scale, static_argnames="n")(2.0, n=3)) == 6.0
     # a parameter named only through **kwargs cannot be checked, so it is allowed
     f = sciax.jit(lambda x, **kw: x * kw["n"], static_argnames="n")
