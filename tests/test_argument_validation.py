@@ -130,6 +130,9 @@ CASES = [
     pytest.param(lambda: sciax.vmap(lambda x: x, axis_size=-1), TypeError,
                  r"axis_size=-1 is not valid; expected a non-negative int",
                  id="vmap-axis_size-negative"),
+    pytest.param(lambda: sciax.vmap(lambda x: x, axis_name=["i"]), TypeError,
+                 r"vmap axis_name=\['i'\] is not valid; expected a hashable name",
+                 id="vmap-axis_name-unhashable"),
     # --- pmap ------------------------------------------------------------------
     pytest.param(lambda: sciax.pmap(lambda x: x, in_axes=1)(np.ones(1)), ValueError,
                  r"pmap in_axes=1 is out of range for argument leaf 0 of shape \(1,\)",
@@ -144,6 +147,11 @@ CASES = [
                  r"pmap got inconsistent sizes for array axes to be mapped: "
                  r"argument x of shape \(1,\) mapped at axis 0 has size 1, argument y "
                  r"of shape \(2,\)", id="pmap-inconsistent-sizes"),
+    pytest.param(lambda: sciax.pmap(lambda x: x, axis_name={"i": 1}), TypeError,
+                 r"pmap axis_name=\{'i': 1\} is not valid", id="pmap-axis_name-dict"),
+    pytest.param(lambda: sciax.pmap(lambda v: lax.psum(v, "j"), axis_name="i")(
+                 np.ones(1)), NameError, r"unbound axis name: 'j'",
+                 id="pmap-psum-wrong-name"),
     pytest.param(lambda: sciax.pmap(lambda x: x, static_broadcasted_argnums=3),
                  ValueError, r"static_broadcasted_argnums=3 is out of range: <lambda> "
                  r"takes 1 positional", id="pmap-static-out-of-range"),

@@ -487,6 +487,15 @@ def _broadcast_prefix(prefix: Any, tree: Any, what: str) -> list[Any]:
     return out
 
 
+def _check_axis_name(axis_name: Any, who: str) -> None:
+    """Collectives look axis names up by equality: they must be hashable."""
+    try:
+        hash(axis_name)
+    except TypeError:
+        raise TypeError(f"{who} axis_name={axis_name!r} is not valid; expected a "
+                        "hashable name such as a string") from None
+
+
 def _leaf_names(fun: Callable, args: tuple, kwargs: dict) -> list[str]:
     """'argument x[0]'-style names for the leaves of ``(args, kwargs)``, using
     ``fun``'s parameter names where its signature gives them."""
@@ -532,6 +541,7 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0,
     """
     if isinstance(in_axes, list):
         in_axes = tuple(in_axes)
+    _check_axis_name(axis_name, "vmap")
     if axis_size is not None and (isinstance(axis_size, bool) or not isinstance(
             axis_size, int | np.integer) or axis_size < 0):
         raise TypeError(f"vmap axis_size={axis_size!r} is not valid; expected a "

@@ -21,7 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from sciax._src.api import _broadcast_prefix as bp, _leaf_names, vmap
+from sciax._src.api import (_broadcast_prefix as bp, _check_axis_name,
+                            _leaf_names, vmap)
 from sciax._src.backend import multi
 from sciax._src.backend.array import Array, device_put
 from sciax._src.backend.pytree import registry
@@ -85,6 +86,7 @@ class PmapWrapped:
         if not callable(fun):
             raise TypeError(f"pmap expects a callable, got {fun!r}")
         self.fun = fun
+        _check_axis_name(axis_name, "pmap")
         self.axis_name = _AnonymousAxis() if axis_name is None else axis_name
         self.in_axes = tuple(in_axes) if isinstance(in_axes, list) else in_axes
         self.out_axes = out_axes
