@@ -78,9 +78,11 @@ def test_more_items_than_devices():
 
 def test_bad_arguments():
     f = sciax.pmap(lambda x, y: x + y)
-    with pytest.raises(ValueError, match=r"inconsistent sizes.*leaf 0: 1, leaf 1: 2"):
+    with pytest.raises(ValueError, match=r"inconsistent sizes.*argument x of shape "
+                       r"\(1, 2\) mapped at axis 0 has size 1, argument y of shape "
+                       r"\(2, 2\) mapped at axis 0 has size 2"):
         f(np.ones((1, 2)), np.ones((2, 2)))
-    with pytest.raises(ValueError, match=r"in_axes 2 is out of range.*shape \(1, 2\)"):
+    with pytest.raises(ValueError, match=r"in_axes=2 is out of range.*shape \(1, 2\)"):
         sciax.pmap(lambda x: x, in_axes=2)(np.ones((1, 2)))
     with pytest.raises(ValueError, match=r"in_axes has 1 entries.*2 positional"):
         sciax.pmap(lambda x, y: x, in_axes=(0,))(np.ones(1), np.ones(1))

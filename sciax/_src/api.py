@@ -8,6 +8,7 @@ the machinery is in :mod:`sciax._src.interpreters.ad`.
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -21,7 +22,7 @@ from sciax._src.core.jaxpr import eval_jaxpr
 from sciax._src.interpreters import ad, batching
 from sciax._src.lax._rules import scalar_array
 from sciax._src.lax.shape_ops import reshape, slice_in_dim, transpose
-from sciax._src.tree_util import OutTree, flatten_fun
+from sciax._src.tree_util import OutTree, flatten_fun, keystr
 from sciax._src.util import safe_zip
 
 
@@ -72,7 +73,7 @@ def _flat_fun(fun: Callable, in_tree: Any, store: _OutStore,
         if has_aux:
             if not (isinstance(out, tuple) and len(out) == 2):
                 raise TypeError("a function differentiated with has_aux=True must "
-                                f"return a pair (output, aux); got {type(out).__name__}")
+                                f"return a pair (output, aux); got {_describe(out)}")
             out, aux = out
             all_aux, store.aux_tree = registry.flatten(aux)
             store.aux_static = [(i, v) for i, v in enumerate(all_aux)
@@ -181,15 +182,41 @@ def vjp(fun: Callable, *primals: Any, has_aux: bool = False) -> tuple[Any, ...]:
     return (*res, aux) if has_aux else res
 
 
+def _check_argnums(argnums: Any, fname: str) -> None:
+    """Type and duplicate checks on ``argnums``, at transform time (the range
+    needs the call's arguments: see :func:`_argnums_tuple`)."""
+    nums = (argnums,) if isinstance(argnums, int) else argnums
+    if not isinstance(nums, tuple | list) or not nums or any(
+            isinstance(n, bool) or not isinstance(n, int) for n in nums):
+        raise TypeError(f"{fname}: argnums={argnums!r} is not valid; expected an int "
+                        "or a non-empty tuple of ints (positional argument indices)")
+    if len(set(nums)) != len(nums):
+        raise ValueError(f"{fname}: argnums={argnums!r} repeats an argument index; "
+                         "expected distinct indices")
+
+
 def _argnums_tuple(argnums: int | Sequence[int], nargs: int, fname: str) -> tuple[int, ...]:
+    _check_argnums(argnums, fname)
     nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
     for n in nums:
-        if not isinstance(n, int):
-            raise TypeError(f"{fname}: argnums must be ints, got {n!r}")
         if not -nargs <= n < nargs:
-            raise TypeError(f"{fname}: argnums {argnums} out of range for a call with "
-                            f"{nargs} positional argument(s)")
-    return tuple(n % nargs for n in nums)
+            raise TypeError(f"{fname}: argnums={argnums!r} is out of range for a call "
+                            f"with {nargs} positional argument(s); expected indices in "
+                            f"[{-nargs}, {nargs})")
+    out = tuple(n % nargs for n in nums)
+    if len(set(out)) != len(out):  # e.g. (0, -2) with two arguments
+        raise ValueError(f"{fname}: argnums={argnums!r} names the same argument twice "
+                         f"for a call with {nargs} positional argument(s)")
+    return out
+
+
+def _describe(x: Any) -> str:
+    """A short description of a value for error messages."""
+    if isinstance(x, tuple | list):
+        return f"a {type(x).__name__} of length {len(x)}"
+    if is_arraylike(x):
+        return f"an array {get_aval(x).str_short()}"
+    return f"a {type(x).__name__}"
 
 
 def _check_input_dtypes(fname: str, leaves: list[Any], holomorphic: bool,
@@ -217,6 +244,8 @@ def value_and_grad(fun: Callable, argnums: int | Sequence[int] = 0,
     >>> float(v), float(g)
     (9.0, 6.0)
     """
+    _check_argnums(argnums, "grad")
+
     @functools.wraps(fun)
     def value_and_grad_f(*args: Any, **kwargs: Any) -> Any:
         nums = _argnums_tuple(argnums, len(args), "grad")
@@ -352,6 +381,8 @@ def jacrev(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fals
 
 def _jacobian(fun: Callable, argnums: Any, has_aux: bool, holomorphic: bool,
               allow_int: bool, name: str, forward: bool) -> Callable:
+    _check_argnums(argnums, name)
+
     @functools.wraps(fun)
     def jac_f(*args: Any, **kwargs: Any) -> Any:
         nums = _argnums_tuple(argnums, len(args), name)
@@ -426,6 +457,7 @@ def hessian(fun: Callable, argnums: int | Sequence[int] = 0, has_aux: bool = Fal
            [ 0.,  6.,  0.],
            [ 0.,  0., 12.]])
     """
+    _check_argnums(argnums, "hessian")
     return jacfwd(jacrev(fun, argnums, has_aux=has_aux, holomorphic=holomorphic),
                   argnums, has_aux=has_aux, holomorphic=holomorphic)
 
@@ -439,6 +471,9 @@ def _broadcast_prefix(prefix: Any, tree: Any, what: str) -> list[Any]:
     if prefix is None or isinstance(prefix, int):
         return [prefix] * len(registry.flatten(tree)[0])
     p_level = registry.flatten_one_level(prefix)
+    if p_level is None:
+        raise TypeError(f"{what}={prefix!r} is not valid; expected an int axis, None "
+                        "or a tree prefix of the value with ints/None at its leaves")
     t_level = registry.flatten_one_level(tree)
     if p_level is None or t_level is None or type(prefix) is not type(tree) or \
             len(list(p_level[0])) != len(list(t_level[0])) or \
@@ -449,6 +484,32 @@ def _broadcast_prefix(prefix: Any, tree: Any, what: str) -> list[Any]:
     out = []
     for p, t in zip(p_level[0], t_level[0]):
         out.extend(_broadcast_prefix(p, t, what))
+    return out
+
+
+def _check_axis_name(axis_name: Any, who: str) -> None:
+    """Collectives look axis names up by equality: they must be hashable."""
+    try:
+        hash(axis_name)
+    except TypeError:
+        raise TypeError(f"{who} axis_name={axis_name!r} is not valid; expected a "
+                        "hashable name such as a string") from None
+
+
+def _leaf_names(fun: Callable, args: tuple, kwargs: dict) -> list[str]:
+    """'argument x[0]'-style names for the leaves of ``(args, kwargs)``, using
+    ``fun``'s parameter names where its signature gives them."""
+    try:
+        params = [p.name for p in inspect.signature(fun).parameters.values()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    except (TypeError, ValueError):
+        params = []
+    out = []
+    for path, _ in registry.flatten_with_path((args, kwargs))[0]:
+        first = path[1].idx if hasattr(path[1], "idx") else path[1].key
+        if path[0].idx == 0:
+            first = params[first] if first < len(params) else f"args[{first}]"
+        out.append(f"argument {first}{keystr(path[2:])}")
     return out
 
 
@@ -480,6 +541,11 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0,
     """
     if isinstance(in_axes, list):
         in_axes = tuple(in_axes)
+    _check_axis_name(axis_name, "vmap")
+    if axis_size is not None and (isinstance(axis_size, bool) or not isinstance(
+            axis_size, int | np.integer) or axis_size < 0):
+        raise TypeError(f"vmap axis_size={axis_size!r} is not valid; expected a "
+                        "non-negative int or None")
     if not (in_axes is None or isinstance(in_axes, int | tuple | dict)) and \
             registry.flatten_one_level(in_axes) is None:
         raise TypeError(f"vmap in_axes must be an int, None or a tuple, got {in_axes!r}")
@@ -493,15 +559,10 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0,
                 "or a tuple with one entry per positional argument")
         axes = in_axes if isinstance(in_axes, tuple) else (in_axes,) * len(args)
         flat_axes: list = []
-        names: list[str] = []  # which argument each leaf belongs to, for errors
         for i, (ax, a) in enumerate(zip(axes, args)):
-            these = _broadcast_prefix(ax, a, f"vmap in_axes[{i}]")
-            flat_axes.extend(these)
-            names.extend([f"argument {i}"] * len(these))
+            flat_axes.extend(_broadcast_prefix(ax, a, f"vmap in_axes[{i}]"))
         leaves, in_tree = registry.flatten((args, kwargs))
-        for k in kwargs:
-            n = len(registry.flatten(kwargs[k])[0])
-            names.extend([f"keyword argument {k!r}"] * n)
+        names = _leaf_names(fun, args, kwargs)  # which argument each leaf is
         flat_axes.extend([0] * (len(leaves) - len(flat_axes)))
         dims, sizes = [], []
         for k, (x, ax) in enumerate(zip(leaves, flat_axes)):
@@ -511,18 +572,21 @@ def vmap(fun: Callable, in_axes: Any = 0, out_axes: Any = 0,
             shape = get_aval(x).shape
             if not -len(shape) <= ax < len(shape):
                 raise ValueError(
-                    f"vmap in_axes {ax} is out of range for {names[k]} (leaf {k}) of "
-                    f"shape {shape} (rank {len(shape)})")
+                    f"vmap in_axes={ax} is out of range for {names[k]} of shape "
+                    f"{shape} (rank {len(shape)}); expected an axis in "
+                    f"[{-len(shape)}, {len(shape)}) or None")
             ax %= len(shape)
             dims.append(ax)
-            sizes.append((k, shape[ax]))
-        size_set = {s for _, s in sizes}
+            sizes.append((k, shape, ax))
+        size_set = {shape[ax] for _, shape, ax in sizes}
         if axis_size is not None:
             size_set.add(axis_size)
         if len(size_set) > 1:
-            detail = ", ".join(f"{names[k]} (leaf {k}) has size {s}" for k, s in sizes)
+            detail = ", ".join(
+                f"{names[k]} of shape {shape} mapped at axis {ax} has size {shape[ax]}"
+                for k, shape, ax in sizes)
             raise ValueError(
-                "vmap got inconsistent sizes for the mapped axes of its arguments: "
+                "vmap got inconsistent sizes for array axes to be mapped: "
                 f"{detail}" + (f"; axis_size={axis_size}" if axis_size is not None else ""))
         if not size_set:
             raise ValueError("vmap needs at least one mapped argument (an in_axes entry "

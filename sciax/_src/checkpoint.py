@@ -20,6 +20,7 @@ from sciax._src.core.jaxpr import ClosedJaxpr, close_over_consts, eval_jaxpr
 from sciax._src.core.trace import Primitive, set_current_trace
 from sciax._src.interpreters import ad, lowering, partial_eval as pe
 from sciax._src.tree_util import flatten_fun
+from sciax._src.util import check_argnum_spec
 
 checkpoint_p = Primitive("checkpoint", multiple_results=True)
 checkpoint_p.def_abstract_eval(lambda *avals, jaxpr, prevent_cse: jaxpr.out_avals)
@@ -94,9 +95,15 @@ def checkpoint(fun: Callable, *, prevent_cse: bool = True,
     >>> print(f"{float(sciax.grad(f)(1.0)):.6f}")
     0.360039
     """
+    nums = check_argnum_spec(static_argnums, "checkpoint static_argnums", fun)
+
     @functools.wraps(fun)
     def wrapped(*args: Any) -> Any:
-        statics = {i: args[i] for i in static_argnums}
+        n = len(args)
+        if any(not -n <= i < n for i in nums):
+            raise ValueError(f"checkpoint static_argnums={static_argnums!r} is out of "
+                             f"range for a call with {n} positional argument(s)")
+        statics = {i % n: args[i] for i in nums}
         dyn = [a for i, a in enumerate(args) if i not in statics]
         leaves, in_tree = registry.flatten(tuple(dyn))
         def with_statics(*dyn: Any) -> Any:

@@ -24,8 +24,8 @@ from sciax._src.core.avals import get_aval
 from sciax._src.core.jaxpr import ClosedJaxpr, close_over_consts
 from sciax._src.core.trace import Primitive
 from sciax._src.interpreters import ad, batching, lowering, partial_eval as pe
-from sciax._src.tree_util import OutTree, flatten_fun
-from sciax._src.util import safe_zip
+from sciax._src.tree_util import OutTree, flatten_fun, leaf_paths
+from sciax._src.util import check_argnum_spec, safe_zip
 
 
 def _resolve_kwargs(fun: Callable, args: tuple, kwargs: dict) -> tuple:
@@ -43,6 +43,11 @@ def _resolve_kwargs(fun: Callable, args: tuple, kwargs: dict) -> tuple:
 
 
 def _split_nondiff(args: tuple, nondiff_argnums: tuple[int, ...]) -> tuple[tuple, tuple]:
+    n = len(args)
+    if any(not -n <= i < n for i in nondiff_argnums):
+        raise ValueError(f"nondiff_argnums={nondiff_argnums!r} is out of range for a "
+                         f"call with {n} positional argument(s)")
+    nondiff_argnums = tuple(i % n for i in nondiff_argnums)
     nd = tuple(args[i] for i in nondiff_argnums)
     diff = tuple(a for i, a in enumerate(args) if i not in nondiff_argnums)
     return nd, diff
@@ -51,6 +56,7 @@ def _split_nondiff(args: tuple, nondiff_argnums: tuple[int, ...]) -> tuple[tuple
 def _merge_nondiff(nd: tuple, diff: Sequence[Any], nondiff_argnums: tuple[int, ...]
                    ) -> list[Any]:
     out, it_nd, it_d = [], iter(nd), iter(diff)
+    nondiff_argnums = tuple(i % (len(nd) + len(diff)) for i in nondiff_argnums)
     for i in range(len(nd) + len(diff)):
         out.append(next(it_nd) if i in nondiff_argnums else next(it_d))
     return out
@@ -121,7 +127,8 @@ class custom_jvp:
 
     def __init__(self, fun: Callable, nondiff_argnums: Sequence[int] = ()):
         self.fun = fun
-        self.nondiff_argnums = tuple(nondiff_argnums)
+        self.nondiff_argnums = check_argnum_spec(nondiff_argnums,
+                                                 "custom_jvp nondiff_argnums", fun)
         self.jvp: Callable | None = None
         functools.update_wrapper(self, fun, updated=())
 
@@ -166,7 +173,12 @@ class custom_jvp:
         def flat_jvp(primals: list, tangents: list) -> tuple[list, list]:
             p_tree = in_tree.unflatten(primals)
             t_tree = in_tree.unflatten(tangents)
-            out, t_out = user_jvp(*nd, p_tree, t_tree) if nd else user_jvp(p_tree, t_tree)
+            pair = user_jvp(*nd, p_tree, t_tree) if nd else user_jvp(p_tree, t_tree)
+            if not (isinstance(pair, tuple | list) and len(pair) == 2):
+                raise TypeError(
+                    f"custom_jvp rule of {name} must return a pair (primal_out, "
+                    f"tangent_out), got {type(pair).__name__}")
+            out, t_out = pair
             o_leaves, o_tree = registry.flatten(out)
             t_leaves, t_tree_out = registry.flatten(t_out)
             if o_tree != out_tree or t_tree_out != out_tree:
@@ -250,7 +262,8 @@ class custom_vjp:
 
     def __init__(self, fun: Callable, nondiff_argnums: Sequence[int] = ()):
         self.fun = fun
-        self.nondiff_argnums = tuple(nondiff_argnums)
+        self.nondiff_argnums = check_argnum_spec(nondiff_argnums,
+                                                 "custom_vjp nondiff_argnums", fun)
         self.fwd: Callable | None = None
         self.bwd: Callable | None = None
         functools.update_wrapper(self, fun, updated=())
@@ -298,7 +311,7 @@ class custom_vjp:
                     f"custom_vjp bwd of {name} must return a tuple with one cotangent "
                     f"per differentiable argument ({len(diff)}), got {cts_in!r:.80}")
             out = []
-            for arg, c in zip(diff, cts_in):
+            for i, (arg, c) in enumerate(zip(diff, cts_in)):
                 a_leaves, a_tree = registry.flatten(arg)
                 if c is None:
                     out.extend(None for _ in a_leaves)
@@ -307,6 +320,13 @@ class custom_vjp:
                 if c_tree != a_tree:
                     raise TypeError(f"custom_vjp bwd of {name}: cotangent structure "
                                     f"{c_tree} does not match the argument's {a_tree}")
+                for path, a, c in zip(leaf_paths(arg), a_leaves, c_leaves):
+                    if c is not None and get_aval(c).shape != get_aval(a).shape:
+                        raise ValueError(
+                            f"custom_vjp bwd of {name}: the cotangent for "
+                            f"differentiable argument {i}{path} has shape "
+                            f"{get_aval(c).shape}, expected the argument's shape "
+                            f"{get_aval(a).shape}")
                 out.extend(c_leaves)
             return out
 

@@ -30,6 +30,7 @@ from sciax._src.core.trace import (Primitive, Tracer, UnexpectedTracerError, _st
                                    eval_trace, set_current_trace)
 from sciax._src.interpreters import ad, batching, lowering, partial_eval as pe
 from sciax._src.tree_util import flatten_fun
+from sciax._src.util import check_argnum_spec
 
 # --- the call primitive -----------------------------------------------------------
 # ``jit_p.bind(*args, jaxpr=closed, name=...)``: ``closed`` has no consts (they are
@@ -205,12 +206,27 @@ batching.call_batchers[jit_p] = _jit_batch
 def _normalize_static(fun: Callable, static_argnums: int | Iterable[int] | None,
                       static_argnames: str | Iterable[str] | None
                       ) -> tuple[tuple[int, ...], tuple[str, ...]]:
-    nums = (static_argnums,) if isinstance(static_argnums, int) else tuple(static_argnums or ())
-    names = (static_argnames,) if isinstance(static_argnames, str) else tuple(static_argnames or ())
+    nums = check_argnum_spec(static_argnums, "static_argnums", fun)
+    names = (static_argnames,) if isinstance(static_argnames, str) else static_argnames
+    try:
+        names = tuple(names or ())
+    except TypeError:
+        names = (names,)
+    if not all(isinstance(n, str) for n in names):
+        raise TypeError(f"static_argnames={static_argnames!r} is not valid; expected a "
+                        "str or a sequence of str (parameter names)")
     try:
         params = list(inspect.signature(fun).parameters.values())
     except (TypeError, ValueError):
         return nums, names
+    if not any(p.kind is p.VAR_KEYWORD for p in params):
+        known = {p.name for p in params if p.kind is not p.POSITIONAL_ONLY}
+        for n in names:
+            if n not in known:
+                raise ValueError(
+                    f"static_argnames={static_argnames!r}: {n!r} names no parameter of "
+                    f"{getattr(fun, '__name__', fun)!s}, whose parameters are "
+                    f"{sorted(known)}")
     positional = [p for p in params
                   if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     for n in nums:

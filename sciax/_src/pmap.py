@@ -21,7 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from sciax._src.api import _broadcast_prefix as bp, vmap
+from sciax._src.api import (_broadcast_prefix as bp, _check_axis_name,
+                            _leaf_names, vmap)
 from sciax._src.backend import multi
 from sciax._src.backend.array import Array, device_put
 from sciax._src.backend.pytree import registry
@@ -32,6 +33,7 @@ from sciax._src.interpreters import lowering
 from sciax._src.interpreters.partial_eval import DynamicJaxprTrace
 from sciax._src.lax import parallel
 from sciax._src.tree_util import flatten_fun
+from sciax._src.util import check_argnum_spec
 
 
 class _PmapTrace(DynamicJaxprTrace):
@@ -84,11 +86,12 @@ class PmapWrapped:
         if not callable(fun):
             raise TypeError(f"pmap expects a callable, got {fun!r}")
         self.fun = fun
+        _check_axis_name(axis_name, "pmap")
         self.axis_name = _AnonymousAxis() if axis_name is None else axis_name
         self.in_axes = tuple(in_axes) if isinstance(in_axes, list) else in_axes
         self.out_axes = out_axes
-        nums = static_broadcasted_argnums
-        self._static = (nums,) if isinstance(nums, int) else tuple(nums)
+        self._static = check_argnum_spec(static_broadcasted_argnums,
+                                         "pmap static_broadcasted_argnums", fun)
         self._cache: dict[Any, _Entry] = {}
         functools.update_wrapper(self, fun, updated=())
 
@@ -100,6 +103,11 @@ class PmapWrapped:
         if not self._static:
             return args, ()
         n = len(args)
+        for i in self._static:
+            if not -n <= i < n:
+                raise ValueError(
+                    f"pmap static_broadcasted_argnums={self._static!r} is out of range "
+                    f"for a call with {n} positional argument(s)")
         nums = {i + n if i < 0 else i for i in self._static}
         statics, dyn = [], []
         for i, a in enumerate(args):
@@ -166,16 +174,18 @@ class PmapWrapped:
             if ax is not None:
                 if not -value.ndim <= ax < value.ndim:
                     raise ValueError(
-                        f"pmap in_axes {ax} is out of range for argument leaf {k} of "
-                        f"shape {value.shape} (rank {value.ndim})")
+                        f"pmap in_axes={ax} is out of range for argument leaf {k} of "
+                        f"shape {value.shape} (rank {value.ndim}); expected an axis in "
+                        f"[{-value.ndim}, {value.ndim}) or None")
                 ax %= value.ndim
-                sizes.append((k, value.shape[ax]))
+                sizes.append((k, value.shape, ax))
             shape = value.shape if ax is None else \
                 value.shape[:ax] + value.shape[ax + 1:]
             hosts.append(value)
             dims.append(ax)
             avals.append(ShapedArray(shape, value.dtype, weak))
-        n = self._check_size(sizes)
+        n = self._check_size(sizes, _leaf_names(self.fun, dyn_args, kwargs)
+                             if not statics else None)
 
         key = (in_tree, statics, tuple(avals), tuple(dims), n)
         entry = self._cache.get(key)
@@ -192,13 +202,15 @@ class PmapWrapped:
             results.append(device_put(value, weak_type=aval.weak_type))
         return entry.out_tree.unflatten(results)
 
-    def _check_size(self, sizes: list[tuple[int, int]]) -> int:
-        size_set = {s for _, s in sizes}
+    def _check_size(self, sizes: list[tuple[int, tuple, int]],
+                    names: list[str] | None) -> int:
+        size_set = {shape[ax] for _, shape, ax in sizes}
         if len(size_set) > 1:
-            detail = ", ".join(f"leaf {k}: {s}" for k, s in sizes)
+            detail = ", ".join(
+                f"{names[k] if names else f'argument leaf {k}'} of shape {shape} "
+                f"mapped at axis {ax} has size {shape[ax]}" for k, shape, ax in sizes)
             raise ValueError(
-                "pmap got inconsistent sizes for the mapped axes of its arguments: "
-                f"{detail}")
+                f"pmap got inconsistent sizes for array axes to be mapped: {detail}")
         if not size_set:
             raise ValueError("pmap needs at least one mapped argument (an in_axes "
                              "entry that is not None)")
@@ -240,8 +252,10 @@ class PmapWrapped:
         for ax, aval in zip(out_axes, jaxpr.out_avals):
             if ax is not None:
                 if not -aval.ndim - 1 <= ax <= aval.ndim:
-                    raise ValueError(f"pmap out_axes {ax} is out of range for an "
-                                     f"output of shape {aval.shape}")
+                    raise ValueError(
+                        f"pmap out_axes={ax} is out of range for an output of shape "
+                        f"{aval.shape} per device (rank {aval.ndim + 1} once mapped); "
+                        f"expected an axis in [{-aval.ndim - 1}, {aval.ndim + 1})")
                 ax %= aval.ndim + 1
             flat_out_axes.append(ax)
         with parallel.pmap_axis_env(self.axis_name, size):

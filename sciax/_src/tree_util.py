@@ -69,7 +69,16 @@ def map(f: Callable[..., Any], tree: Any, *rest: Any,
     (11, [22])
     """
     leaves_, treedef = registry.flatten(tree, is_leaf)
-    others = [treedef.flatten_up_to(r) for r in rest]
+    others = []
+    for i, r in enumerate(rest):
+        try:
+            others.append(treedef.flatten_up_to(r))
+        except ValueError as e:
+            raise ValueError(
+                f"tree.map: every tree must have the structure of the first one (or "
+                f"have it as a prefix); the first tree is {treedef} but tree {i + 2} "
+                f"is {registry.flatten(r, is_leaf)[1]} ({e})"
+            ) from None
     return treedef.unflatten([f(*xs) for xs in zip(leaves_, *others)])
 
 
@@ -195,3 +204,33 @@ def flatten_fun(fun: Callable[..., Any], in_tree: PyTreeDef, *, kwargs: bool = F
         return out_leaves
 
     return flat, store
+
+
+# --- key paths, for error messages -------------------------------------------------
+
+def keystr(path: Iterable[Any]) -> str:
+    """A key path from ``registry.flatten_with_path`` as Python indexing text.
+
+    Examples
+    --------
+    >>> from sciax._src.tree_util import keystr
+    >>> from sciax._src.backend.pytree import registry
+    >>> [keystr(p) for p, _ in registry.flatten_with_path({"a": (1, 2)})[0]]
+    ["['a'][0]", "['a'][1]"]
+    """
+    parts = []
+    for k in path:
+        if hasattr(k, "idx"):
+            parts.append(f"[{k.idx}]")
+        elif hasattr(k, "key"):
+            parts.append(f"[{k.key!r}]")
+        elif hasattr(k, "name"):
+            parts.append(f".{k.name}")
+        else:
+            parts.append(f"[{k!r}]")
+    return "".join(parts)
+
+
+def leaf_paths(tree: Any) -> list[str]:
+    """:func:`keystr` of every leaf's key path in ``tree``, in leaf order."""
+    return [keystr(p) for p, _ in registry.flatten_with_path(tree)[0]]

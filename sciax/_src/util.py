@@ -63,3 +63,44 @@ def prod(xs: Iterable[int]) -> int:
     for x in xs:
         out *= int(x)
     return out
+
+
+def check_argnum_spec(value: Any, what: str, fun: Callable | None = None
+                      ) -> tuple[int, ...]:
+    """``value`` (an int or an iterable of ints, e.g. ``static_argnums``) as a
+    tuple, with a TypeError/ValueError naming ``what`` and the value when an
+    entry is not an int or, where ``fun``'s signature fixes the number of
+    positional parameters, is out of range.
+
+    Examples
+    --------
+    >>> from sciax._src.util import check_argnum_spec
+    >>> check_argnum_spec(1, "static_argnums", lambda x, n: x)
+    (1,)
+    """
+    import inspect
+
+    if value is None:
+        return ()
+    try:
+        nums = (value,) if isinstance(value, int) else tuple(value)
+    except TypeError:
+        nums = (value,)
+    for n in nums:
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise TypeError(f"{what}={value!r} is not valid; expected an int or a "
+                            "sequence of ints (positional argument indices)")
+    try:
+        params = list(inspect.signature(fun).parameters.values()) if fun else []
+    except (TypeError, ValueError):
+        params = []
+    if params and not any(p.kind is p.VAR_POSITIONAL for p in params):
+        npos = sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+                   for p in params)
+        for n in nums:
+            if not -npos <= n < npos:
+                raise ValueError(
+                    f"{what}={value!r} is out of range: "
+                    f"{getattr(fun, '__name__', fun)!s} takes {npos} positional "
+                    f"argument(s), so indices must lie in [{-npos}, {npos})")
+    return nums

@@ -191,8 +191,16 @@ def vmap_flat(fun: Callable[..., list[Any]], args: Sequence[Any],
     if callable(out_dims):
         out_dims = out_dims(len(outs))
     results = []
-    for o, od in safe_zip(outs, out_dims):
+    for k, (o, od) in enumerate(safe_zip(outs, out_dims)):
         val, d = trace.to_batch_info(o)
+        if od is not not_mapped:
+            # the mapped output has one more axis than the per-example value
+            rank = get_aval(val).ndim + (d is not_mapped)
+            if not -rank <= od < rank:
+                raise ValueError(
+                    f"vmap out_axes={od} is out of range for output {k}, of shape "
+                    f"{tuple(get_aval(o).shape)} per example (rank {rank} once "
+                    f"mapped); expected an axis in [{-rank}, {rank})")
         if od is not_mapped:
             if d is not not_mapped:
                 raise ValueError(

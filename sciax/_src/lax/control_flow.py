@@ -33,7 +33,7 @@ from sciax._src import dispatch
 from sciax._src.interpreters import ad, batching, lowering, partial_eval as pe
 from sciax._src.lax import elementwise as ew
 from sciax._src.lax import shape_ops
-from sciax._src.tree_util import OutTree, flatten_fun
+from sciax._src.tree_util import OutTree, flatten_fun, leaf_paths
 from sciax._src.util import safe_zip, split_list
 
 __all__ = ["cond", "switch", "while_loop", "fori_loop", "scan", "map",
@@ -67,6 +67,31 @@ def _avals_str(avals: Sequence[ShapedArray]) -> str:
 def _same_types(a: Sequence[ShapedArray], b: Sequence[ShapedArray]) -> bool:
     return len(a) == len(b) and all(
         x.shape == y.shape and x.dtype == y.dtype for x, y in zip(a, b))
+
+
+def _leaf_names(root: str, tree: Any) -> list[str]:
+    """``root`` plus each leaf's key path in the treedef ``tree``."""
+    return [root + p for p in leaf_paths(tree.unflatten([0] * tree.num_leaves))]
+
+
+def _check_types(who: str, rule: str, what: str, names: Sequence[str],
+                 expected: Sequence[ShapedArray], got: Sequence[ShapedArray],
+                 carry: bool = True) -> None:
+    """TypeError ``who: rule: <leaf> is T but <what> U; ...`` naming every leaf
+    whose shape or dtype differs.  For a loop carry (``carry``) a weakly typed
+    initial value (a Python scalar) whose dtype the body changes gets a hint."""
+    bad = []
+    for n, a, b in zip(names, expected, got):
+        if a.shape == b.shape and a.dtype == b.dtype:
+            continue
+        weak = " (weakly typed)" if a.weak_type else ""
+        note = ""
+        if carry and a.weak_type and a.shape == b.shape:
+            note = (" (the initial value is weakly typed, e.g. a Python scalar: "
+                    f"give it dtype {b.dtype} explicitly)")
+        bad.append(f"{n} is {a.str_short()}{weak} but {what} {b.str_short()}{note}")
+    if bad:
+        raise TypeError(f"{who}: {rule}: " + "; ".join(bad))
 
 
 def _join_weak(avals_list: Sequence[Sequence[ShapedArray]]) -> list[ShapedArray]:
@@ -130,20 +155,22 @@ def _check_index(name: str, index: Any) -> Any:
 
 
 def _bind_cond(index: Any, branch_funs: Sequence[Callable], operands: tuple,
-               name: str) -> Any:
+               name: str, labels: Sequence[str] | None = None) -> Any:
     leaves, in_tree = registry.flatten(operands)
     avals = [get_aval(x) for x in leaves]
     traced = [_trace(f, in_tree, avals) for f in branch_funs]
     out_trees = [t[2] for t in traced]
+    labels = labels or [f"branch {i}" for i in range(len(branch_funs))]
     for i, (jx, _, tree) in enumerate(traced[1:], 1):
         if tree != out_trees[0]:
-            raise TypeError(f"{name}: branch 0 and branch {i} return different tree "
-                            f"structures: {out_trees[0]} and {tree}")
-        if not _same_types(jx.out_avals, traced[0][0].out_avals):
-            raise TypeError(
-                f"{name}: branches must return the same types, but branch 0 returns "
-                f"{_avals_str(traced[0][0].out_avals)} and branch {i} returns "
-                f"{_avals_str(jx.out_avals)}")
+            raise TypeError(f"{name}: {labels[0]} and {labels[i]} return different "
+                            f"tree structures: {out_trees[0]} and {tree}")
+        out0 = traced[0][0].out_avals
+        if not _same_types(jx.out_avals, out0):
+            _check_types(name, "the branches must return the same types (shape and "
+                         "dtype)", f"{labels[i]} returns",
+                         _leaf_names(f"{labels[0]} output", tree), out0, jx.out_avals,
+                         carry=False)
     branches, consts = _join_consts([(jx, cs) for jx, cs, _ in traced])
     outs = cond_p.bind(index, *consts, *leaves, branches=branches)
     return out_trees[0].unflatten(outs)
@@ -171,7 +198,8 @@ def cond(pred: Any, true_fun: Callable, false_fun: Callable, *operands: Any) -> 
     else:
         raise TypeError(f"cond: the predicate must be a boolean (or integer) scalar, got "
                         f"dtype {aval.dtype}; compare explicitly, e.g. `x > 0`")
-    return _bind_cond(index, (false_fun, true_fun), operands, "cond")
+    return _bind_cond(index, (false_fun, true_fun), operands, "cond",
+                      ("false_fun", "true_fun"))
 
 
 def switch(index: Any, branches: Sequence[Callable], *operands: Any) -> Any:
@@ -355,7 +383,7 @@ lowering.register_lowering(while_p, _while_lowering)
 
 
 def while_loop(cond_fun: Callable[[Any], Any], body_fun: Callable[[Any], Any],
-               init_val: Any) -> Any:
+               init_val: Any, *, _names: Sequence[str] | None = None) -> Any:
     """Repeat ``val = body_fun(val)`` while ``cond_fun(val)`` holds; returns ``val``.
 
     The carry must keep its structure, shapes and dtypes.  Forward-mode
@@ -383,10 +411,10 @@ def while_loop(cond_fun: Callable[[Any], Any], body_fun: Callable[[Any], Any],
         raise TypeError(f"while_loop: body_fun must return the carry's structure "
                         f"{in_tree}, got {body_tree}")
     if not _same_types(body_jaxpr.out_avals, avals):
-        raise TypeError(
-            f"while_loop: body_fun output and input must have identical types; the "
-            f"carry is {_avals_str(avals)} but body_fun returns "
-            f"{_avals_str(body_jaxpr.out_avals)} (a shape or dtype changed in the body)")
+        _check_types("fori_loop" if _names else "while_loop",
+                     "body_fun must keep the carry's types (shape and dtype)",
+                     "body_fun returns", _names or _leaf_names("init_val", in_tree),
+                     avals, body_jaxpr.out_avals)
     leaves = [ew.convert_element_type(x, a.dtype, b.weak_type) if a.weak_type != b.weak_type
               else x for x, a, b in zip(leaves, avals, body_jaxpr.out_avals)]
     outs = while_p.bind(*cond_consts, *body_consts, *leaves, cond_jaxpr=cond_jaxpr,
@@ -570,7 +598,8 @@ lowering.register_lowering(scan_p, lowering.lower_fun(_scan_impl_fun, multiple_r
 
 
 def scan(f: Callable[[Any, Any], tuple[Any, Any]], init: Any, xs: Any = None,
-         length: int | None = None, reverse: bool = False, unroll: int = 1) -> Any:
+         length: int | None = None, reverse: bool = False, unroll: int = 1, *,
+         _names: Sequence[str] | None = None) -> Any:
     """Loop ``carry, y = f(carry, x)`` over the leading axis of ``xs``.
 
     Returns ``(final_carry, ys)`` with the ``y`` values stacked.  Both forward
@@ -622,9 +651,11 @@ def scan(f: Callable[[Any, Any], tuple[Any, Any]], init: Any, xs: Any = None,
     jaxpr, consts = _trace_flat(flat, c_avals + x_avals)
     carry_out = jaxpr.out_avals[len(consts) * 0:len(c_leaves)]
     if not _same_types(carry_out, c_avals):
-        raise TypeError(
-            f"scan: the carry output of f must have the carry's types; the carry is "
-            f"{_avals_str(c_avals)} but f returns {_avals_str(carry_out)}")
+        fn = "body_fun" if _names else "f"
+        _check_types("fori_loop" if _names else "scan",
+                     f"{fn} must keep the carry's types (shape and dtype)",
+                     f"{fn} returns", _names or _leaf_names("init", c_tree), c_avals,
+                     carry_out)
     c_leaves = [ew.convert_element_type(x, a.dtype, b.weak_type) if a.weak_type != b.weak_type
                 else x for x, a, b in zip(c_leaves, c_avals, carry_out)]
     outs = scan_p.bind(*consts, *c_leaves, *x_leaves, jaxpr=jaxpr,
@@ -847,7 +878,9 @@ def fori_loop(lower: Any, upper: Any, body_fun: Callable[[Any, Any], Any],
             return (ew.add(i, 1), body_fun(i, val)), None
         # the index is a weak default int, as a Python int would be
         i0 = ew.convert_element_type(lo, dtypes.default_int(), weak_type=True)
-        (_, val), _ = scan(step, (i0, init_val), None, length=max(hi - lo, 0))
+        names = ["i", *_leaf_names("init_val", registry.flatten(init_val)[1])]
+        (_, val), _ = scan(step, (i0, init_val), None, length=max(hi - lo, 0),
+                           _names=names)
         return val
     dt = np.result_type(*(get_aval(b).dtype if not dtypes.is_python_scalar(b)
                           else np.int32 for b in (lower, upper)))
@@ -860,7 +893,8 @@ def fori_loop(lower: Any, upper: Any, body_fun: Callable[[Any, Any], Any],
     def body_f(state):
         i, u, val = state
         return ew.add(i, ew.convert_element_type(1, dt)), u, body_fun(i, val)
-    return while_loop(cond_f, body_f, (lower, upper, init_val))[2]
+    names = ["i", "upper", *_leaf_names("init_val", registry.flatten(init_val)[1])]
+    return while_loop(cond_f, body_f, (lower, upper, init_val), _names=names)[2]
 
 
 def map(f: Callable[[Any], Any], xs: Any, *, batch_size: int | None = None) -> Any:
