@@ -41,6 +41,8 @@ from sciax.optimize._linesearch import line_search as line_search
 from sciax.optimize._linesearch_methods import BFGSMinimizer as BFGSMinimizer
 from sciax.optimize._linesearch_methods import CGMinimizer as CGMinimizer
 from sciax.optimize._linesearch_methods import NewtonCGMinimizer as NewtonCGMinimizer
+from sciax.optimize._lbfgsb import LBFGSBMinimizer as LBFGSBMinimizer
+from sciax.optimize._lbfgsb import LbfgsInvHessProduct as LbfgsInvHessProduct
 from sciax.optimize._minimize import minimize as minimize
 from sciax.optimize._minimize import register_method as _register
 from sciax.optimize._util import BFGS as BFGS
@@ -58,3 +60,4 @@ from sciax.optimize._util import show_options as show_options
 _register("BFGS", BFGSMinimizer)
 _register("CG", CGMinimizer)
 _register("Newton-CG", NewtonCGMinimizer)
+_register("L-BFGS-B", LBFGSBMinimizer)

@@ -261,7 +261,7 @@ class AbstractMinimizer:
         :class:`Status` index to stop with, or ``RUNNING``'s index to go on."""
         raise NotImplementedError(f"{type(self).__name__}.step")
 
-    def terminate(self, obj: Objective, state) -> Any:
+    def terminate(self, obj: Objective, state, lb, ub) -> Any:
         """The reason index (``RUNNING`` to continue) for ``state``; also used
         before the first step."""
         raise NotImplementedError(f"{type(self).__name__}.terminate")
@@ -293,7 +293,7 @@ def iterative_solve(solver: AbstractMinimizer, obj: Objective, x0, lb, ub,
     """
     maxiter = solver.max_iter(x0.shape[0])
     state = solver.init(obj, x0, lb, ub)
-    reason0 = snp.where(_finite(state), solver.terminate(obj, state),
+    reason0 = snp.where(_finite(state), solver.terminate(obj, state, lb, ub),
                         _INDEX[Status.NONFINITE]).astype(snp.int32)
     reason0 = snp.where((reason0 == RUNNING) & (maxiter <= 0),
                         _INDEX[Status.MAX_ITER], reason0)
@@ -306,7 +306,7 @@ def iterative_solve(solver: AbstractMinimizer, obj: Objective, x0, lb, ub,
         st, reason = solver.step(obj, st, lb, ub)
         nit = nit + 1
         reason = snp.asarray(reason, snp.int32)
-        term = solver.terminate(obj, st)
+        term = solver.terminate(obj, st, lb, ub)
         reason = snp.where(reason == RUNNING, term, reason)
         reason = snp.where(_finite(st), reason, _INDEX[Status.NONFINITE])
         reason = snp.where(reason == RUNNING, solver.extra_stop(st), reason)

@@ -76,7 +76,7 @@ class BFGSMinimizer(AbstractMinimizer):
               else snp.asarray(self.hess_inv0, x0.dtype))
         return _start(obj, x0, h0)
 
-    def terminate(self, obj, st):
+    def terminate(self, obj, st, lb, ub):
         return snp.where(_vecnorm(st.g, self.norm) <= self.gtol,
                          reason_index(Status.SUCCESS), RUNNING).astype(snp.int32)
 
@@ -131,7 +131,7 @@ class CGMinimizer(AbstractMinimizer):
         st = _start(obj, x0, None)
         return dataclasses.replace(st, mat=-st.g)
 
-    def terminate(self, obj, st):
+    def terminate(self, obj, st, lb, ub):
         return snp.where(_vecnorm(st.g, self.norm) <= self.gtol,
                          reason_index(Status.SUCCESS), RUNNING).astype(snp.int32)
 
@@ -177,7 +177,7 @@ class NewtonCGMinimizer(AbstractMinimizer):
         # Newton-CG starts with a unit step (no previous value).
         return dataclasses.replace(st, f_prev=snp.full_like(st.f, snp.nan), mat=x0 * 0)
 
-    def terminate(self, obj, st):
+    def terminate(self, obj, st, lb, ub):
         done = snp.sum(snp.abs(st.last_step)) <= self.xtol * st.x.shape[0]
         return snp.where(done, reason_index(Status.SUCCESS), RUNNING).astype(snp.int32)
 
