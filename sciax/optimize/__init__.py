@@ -45,6 +45,9 @@ from sciax.optimize._lbfgsb import LBFGSBMinimizer as LBFGSBMinimizer
 from sciax.optimize._lbfgsb import LbfgsInvHessProduct as LbfgsInvHessProduct
 from sciax.optimize._minimize import minimize as minimize
 from sciax.optimize._minimize import register_method as _register
+from sciax.optimize._trust import DoglegMinimizer as DoglegMinimizer
+from sciax.optimize._trust import TrustExactMinimizer as TrustExactMinimizer
+from sciax.optimize._trust import TrustNCGMinimizer as TrustNCGMinimizer
 from sciax.optimize._util import BFGS as BFGS
 from sciax.optimize._util import SR1 as SR1
 from sciax.optimize._util import Bounds as Bounds
@@ -61,3 +64,6 @@ _register("BFGS", BFGSMinimizer)
 _register("CG", CGMinimizer)
 _register("Newton-CG", NewtonCGMinimizer)
 _register("L-BFGS-B", LBFGSBMinimizer)
+_register("trust-ncg", TrustNCGMinimizer)
+_register("trust-exact", TrustExactMinimizer)
+_register("dogleg", DoglegMinimizer)
