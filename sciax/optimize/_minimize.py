@@ -155,14 +155,14 @@ def _attach_implicit(obj_for, x, f, dyn, free):
     (on the free variables; active bounds are held fixed)."""
 
     @sciax.custom_vjp
-    def ident(x, f, dyn):
+    def ident(x, f, dyn, free):
         return x, f
 
-    def fwd(x, f, dyn):
-        return (x, f), (x, dyn)
+    def fwd(x, f, dyn, free):
+        return (x, f), (x, dyn, free)
 
     def bwd(res, ct):
-        xs, d = res
+        xs, d, free = res
         ctx, ctf = ct
         obj = obj_for(d)
         n = xs.shape[0]
@@ -178,10 +178,10 @@ def _attach_implicit(obj_for, x, f, dyn, free):
         (cf,) = vjp_f(ctf)
         (cg,) = vjp_g(-v)
         total = sciax.tree.map(lambda a, b: a + b, cf, cg)
-        return snp.zeros_like(xs), snp.zeros_like(f), total
+        return snp.zeros_like(xs), snp.zeros_like(ctf), total, snp.zeros_like(free)
 
     ident.defvjp(fwd, bwd)
-    return ident(x, f, dyn)
+    return ident(x, f, dyn, free)
 
 
 def _cg(matvec, b, tol=1e-10, maxiter=None):

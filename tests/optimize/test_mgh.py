@@ -1,0 +1,90 @@
+"""Moré-Garbow-Hillstrom problems (tests/optimize/mgh.py) from their standard
+starting points, each method against ``scipy.optimize.minimize`` with the same
+method, given the same exact gradient (and hessian for Newton-type methods).
+
+A method passes a problem when its final objective is at least as low as
+SciPy's (to ``1e-6`` relative, ``1e-9`` absolute).  Iteration and evaluation
+counts, ours beside SciPy's, are tabulated in benchmarks/README.md (section
+"sciax.optimize"), produced by ``python -m tests.optimize.test_mgh``.  The
+default run covers two small cases; the full matrix is marked slow.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+import scipy.optimize as so
+
+import sciax
+import sciax.numpy as snp
+from sciax import optimize as sopt
+
+from tests.optimize.mgh import PROBLEMS
+
+METHODS = ["BFGS", "CG", "Newton-CG", "L-BFGS-B", "trust-ncg", "trust-exact", "dogleg"]
+NEEDS_HESS = {"Newton-CG", "trust-ncg", "trust-exact", "dogleg"}
+
+
+def solve_pair(pname, method):
+    p = PROBLEMS[pname]
+    x0 = np.array(p.x0, float)
+    ours = sopt.minimize(p.fun, snp.asarray(x0), method=method)
+    g = sciax.jit(sciax.grad(p.fun))
+    h = sciax.jit(sciax.hessian(p.fun))
+    kw = dict(jac=lambda x: np.asarray(g(snp.asarray(x))))
+    if method in NEEDS_HESS:
+        kw["hess"] = lambda x: np.asarray(h(snp.asarray(x)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            ref = so.minimize(lambda x: float(p.fun(snp.asarray(x))), x0, method=method,
+                              **kw)
+        except (np.linalg.LinAlgError, ValueError):  # dogleg on an indefinite hessian
+            ref = None
+    return ours, ref
+
+
+def _check(pname, method):
+    ours, ref = solve_pair(pname, method)
+    if ref is None:
+        pytest.skip(f"SciPy's {method} raises on {pname}")
+    f, fr = float(ours.fun), float(ref.fun)
+    assert np.isfinite(f)
+    assert f <= fr + 1e-6 * abs(fr) + 1e-9, (pname, method, f, fr, ours.message)
+
+
+@pytest.mark.parametrize("pname,method", [("rosenbrock", "BFGS"), ("beale", "trust-ncg")])
+def test_mgh_small(pname, method):
+    _check(pname, method)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("pname", sorted(PROBLEMS))
+def test_mgh_matrix(pname, method):
+    _check(pname, method)
+
+
+def table() -> str:
+    """Markdown table: nit and nfev, sciax / SciPy, per problem and method."""
+    rows = ["| problem | " + " | ".join(METHODS) + " |",
+            "| --- | " + " | ".join("---" for _ in METHODS) + " |"]
+    for pname in PROBLEMS:
+        cells = []
+        for m in METHODS:
+            ours, ref = solve_pair(pname, m)
+            if ref is None:
+                cells.append(f"{int(ours.nit)}/{int(ours.nfev)} (SciPy raises)")
+                continue
+            ok = "" if float(ours.fun) <= float(ref.fun) + 1e-6 * abs(ref.fun) + 1e-9 \
+                else " !"
+            cells.append(f"{int(ours.nit)}/{int(ours.nfev)} vs {ref.nit}/{ref.nfev}{ok}")
+        rows.append(f"| {pname} | " + " | ".join(cells) + " |")
+        print(rows[-1], flush=True)
+    return "\n".join(rows)
+
+
+if __name__ == "__main__":
+    print(table())
