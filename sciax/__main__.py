@@ -248,7 +248,20 @@ def linear_algebra_and_random() -> None:
           repr(sciax.vmap(lambda k: sciax.random.uniform(k))(sciax.random.split(k2, 3))))
 
 
-COMING = ["the rest of sciax.numpy and sciax.linalg", "sciax.optimize",
+def optimization() -> None:
+    _section("sciax.optimize: SciPy's minimize, exact derivatives, differentiable")
+    from sciax import optimize
+
+    res = optimize.minimize(optimize.rosen, snp.array([-1.2, 1.0]))
+    _show("minimize(rosen, [-1.2, 1]) (BFGS)",
+          f"x={np.round(np.asarray(res.x), 6)} nit={int(res.nit)} {res.message}")
+    f = lambda x, a: snp.sum((x - a) ** 2) + 0.1 * snp.sum(x ** 4)  # noqa: E731
+    dx = sciax.grad(lambda a: optimize.minimize(f, snp.zeros(2), args=(a,)).x[0])
+    _show("grad of the minimiser w.r.t. args (implicit function theorem)",
+          repr(dx(snp.array([0.5, -1.0]))))
+
+
+COMING = ["the rest of sciax.numpy and sciax.linalg",
           "sciax.integrate", "sciax.special and sciax.stats"]
 
 
@@ -258,7 +271,7 @@ def main() -> int:
           f"NumPy {np.__version__})")
     for step in (devices_and_arrays, eager_lax, numpy_layer, staging, jit_section,
                  pytrees, float32_mode, derivatives, batching, control_flow,
-                 custom_rules, linear_algebra_and_random):
+                 custom_rules, linear_algebra_and_random, optimization):
         step()
     _section("coming next")
     print(", ".join(COMING))
