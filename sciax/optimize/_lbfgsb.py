@@ -27,7 +27,7 @@ import sciax.numpy as snp
 from sciax import lax
 
 from sciax.optimize._base import RUNNING, AbstractMinimizer, Status, reason_index
-from sciax.optimize._linesearch import wolfe_search
+from sciax.optimize._linesearch import more_thuente
 
 
 class LbfgsInvHessProduct:
@@ -253,8 +253,10 @@ class LBFGSBMinimizer(AbstractMinimizer):
             # Rounding in x + a d must not leave the box either.
             return obj.value_and_grad(snp.clip(z, lb, ub))
 
-        ls = wolfe_search(vg, st.x, d, st.f, st.g, a1, c1=1e-3, c2=0.9,
-                          amax=stpmx, maxiter=self.maxls)
+        # dcsrch with L-BFGS-B's parameters; warnings still give a step.
+        ls = more_thuente(vg, st.x, d, st.f, st.g, a1, ftol=1e-3, gtol=0.9, xtol=0.1,
+                          stpmin=0.0, stpmax=stpmx, maxiter=self.maxls,
+                          accept_warnings=True)
         ok = ls["ok"] & (dnorm > 0)
         x1 = snp.clip(st.x + ls["alpha"] * d, lb, ub)
         s, y = x1 - st.x, ls["g"] - st.g

@@ -244,3 +244,153 @@ def initial_step(f0, f_prev, d0):
     a = 1.01 * 2.0 * (f0 - f_prev) / d0
     ok = snp.isfinite(a) & (a > 0) & (d0 != 0)
     return snp.where(ok, snp.minimum(1.0, a), 1.0)
+
+
+# --- More-Thuente (MINPACK-2 dcsrch), SciPy's first choice ---------------------------
+
+
+def _dcstep(stx, fx, dx, sty, fy, dy, stp, fp, dp, brackt, stpmin, stpmax):
+    """One safeguarded step of More & Thuente (1994), section 4 (the four
+    cases of MINPACK-2's ``dcstep``), all computed and selected."""
+    sgnd = snp.sign(dp) * snp.sign(dx)
+    theta = 3.0 * (fx - fp) / (stp - stx) + dx + dp
+    s = snp.maximum(snp.maximum(snp.abs(theta), snp.abs(dx)), snp.abs(dp))
+    disc = (theta / s) ** 2 - (dx / s) * (dp / s)
+    # case 1: higher function value, the minimum is bracketed
+    g1 = s * snp.sqrt(disc)
+    g1 = snp.where(stp < stx, -g1, g1)
+    r1 = ((g1 - dx) + theta) / (((g1 - dx) + g1) + dp)
+    stpc1 = stx + r1 * (stp - stx)
+    stpq1 = stx + ((dx / ((fx - fp) / (stp - stx) + dx)) / 2.0) * (stp - stx)
+    f1 = snp.where(snp.abs(stpc1 - stx) <= snp.abs(stpq1 - stx), stpc1,
+                   stpc1 + (stpq1 - stpc1) / 2.0)
+    # case 2: derivatives of opposite sign, bracketed
+    g2 = s * snp.sqrt(disc)
+    g2 = snp.where(stp > stx, -g2, g2)
+    r2 = ((g2 - dp) + theta) / (((g2 - dp) + g2) + dx)
+    stpc2 = stp + r2 * (stx - stp)
+    stpq2 = stp + (dp / (dp - dx)) * (stx - stp)
+    f2 = snp.where(snp.abs(stpc2 - stp) > snp.abs(stpq2 - stp), stpc2, stpq2)
+    # case 3: same sign, derivative decreasing in magnitude
+    g3 = s * snp.sqrt(snp.maximum(0.0, disc))
+    g3 = snp.where(stp > stx, -g3, g3)
+    r3 = ((g3 - dp) + theta) / ((g3 + (dx - dp)) + g3)
+    stpc3 = snp.where((r3 < 0) & (g3 != 0), stp + r3 * (stx - stp),
+                      snp.where(stp > stx, stpmax, stpmin))
+    stpq3 = stpq2
+    f3b = snp.where(snp.abs(stpc3 - stp) < snp.abs(stpq3 - stp), stpc3, stpq3)
+    f3b = snp.where(stp > stx, snp.minimum(stp + 0.66 * (sty - stp), f3b),
+                    snp.maximum(stp + 0.66 * (sty - stp), f3b))
+    f3u = snp.where(snp.abs(stpc3 - stp) > snp.abs(stpq3 - stp), stpc3, stpq3)
+    f3u = snp.clip(f3u, stpmin, stpmax)
+    f3 = snp.where(brackt, f3b, f3u)
+    # case 4: same sign, derivative not decreasing
+    theta4 = 3.0 * (fp - fy) / (sty - stp) + dy + dp
+    s4 = snp.maximum(snp.maximum(snp.abs(theta4), snp.abs(dy)), snp.abs(dp))
+    g4 = s4 * snp.sqrt((theta4 / s4) ** 2 - (dy / s4) * (dp / s4))
+    g4 = snp.where(stp > sty, -g4, g4)
+    r4 = ((g4 - dp) + theta4) / (((g4 - dp) + g4) + dy)
+    f4 = snp.where(brackt, stp + r4 * (sty - stp),
+                   snp.where(stp > stx, stpmax, stpmin))
+    c1, c2 = fp > fx, sgnd < 0
+    c3 = snp.abs(dp) < snp.abs(dx)
+    stpf = snp.where(c1, f1, snp.where(c2, f2, snp.where(c3, f3, f4)))
+    brackt = brackt | c1 | (~c1 & c2)
+    hi = fp > fx
+    swap = ~hi & (sgnd < 0)
+    nsty = snp.where(hi, stp, snp.where(swap, stx, sty))
+    nfy = snp.where(hi, fp, snp.where(swap, fx, fy))
+    ndy = snp.where(hi, dp, snp.where(swap, dx, dy))
+    nstx = snp.where(hi, stx, stp)
+    nfx = snp.where(hi, fx, fp)
+    ndx = snp.where(hi, dx, dp)
+    return nstx, nfx, ndx, nsty, nfy, ndy, stpf, brackt
+
+
+def more_thuente(value_and_grad: Callable, x, p, f0, g0, stp, *, ftol=1e-4, gtol=0.9,
+                 xtol=1e-14, stpmin=1e-100, stpmax=1e100, maxiter=100,
+                 accept_warnings=False) -> dict[str, Any]:
+    """More-Thuente line search (MINPACK-2 ``dcsrch``), one evaluation per
+    iteration; returns the same dict as :func:`wolfe_search`.
+
+    With ``accept_warnings`` (L-BFGS-B's use) a search that stops on one of
+    dcsrch's warnings (rounding, xtol, stpmax) still returns its step.
+    """
+    dtype = x.dtype
+    ginit = snp.dot(g0, p)
+    gtest = ftol * ginit
+    stpmin = snp.asarray(stpmin, dtype)
+    stpmax = snp.asarray(stpmax, dtype)
+    stp = snp.asarray(stp, dtype)
+    z = snp.zeros((), dtype)
+    width = stpmax - stpmin
+    c0 = dict(stp=stp, stx=z, fx=f0, gx=ginit, sty=z, fy=f0, gy=ginit,
+              brackt=snp.bool_(False), stage=snp.int32(1), stmin=z,
+              stmax=stp + 4.0 * stp, width=width, width1=width / 0.5,
+              task=snp.int32(0), f=f0, g=g0, alpha=z, nfev=snp.int32(0))
+    # task: 0 evaluate, 1 converged, 2 warning, 3 failed
+    c0["task"] = snp.where((ginit < 0) & (stp >= stpmin) & (stp <= stpmax), 0,
+                           3).astype(snp.int32)
+
+    def body(c):
+        stp = c["stp"]
+        f, gv = value_and_grad(x + stp * p)
+        g = snp.dot(gv, p)
+        ftest = f0 + stp * gtest
+        stage = snp.where((c["stage"] == 1) & (f <= ftest) & (g >= 0), 2, c["stage"])
+        br = c["brackt"]
+        warn = (br & ((stp <= c["stmin"]) | (stp >= c["stmax"]))) | (
+            br & (c["stmax"] - c["stmin"] <= xtol * c["stmax"])) | (
+            (stp == stpmax) & (f <= ftest) & (g <= gtest)) | (
+            (stp == stpmin) & ((f > ftest) | (g >= gtest)))
+        conv = (f <= ftest) & (snp.abs(g) <= gtol * -ginit)
+        nonfinite = ~snp.isfinite(f) | ~snp.isfinite(g)
+        mod = (stage == 1) & (f <= c["fx"]) & (f > ftest)
+        shift = snp.where(mod, gtest, 0.0)
+        out = _dcstep(c["stx"], c["fx"] - c["stx"] * shift, c["gx"] - shift, c["sty"],
+                      c["fy"] - c["sty"] * shift, c["gy"] - shift, stp,
+                      f - stp * shift, g - shift, br, c["stmin"], c["stmax"])
+        stx, fx, gx, sty, fy, gy, nstp, br = out
+        fx, fy = fx + stx * shift, fy + sty * shift
+        gx, gy = gx + shift, gy + shift
+        far = br & (snp.abs(sty - stx) >= 0.66 * c["width1"])
+        nstp = snp.where(far, stx + 0.5 * (sty - stx), nstp)
+        width1 = snp.where(br, c["width"], c["width1"])
+        width = snp.where(br, snp.abs(sty - stx), c["width"])
+        stmin = snp.where(br, snp.minimum(stx, sty), nstp + 1.1 * (nstp - stx))
+        stmax = snp.where(br, snp.maximum(stx, sty), nstp + 4.0 * (nstp - stx))
+        nstp = snp.clip(nstp, stpmin, stpmax)
+        back = br & ((nstp <= stmin) | (nstp >= stmax) | (stmax - stmin <= xtol * stmax))
+        nstp = snp.where(back, stx, nstp)
+        # A non-finite trial: halve the step towards the best point so far.
+        nstp = snp.where(nonfinite, c["stx"] + 0.5 * (stp - c["stx"]), nstp)
+        stop = conv | (warn & ~nonfinite)
+        task = snp.where(conv, 1, snp.where(stop, 2, 0))
+        task = snp.where(~stop & (c["nfev"] + 1 >= maxiter), 3, task).astype(snp.int32)
+        keep = nonfinite
+        new = dict(stp=nstp, stx=snp.where(keep, c["stx"], stx),
+                   fx=snp.where(keep, c["fx"], fx), gx=snp.where(keep, c["gx"], gx),
+                   sty=snp.where(keep, stp, sty), fy=snp.where(keep, c["fy"], fy),
+                   gy=snp.where(keep, c["gy"], gy),
+                   brackt=snp.where(keep, True, br), stage=stage.astype(snp.int32),
+                   stmin=stmin, stmax=stmax, width=width, width1=width1, task=task,
+                   f=snp.where(stop, f, c["f"]), g=snp.where(stop, gv, c["g"]),
+                   alpha=snp.where(stop, stp, c["alpha"]), nfev=c["nfev"] + 1)
+        return new
+
+    c = lax.while_loop(lambda c: c["task"] == 0, body, c0)
+    ok = (c["task"] == 1) | ((c["task"] == 2) & accept_warnings)
+    return dict(alpha=snp.where(ok, c["alpha"], 0.0), f=snp.where(ok, c["f"], f0),
+                g=snp.where(ok, c["g"], g0), nfev=c["nfev"], ok=ok)
+
+
+def wolfe12(value_and_grad: Callable, x, p, f0, g0, alpha1, *, c1=1e-4, c2=0.9):
+    """SciPy's ``_line_search_wolfe12``: More-Thuente first, and the
+    bracketing/zoom search when it fails."""
+    mt = more_thuente(value_and_grad, x, p, f0, g0, alpha1, ftol=c1, gtol=c2)
+
+    def fallback(_):
+        r = wolfe_search(value_and_grad, x, p, f0, g0, alpha1, c1=c1, c2=c2)
+        return dict(r, nfev=r["nfev"] + mt["nfev"])
+
+    return lax.cond(mt["ok"], lambda _: mt, fallback, None)

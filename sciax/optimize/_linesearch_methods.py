@@ -15,7 +15,7 @@ import sciax.numpy as snp
 from sciax import lax
 
 from sciax.optimize._base import (RUNNING, AbstractMinimizer, Status, reason_index)
-from sciax.optimize._linesearch import initial_step, wolfe_search
+from sciax.optimize._linesearch import initial_step, wolfe12
 
 
 def _vecnorm(x, ord):
@@ -84,7 +84,7 @@ class BFGSMinimizer(AbstractMinimizer):
         H = st.mat
         p = -(H @ st.g)
         d0 = snp.dot(st.g, p)
-        ls = wolfe_search(obj.value_and_grad, st.x, p, st.f, st.g,
+        ls = wolfe12(obj.value_and_grad, st.x, p, st.f, st.g,
                           initial_step(st.f, st.f_prev, d0), c1=self.c1, c2=self.c2)
         s = ls["alpha"] * p
         x1 = st.x + s
@@ -138,7 +138,7 @@ class CGMinimizer(AbstractMinimizer):
     def step(self, obj, st, lb, ub):
         p = st.mat
         d0 = snp.dot(st.g, p)
-        ls = wolfe_search(obj.value_and_grad, st.x, p, st.f, st.g,
+        ls = wolfe12(obj.value_and_grad, st.x, p, st.f, st.g,
                           initial_step(st.f, st.f_prev, d0), c1=self.c1, c2=self.c2)
         g1 = ls["g"]
         y = g1 - st.g
@@ -222,7 +222,7 @@ class NewtonCGMinimizer(AbstractMinimizer):
         c = lax.while_loop(cg_cond, cg_body, c0)
         pk = c["z"]
         d0 = snp.dot(g, pk)
-        ls = wolfe_search(obj.value_and_grad, st.x, pk, st.f, g,
+        ls = wolfe12(obj.value_and_grad, st.x, pk, st.f, g,
                           initial_step(st.f, None, d0), c1=self.c1, c2=self.c2)
         ok = ls["ok"]
         upd = ls["alpha"] * pk
