@@ -45,6 +45,7 @@ from sciax.optimize._lbfgsb import LBFGSBMinimizer as LBFGSBMinimizer
 from sciax.optimize._lbfgsb import LbfgsInvHessProduct as LbfgsInvHessProduct
 from sciax.optimize._minimize import minimize as minimize
 from sciax.optimize._minimize import register_method as _register
+from sciax.optimize._neldermead import NelderMeadMinimizer as NelderMeadMinimizer
 from sciax.optimize._scalar import minimize_scalar as minimize_scalar
 from sciax.optimize._trust import DoglegMinimizer as DoglegMinimizer
 from sciax.optimize._trust import TrustExactMinimizer as TrustExactMinimizer
@@ -68,3 +69,4 @@ _register("L-BFGS-B", LBFGSBMinimizer)
 _register("trust-ncg", TrustNCGMinimizer)
 _register("trust-exact", TrustExactMinimizer)
 _register("dogleg", DoglegMinimizer)
+_register("Nelder-Mead", NelderMeadMinimizer)

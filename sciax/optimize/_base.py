@@ -248,6 +248,8 @@ class AbstractMinimizer:
     uses_hess = False
     takes_bounds = False
     maxiter_status = Status.MAX_ITER
+    status_codes: dict = {}
+    nit_offset = 0
 
     def max_iter(self, n: int) -> int:
         m = getattr(self, "maxiter", None)
@@ -351,6 +353,10 @@ def _print_final(reason, nit, f, nfev, njev):
         print(f"         Gradient evaluations: {int(pick(njev))}")
 
 
-def scipy_status(reason):
-    """SciPy's integer status for a (traced) reason index."""
-    return snp.asarray(_CODES)[reason]
+def scipy_status(reason, solver=None):
+    """SciPy's integer status for a (traced) reason index (some methods number
+    their failures differently: ``solver.status_codes`` overrides)."""
+    codes = _CODES.copy()
+    for st, code in getattr(solver, "status_codes", {}).items():
+        codes[_INDEX[st]] = code
+    return snp.asarray(codes)[reason]

@@ -239,9 +239,12 @@ def _runner(fun, jac, hess, hessp, solver, callback, disp, xkey, args_tree, stat
                 at_b = ((x <= lb) & (state.g > 0)) | ((x >= ub) & (state.g < 0))
                 free = snp.where(at_b, 0.0, 1.0).astype(x.dtype)
             x, f = _attach_implicit(obj_for, x, f, list(dyn), free)
-        res = OptimizeResult(x=unravel(x), fun=f, jac=unravel(state.g), nit=nit,
-                             nfev=state.nfev, njev=state.njev, status=scipy_status(
-                                 reason), _reason=reason)
+        res = OptimizeResult(x=unravel(x), fun=f, nit=nit + solver.nit_offset,
+                             nfev=state.nfev, status=scipy_status(reason, solver),
+                             _reason=reason)
+        if solver.uses_jac:
+            res["jac"] = unravel(state.g)
+            res["njev"] = state.njev
         if solver.uses_hess:
             res["nhev"] = state.nhev
         res.update(solver.postprocess(obj, state))

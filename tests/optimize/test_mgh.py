@@ -23,7 +23,8 @@ from sciax import optimize as sopt
 
 from tests.optimize.mgh import PROBLEMS
 
-METHODS = ["BFGS", "CG", "Newton-CG", "L-BFGS-B", "trust-ncg", "trust-exact", "dogleg"]
+METHODS = ["BFGS", "CG", "Newton-CG", "L-BFGS-B", "trust-ncg", "trust-exact", "dogleg",
+           "Nelder-Mead"]
 NEEDS_HESS = {"Newton-CG", "trust-ncg", "trust-exact", "dogleg"}
 
 
@@ -33,7 +34,7 @@ def solve_pair(pname, method):
     ours = sopt.minimize(p.fun, snp.asarray(x0), method=method)
     g = sciax.jit(sciax.grad(p.fun))
     h = sciax.jit(sciax.hessian(p.fun))
-    kw = dict(jac=lambda x: np.asarray(g(snp.asarray(x))))
+    kw = {} if method == "Nelder-Mead" else dict(jac=lambda x: np.asarray(g(snp.asarray(x))))
     if method in NEEDS_HESS:
         kw["hess"] = lambda x: np.asarray(h(snp.asarray(x)))
     with warnings.catch_warnings():

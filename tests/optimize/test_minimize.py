@@ -262,3 +262,14 @@ def test_helpers_match_scipy():
                 theirs.update(np.array(s), np.array(y))
             np.testing.assert_allclose(np.asarray(ours.get_matrix()),
                                        theirs.get_matrix(), rtol=1e-12)
+
+
+@pytest.mark.slow
+def test_nelder_mead_with_bounds_and_limits_matches_scipy():
+    for x0, b, opts in (([-1.2, 1.0], [(-2, 0.5), (-2, 2)], None),
+                        ([-1.2, 1.0], None, {"maxiter": 20})):
+        r = minimize(rosen, snp.array(x0), method="Nelder-Mead", bounds=b, options=opts)
+        s = so.minimize(so.rosen, x0, method="Nelder-Mead", bounds=b, options=opts)
+        np.testing.assert_allclose(np.asarray(r.x), s.x, atol=1e-8)
+        assert (int(r.nit), int(r.nfev), int(r.status)) == (s.nit, s.nfev, s.status)
+        assert r.message == s.message
