@@ -102,7 +102,8 @@ def main() -> None:
         xj = jnp.asarray(x0)
         jfun = jax.jit(lambda x: jminimize(jrosen, x, method="BFGS").x)
         runners = {
-            "sciax": (lambda: _block(optimize.minimize(lambda x: optimize.rosen(x), xs)),
+            "sciax": (lambda: _block(optimize.minimize(
+                lambda x: optimize.rosen(x), xs)),
                       lambda: _block(optimize.minimize(optimize.rosen, xs))),
             "scipy": (lambda: so.minimize(so.rosen, x0, jac=so.rosen_der),
                       lambda: so.minimize(so.rosen, x0, jac=so.rosen_der)),
@@ -123,7 +124,8 @@ def main() -> None:
         bench("L-BFGS-B", n, {
             "sciax": (lambda: _block(optimize.minimize(
                 lambda x: optimize.rosen(x), xs, method="L-BFGS-B")),
-                lambda: _block(optimize.minimize(optimize.rosen, xs, method="L-BFGS-B"))),
+                lambda: _block(optimize.minimize(optimize.rosen, xs,
+                                                 method="L-BFGS-B"))),
             "scipy": (lambda: so.minimize(so.rosen, x0, jac=so.rosen_der,
                                           method="L-BFGS-B"),
                       lambda: so.minimize(so.rosen, x0, jac=so.rosen_der,
@@ -169,12 +171,15 @@ def main() -> None:
                                  lambda: jax.block_until_ready(ovfun(sj)))
     bench(f"BFGS vmap x{nbatch}", 10, runners)
     rs = sfun(ss)
-    xsol = np.asarray(rs.x)
-    print(f"converged (|x - 1| < 1e-4): sciax {int(np.sum(np.all(np.abs(xsol - 1) < 1e-4, 1)))}"
-          f" (success {int(np.sum(rs.success))}), jax.scipy "
-          f"{int(np.sum(np.all(np.abs(np.asarray(jvfun(sj).x) - 1) < 1e-4, 1)))}"
-          + ("" if optx is None else ", optimistix " + str(int(np.sum(np.all(
-              np.abs(np.asarray(ovfun(sj).value) - 1) < 1e-4, 1))))) + f" of {nbatch}")
+
+    def conv(x):
+        return int(np.sum(np.all(np.abs(np.asarray(x) - 1) < 1e-4, 1)))
+
+    line = (f"converged (|x - 1| < 1e-4): sciax {conv(rs.x)} (success "
+            f"{int(np.sum(rs.success))}), jax.scipy {conv(jvfun(sj).x)}")
+    if optx is not None:
+        line += f", optimistix {conv(ovfun(sj).value)}"
+    print(line + f" of {nbatch}")
     print()
     print("| case | n | " + " | ".join(f"{k} ms (first s)" for k in rows[0][2]) + " |")
     for case, n, med, firsts in rows:

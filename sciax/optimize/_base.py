@@ -156,7 +156,7 @@ def _unflatten_result(aux, children) -> OptimizeResult:
 sciax.tree.register_node(OptimizeResult, _flatten_result, _unflatten_result)
 
 
-# --- the objective: value, gradient, hessian-vector products, dense hessian ------------
+# --- the objective: value, gradient, hessian-vector products, dense hessian ----------
 
 
 @dataclasses.dataclass(frozen=True)
@@ -208,7 +208,8 @@ class Objective:
             h = snp.asarray(self.hess(self.unravel(x), *self.args), dtype=x.dtype)
             return h.reshape(x.shape[0], x.shape[0])
         if self.hessp is not None:
-            return sciax.vmap(lambda e: self.hvp(x, e))(snp.eye(x.shape[0], dtype=x.dtype))
+            eye = snp.eye(x.shape[0], dtype=x.dtype)
+            return sciax.vmap(lambda e: self.hvp(x, e))(eye)
         return sciax.jacfwd(self.grad)(x)
 
 
@@ -230,7 +231,7 @@ def _ravel(g, like):
     return flat.astype(like.dtype)
 
 
-# --- solvers and the driver ------------------------------------------------------------
+# --- solvers and the driver ----------------------------------------------------------
 
 
 class AbstractMinimizer:

@@ -360,7 +360,8 @@ def more_thuente(value_and_grad: Callable, x, p, f0, g0, stp, *, ftol=1e-4, gtol
         stmin = snp.where(br, snp.minimum(stx, sty), nstp + 1.1 * (nstp - stx))
         stmax = snp.where(br, snp.maximum(stx, sty), nstp + 4.0 * (nstp - stx))
         nstp = snp.clip(nstp, stpmin, stpmax)
-        back = br & ((nstp <= stmin) | (nstp >= stmax) | (stmax - stmin <= xtol * stmax))
+        back = br & ((nstp <= stmin) | (nstp >= stmax)
+                     | (stmax - stmin <= xtol * stmax))
         nstp = snp.where(back, stx, nstp)
         # A non-finite trial: halve the step towards the best point so far.
         nstp = snp.where(nonfinite, c["stx"] + 0.5 * (stp - c["stx"]), nstp)

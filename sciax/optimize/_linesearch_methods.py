@@ -149,7 +149,8 @@ class CGMinimizer(AbstractMinimizer):
         p1 = snp.where(descent, p1, -g1)
         ok = ls["ok"]
         new = LineSearchState(
-            x=snp.where(ok, st.x + ls["alpha"] * p, st.x), f=snp.where(ok, ls["f"], st.f),
+            x=snp.where(ok, st.x + ls["alpha"] * p, st.x),
+            f=snp.where(ok, ls["f"], st.f),
             g=snp.where(ok, g1, st.g), f_prev=snp.where(ok, st.f, st.f_prev),
             mat=snp.where(ok, p1, p), nfev=st.nfev + ls["nfev"],
             njev=st.njev + ls["nfev"], nhev=st.nhev, last_step=ls["alpha"] * p)

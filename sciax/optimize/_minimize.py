@@ -57,10 +57,12 @@ def _build_solver(cls, instance, options, tol):
     disp = bool(options.pop("disp", False))
     options.pop("return_all", None)
     fields = [f.name for f in dataclasses.fields(cls)]
-    unknown = sorted(k for k in options if k not in fields and k not in _IGNORED_OPTIONS)
+    unknown = sorted(k for k in options
+                     if k not in fields and k not in _IGNORED_OPTIONS)
     if unknown:
         warnings.warn(f"Unknown solver options: {', '.join(unknown)}. "
-                      f"{cls.__name__} takes {', '.join(fields + ['disp', 'return_all'])}",
+                      f"{cls.__name__} takes "
+                      f"{', '.join(fields + ['disp', 'return_all'])}",
                       OptimizeWarning, stacklevel=4)
     kw = {k: v for k, v in options.items() if k in fields}
     if tol is not None:

@@ -296,5 +296,6 @@ def minimize_scalar(fun: Callable, bracket: Any = None, bounds: Any = None,
     reason = snp.where(ok, reason_index(Status.SUCCESS),
                        reason_index(Status.MAX_ITER)).astype(snp.int32)
     return OptimizeResult(x=x, fun=fx, nit=snp.asarray(nit, snp.int32),
-                          nfev=snp.asarray(nfev, snp.int32), status=scipy_status(reason),
+                          nfev=snp.asarray(nfev, snp.int32),
+                          status=scipy_status(reason),
                           _reason=reason)

@@ -106,7 +106,8 @@ def _exact(H, g, r):
         a = snp.where(phi < 0, mu, a)
         b = snp.where(phi > 0, mu, b)
         mu1 = mu + step
-        mu1 = snp.where((mu1 <= a) | (mu1 >= b) | ~snp.isfinite(mu1), 0.5 * (a + b), mu1)
+        bad = (mu1 <= a) | (mu1 >= b) | ~snp.isfinite(mu1)
+        mu1 = snp.where(bad, 0.5 * (a + b), mu1)
         return mu1, a, b, i + 1
 
     def cond(c):

@@ -37,7 +37,8 @@ class Bounds:
         self.keep_feasible = keep_feasible
         if np.any(np.broadcast_arrays(self.lb, self.ub)[0]
                   > np.broadcast_arrays(self.lb, self.ub)[1]):
-            raise ValueError("An upper bound is less than the corresponding lower bound.")
+            raise ValueError(
+                "An upper bound is less than the corresponding lower bound.")
 
     def __repr__(self) -> str:
         return f"Bounds({self.lb}, {self.ub})"

@@ -34,7 +34,9 @@ def solve_pair(pname, method):
     ours = sopt.minimize(p.fun, snp.asarray(x0), method=method)
     g = sciax.jit(sciax.grad(p.fun))
     h = sciax.jit(sciax.hessian(p.fun))
-    kw = {} if method == "Nelder-Mead" else dict(jac=lambda x: np.asarray(g(snp.asarray(x))))
+    kw = {}
+    if method != "Nelder-Mead":
+        kw["jac"] = lambda x: np.asarray(g(snp.asarray(x)))
     if method in NEEDS_HESS:
         kw["hess"] = lambda x: np.asarray(h(snp.asarray(x)))
     with warnings.catch_warnings():
@@ -56,7 +58,8 @@ def _check(pname, method):
     assert f <= fr + 1e-6 * abs(fr) + 1e-9, (pname, method, f, fr, ours.message)
 
 
-@pytest.mark.parametrize("pname,method", [("rosenbrock", "BFGS"), ("beale", "trust-ncg")])
+@pytest.mark.parametrize("pname,method",
+                         [("rosenbrock", "BFGS"), ("beale", "trust-ncg")])
 def test_mgh_small(pname, method):
     _check(pname, method)
 
@@ -81,7 +84,8 @@ def table() -> str:
                 continue
             ok = "" if float(ours.fun) <= float(ref.fun) + 1e-6 * abs(ref.fun) + 1e-9 \
                 else " !"
-            cells.append(f"{int(ours.nit)}/{int(ours.nfev)} vs {ref.nit}/{ref.nfev}{ok}")
+            cells.append(
+                f"{int(ours.nit)}/{int(ours.nfev)} vs {ref.nit}/{ref.nfev}{ok}")
         rows.append(f"| {pname} | " + " | ".join(cells) + " |")
         print(rows[-1], flush=True)
     return "\n".join(rows)

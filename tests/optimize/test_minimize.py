@@ -250,7 +250,8 @@ def test_helpers_match_scipy():
     np.testing.assert_allclose(np.asarray(sopt.rosen_hess_prod(snp.asarray(x),
                                                                snp.asarray(p))),
                                so.rosen_hess_prod(x, p))
-    np.testing.assert_allclose(np.asarray(sopt.approx_fprime(snp.asarray(x), sopt.rosen)),
+    fd = sopt.approx_fprime(snp.asarray(x), sopt.rosen)
+    np.testing.assert_allclose(np.asarray(fd),
                                so.approx_fprime(x, so.rosen), rtol=1e-6)
     assert float(sopt.check_grad(sopt.rosen, sopt.rosen_der, snp.asarray(x))) < 1e-4
     for ours, theirs in ((sopt.BFGS(), so.BFGS()), (sopt.SR1(), so.SR1())):
