@@ -92,13 +92,21 @@ class _Frozen:
 
 
 def _ravel_x0(x0):
+    if isinstance(x0, (list, tuple)) and all(isinstance(v, (int, float))
+                                             for v in x0):
+        x0 = np.asarray(x0, dtype=float)  # SciPy's array_like x0
     leaves, treedef = sciax.tree.flatten(x0)
     if not leaves:
         raise ValueError("x0 is empty: it must hold at least one number")
-    arrs = [snp.asarray(v) for v in leaves]
+    arrs = [v if hasattr(v, "dtype") and hasattr(v, "shape") else snp.asarray(v)
+            for v in leaves]
     dtype = snp.result_type(*arrs, 1.0)
     shapes = tuple(tuple(a.shape) for a in arrs)
-    flat = snp.concatenate([snp.ravel(a).astype(dtype) for a in arrs])
+    if len(arrs) == 1 and len(shapes[0]) == 1 and arrs[0].dtype == dtype:
+        # The common case costs no eager operation (each is an XLA dispatch).
+        flat = arrs[0]
+    else:
+        flat = snp.concatenate([snp.ravel(snp.asarray(a)).astype(dtype) for a in arrs])
     return flat, (treedef, shapes)
 
 
@@ -378,12 +386,14 @@ def minimize(fun: Callable, x0: Any, args: Any = (), method: Any = None,
         x0f = snp.clip(x0f, lb, ub)
         lbj, ubj = snp.asarray(lb, x0f.dtype), snp.asarray(ub, x0f.dtype)
     else:
-        lbj = snp.full((n,), -snp.inf, x0f.dtype)
-        ubj = snp.full((n,), snp.inf, x0f.dtype)
+        # NumPy constants: handed to the compiled program without an eager op.
+        lbj = np.full((n,), -np.inf, np.dtype(x0f.dtype))
+        ubj = np.full((n,), np.inf, np.dtype(x0f.dtype))
 
     a_leaves, a_tree = sciax.tree.flatten(args)
     dyn_pos = tuple(_is_dynamic(v) for v in a_leaves)
-    dyn = [snp.asarray(v) for v, d in zip(a_leaves, dyn_pos) if d]
+    dyn = [v if hasattr(v, "dtype") else snp.asarray(v)
+           for v, d in zip(a_leaves, dyn_pos) if d]
     statics = tuple(v for v, d in zip(a_leaves, dyn_pos) if not d)
     key = (fun, jac, hess, hessp, solver, callback, disp, xkey, a_tree, statics,
            dyn_pos, bounded)
