@@ -6,7 +6,7 @@ A method passes a problem when its final objective is at least as low as
 SciPy's (to ``1e-6`` relative, ``1e-9`` absolute).  Iteration and evaluation
 counts, ours beside SciPy's, are tabulated in benchmarks/README.md (section
 "sciax.optimize"), produced by ``python -m tests.optimize.test_mgh``.  The
-default run covers two small cases; the full matrix is marked slow.
+default run covers one small case; the full matrix is marked slow.
 """
 
 from __future__ import annotations
@@ -58,8 +58,8 @@ def _check(pname, method):
     assert f <= fr + 1e-6 * abs(fr) + 1e-9, (pname, method, f, fr, ours.message)
 
 
-@pytest.mark.parametrize("pname,method",
-                         [("rosenbrock", "BFGS"), ("beale", "trust-ncg")])
+@pytest.mark.parametrize("pname,method", [
+    ("rosenbrock", "BFGS"), pytest.param("beale", "trust-ncg", marks=pytest.mark.slow)])
 def test_mgh_small(pname, method):
     _check(pname, method)
 

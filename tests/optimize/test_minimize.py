@@ -239,6 +239,7 @@ def test_line_search_satisfies_strong_wolfe():
     assert ref[0] is not None
 
 
+@pytest.mark.slow
 def test_helpers_match_scipy():
     x = np.array([0.3, -0.7, 1.1, 0.5])
     np.testing.assert_allclose(np.asarray(sopt.rosen(snp.asarray(x))), so.rosen(x))
