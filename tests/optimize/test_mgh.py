@@ -3,7 +3,9 @@ starting points, each method against ``scipy.optimize.minimize`` with the same
 method, given the same exact gradient (and hessian for Newton-type methods).
 
 A method passes a problem when its final objective is at least as low as
-SciPy's (to ``1e-6`` relative, ``1e-9`` absolute).  Iteration and evaluation
+SciPy's, to ``1e-6`` relative and ``1e-7`` absolute: both stop on the same
+gradient tolerance, which on problems with a singular minimum (extended Powell,
+``f ~ |x|^4``) fixes ``f`` only to about that level.  Iteration and evaluation
 counts, ours beside SciPy's, are tabulated in benchmarks/README.md (section
 "sciax.optimize"), produced by ``python -m tests.optimize.test_mgh``.  The
 default run covers one small case; the full matrix is marked slow.
@@ -55,7 +57,7 @@ def _check(pname, method):
         pytest.skip(f"SciPy's {method} raises on {pname}")
     f, fr = float(ours.fun), float(ref.fun)
     assert np.isfinite(f)
-    assert f <= fr + 1e-6 * abs(fr) + 1e-9, (pname, method, f, fr, ours.message)
+    assert f <= fr + 1e-6 * abs(fr) + 1e-7, (pname, method, f, fr, ours.message)
 
 
 @pytest.mark.parametrize("pname,method", [
@@ -82,7 +84,7 @@ def table() -> str:
             if ref is None:
                 cells.append(f"{int(ours.nit)}/{int(ours.nfev)} (SciPy raises)")
                 continue
-            ok = "" if float(ours.fun) <= float(ref.fun) + 1e-6 * abs(ref.fun) + 1e-9 \
+            ok = "" if float(ours.fun) <= float(ref.fun) + 1e-6 * abs(ref.fun) + 1e-7 \
                 else " !"
             cells.append(
                 f"{int(ours.nit)}/{int(ours.nfev)} vs {ref.nit}/{ref.nfev}{ok}")
