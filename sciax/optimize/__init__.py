@@ -24,6 +24,8 @@ Solvers (``method=`` accepts these classes or instances)
    AbstractMinimizer - init / step / terminate / postprocess interface
    BFGSMinimizer, CGMinimizer, NewtonCGMinimizer, LBFGSBMinimizer,
    TrustNCGMinimizer, TrustExactMinimizer, DoglegMinimizer, NelderMeadMinimizer
+   LbfgsInvHessProduct - L-BFGS-B's ``hess_inv`` operator (matvec, todense)
+   Status - stop reasons; each value is SciPy's message
 
 Helpers
 -------

@@ -132,7 +132,12 @@ class OptimizeResult(dict):
         width = max(len(k) for k, _ in items) + 1
         lines = []
         for k, v in items:
-            text = repr(np.asarray(v)) if isinstance(v, sciax.Array) else repr(v)
+            if isinstance(v, sciax.Array):
+                a = np.asarray(v)
+                # scalars print bare, arrays as NumPy does (SciPy's layout)
+                text = repr(a.item()) if a.ndim == 0 else repr(a)
+            else:
+                text = repr(v)
             text = text.replace("\n", "\n" + " " * (width + 2))
             lines.append(f"{k.rjust(width)}: {text}")
         return "\n".join(lines)

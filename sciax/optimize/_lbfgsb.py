@@ -65,6 +65,10 @@ class LbfgsInvHessProduct:
 
     dot = matvec
 
+    def __repr__(self) -> str:
+        return f"<{self.shape[0]}x{self.shape[1]} LbfgsInvHessProduct with " \
+               f"dtype={self.sk.dtype}>"
+
     def __matmul__(self, v):
         v = snp.asarray(v)
         return self.matvec(v) if v.ndim == 1 else sciax.vmap(self.matvec, 1, 1)(v)
