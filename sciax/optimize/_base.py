@@ -17,6 +17,7 @@ from typing import Any, Callable
 import numpy as np
 
 import sciax
+import sciax.debug
 import sciax.numpy as snp
 from sciax import lax
 

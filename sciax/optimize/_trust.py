@@ -18,6 +18,7 @@ import dataclasses
 from typing import Any
 
 import sciax
+import sciax.linalg
 import sciax.numpy as snp
 from sciax import lax
 
