@@ -248,7 +248,22 @@ def linear_algebra_and_random() -> None:
           repr(sciax.vmap(lambda k: sciax.random.uniform(k))(sciax.random.split(k2, 3))))
 
 
-COMING = ["the rest of sciax.numpy and sciax.linalg", "sciax.optimize",
+def optimization() -> None:
+    _section("sciax.optimize: SciPy's minimize, exact derivatives, differentiable")
+    from sciax import optimize
+
+    # One compiled solve (BFGS) serves both the minimiser and its derivative.
+    f = lambda x, a: snp.sum((x - a) ** 2) + 0.1 * snp.sum(x ** 4)  # noqa: E731
+    x0, dx0 = sciax.value_and_grad(
+        lambda a: optimize.minimize(f, snp.zeros(2), args=(a,)).x[0])(
+            snp.array([0.5, -1.0]))
+    _show("minimize(f, x0, args=(a,)).x[0] for f = |x - a|^2 + 0.1 |x|^4",
+          f"{float(x0):.6f}")
+    _show("its gradient w.r.t. a (implicit function theorem, no unrolling)",
+          repr(dx0))
+
+
+COMING = ["the rest of sciax.numpy and sciax.linalg",
           "sciax.integrate", "sciax.special and sciax.stats"]
 
 
@@ -258,7 +273,7 @@ def main() -> int:
           f"NumPy {np.__version__})")
     for step in (devices_and_arrays, eager_lax, numpy_layer, staging, jit_section,
                  pytrees, float32_mode, derivatives, batching, control_flow,
-                 custom_rules, linear_algebra_and_random):
+                 custom_rules, linear_algebra_and_random, optimization):
         step()
     _section("coming next")
     print(", ".join(COMING))

@@ -1,0 +1,74 @@
+"""
+Optimization (:mod:`sciax.optimize`)
+====================================
+
+SciPy's ``scipy.optimize`` names, signatures and result objects, with exact
+derivatives (automatic differentiation instead of finite differences), every
+method compiled with ``jit``, batched with ``vmap``, and ``minimize(...).x``
+differentiable with respect to ``args`` by the implicit function theorem.
+Written only against the public API (``sciax``, ``sciax.numpy``,
+``sciax.lax``, ``sciax.linalg``).
+
+Minimization
+------------
+   minimize - Minimize a scalar function of one or more variables
+   minimize_scalar - Minimize a scalar function of one variable
+   line_search - Strong-Wolfe line search
+   OptimizeResult - Result object (a pytree)
+   OptimizeWarning - Warning for bad options and inputs
+   Bounds - Box constraints
+   show_options - Options of each method
+
+Solvers (``method=`` accepts these classes or instances)
+--------------------------------------------------------
+   AbstractMinimizer - init / step / terminate / postprocess interface
+   BFGSMinimizer, CGMinimizer, NewtonCGMinimizer, LBFGSBMinimizer,
+   TrustNCGMinimizer, TrustExactMinimizer, DoglegMinimizer, NelderMeadMinimizer
+   LbfgsInvHessProduct - L-BFGS-B's ``hess_inv`` operator (matvec, todense)
+   Status - stop reasons; each value is SciPy's message
+
+Helpers
+-------
+   approx_fprime, check_grad, rosen, rosen_der, rosen_hess, rosen_hess_prod
+   HessianUpdateStrategy, BFGS, SR1 - quasi-Newton update objects (SciPy's)
+"""
+
+from __future__ import annotations
+
+from sciax.optimize._base import AbstractMinimizer as AbstractMinimizer
+from sciax.optimize._base import OptimizeResult as OptimizeResult
+from sciax.optimize._base import OptimizeWarning as OptimizeWarning
+from sciax.optimize._base import Status as Status
+from sciax.optimize._linesearch import line_search as line_search
+from sciax.optimize._linesearch_methods import BFGSMinimizer as BFGSMinimizer
+from sciax.optimize._linesearch_methods import CGMinimizer as CGMinimizer
+from sciax.optimize._linesearch_methods import NewtonCGMinimizer as NewtonCGMinimizer
+from sciax.optimize._lbfgsb import LBFGSBMinimizer as LBFGSBMinimizer
+from sciax.optimize._lbfgsb import LbfgsInvHessProduct as LbfgsInvHessProduct
+from sciax.optimize._minimize import minimize as minimize
+from sciax.optimize._minimize import register_method as _register
+from sciax.optimize._neldermead import NelderMeadMinimizer as NelderMeadMinimizer
+from sciax.optimize._scalar import minimize_scalar as minimize_scalar
+from sciax.optimize._trust import DoglegMinimizer as DoglegMinimizer
+from sciax.optimize._trust import TrustExactMinimizer as TrustExactMinimizer
+from sciax.optimize._trust import TrustNCGMinimizer as TrustNCGMinimizer
+from sciax.optimize._util import BFGS as BFGS
+from sciax.optimize._util import SR1 as SR1
+from sciax.optimize._util import Bounds as Bounds
+from sciax.optimize._util import HessianUpdateStrategy as HessianUpdateStrategy
+from sciax.optimize._util import approx_fprime as approx_fprime
+from sciax.optimize._util import check_grad as check_grad
+from sciax.optimize._util import rosen as rosen
+from sciax.optimize._util import rosen_der as rosen_der
+from sciax.optimize._util import rosen_hess as rosen_hess
+from sciax.optimize._util import rosen_hess_prod as rosen_hess_prod
+from sciax.optimize._util import show_options as show_options
+
+_register("BFGS", BFGSMinimizer)
+_register("CG", CGMinimizer)
+_register("Newton-CG", NewtonCGMinimizer)
+_register("L-BFGS-B", LBFGSBMinimizer)
+_register("trust-ncg", TrustNCGMinimizer)
+_register("trust-exact", TrustExactMinimizer)
+_register("dogleg", DoglegMinimizer)
+_register("Nelder-Mead", NelderMeadMinimizer)

@@ -1,0 +1,369 @@
+"""Result object, status codes, the minimizer interface and the one driver loop.
+
+Every method of :func:`sciax.optimize.minimize` is an ``AbstractMinimizer``:
+``init`` builds an explicit pytree state, ``step`` maps state to state,
+``terminate`` says whether the state has converged, ``postprocess`` fills an
+:class:`OptimizeResult`.  :func:`iterative_solve` is the single
+``lax.while_loop`` that drives them, so iteration limits, non-finite checks,
+callbacks and per-lane status under ``vmap`` are written once.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from typing import Any, Callable
+
+import numpy as np
+
+import sciax
+import sciax.debug
+import sciax.numpy as snp
+from sciax import lax
+
+
+class OptimizeWarning(UserWarning):
+    """Warning for bad options or inputs, as :class:`scipy.optimize.OptimizeWarning`."""
+
+
+class Status(enum.Enum):
+    """Why an optimizer stopped; each value is the message SciPy prints.
+
+    The integer stored in :attr:`OptimizeResult.status` is SciPy's code for the
+    method (see :data:`_SCIPY_CODE`), the enum member is recovered from the
+    private ``_reason`` index, so messages also work on results returned from
+    ``jit``.
+    """
+
+    RUNNING = "Running."
+    SUCCESS = "Optimization terminated successfully."
+    MAX_ITER = "Maximum number of iterations has been exceeded."
+    MAX_FEV = "Maximum number of function evaluations has been exceeded."
+    PRECISION_LOSS = "Desired error not necessarily achieved due to precision loss."
+    NONFINITE = "NaN result encountered."
+    LBFGSB_PGTOL = "CONVERGENCE: NORM OF PROJECTED GRADIENT <= PGTOL"
+    LBFGSB_FTOL = "CONVERGENCE: RELATIVE REDUCTION OF F <= FACTR*EPSMCH"
+    LBFGSB_MAXFEV = "STOP: TOTAL NO. OF F,G EVALUATIONS EXCEEDS LIMIT"
+    LBFGSB_MAXITER = "STOP: TOTAL NO. OF ITERATIONS REACHED LIMIT"
+    LBFGSB_ABNORMAL = "ABNORMAL: "
+    TRUST_NOT_PD = "A bad approximation caused failure to predict improvement."
+    XTOL = "`xtol` termination condition is satisfied."
+
+
+_REASONS = list(Status)
+_INDEX = {s: i for i, s in enumerate(_REASONS)}
+# SciPy's integer ``status`` for each reason (BFGS numbering, L-BFGS-B's own).
+_SCIPY_CODE = {
+    Status.RUNNING: -1, Status.SUCCESS: 0, Status.MAX_ITER: 1, Status.MAX_FEV: 1,
+    Status.PRECISION_LOSS: 2, Status.NONFINITE: 3, Status.LBFGSB_PGTOL: 0,
+    Status.LBFGSB_FTOL: 0, Status.LBFGSB_MAXFEV: 1, Status.LBFGSB_MAXITER: 1,
+    Status.LBFGSB_ABNORMAL: 2, Status.TRUST_NOT_PD: 2, Status.XTOL: 0,
+}
+_SUCCESS = {Status.SUCCESS, Status.LBFGSB_PGTOL, Status.LBFGSB_FTOL, Status.XTOL}
+_CODES = np.array([_SCIPY_CODE[s] for s in _REASONS], np.int32)
+
+
+def reason_index(status: Status) -> int:
+    """The position of ``status`` in :class:`Status` (the traced representation)."""
+    return _INDEX[status]
+
+
+class OptimizeResult(dict):
+    """The result of an optimization, with SciPy's field names.
+
+    A ``dict`` with attribute access, as :class:`scipy.optimize.OptimizeResult`,
+    and a registered pytree, so it can be returned from ``jit`` and ``vmap``.
+    ``message`` and ``success`` are derived on the host from the stop reason, so
+    they are not pytree leaves.
+
+    Examples
+    --------
+    >>> from sciax.optimize import minimize, rosen
+    >>> res = minimize(rosen, snp.array([-1.2, 1.0]))
+    >>> print(res.success, res.message)
+    True Optimization terminated successfully.
+    >>> print(np.round(np.asarray(res.x), 6))
+    [1. 1.]
+    """
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "message":
+            return self._messages()
+        if name == "success":
+            return self._success()
+        try:
+            return self[name]
+        except KeyError as e:
+            raise AttributeError(name) from e
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        self[name] = value
+
+    def __dir__(self) -> list[str]:
+        return list(self.keys()) + ["message", "success"]
+
+    def _reason_array(self) -> np.ndarray | None:
+        r = self.get("_reason")
+        if r is None:
+            return None
+        try:
+            return np.asarray(r)
+        except Exception:  # a tracer: no host value
+            return None
+
+    def _messages(self) -> Any:
+        r = self._reason_array()
+        if r is None:
+            return self.get("_message", "")
+        if r.ndim == 0:
+            return _REASONS[int(r)].value
+        return [_REASONS[int(i)].value for i in r.ravel()]
+
+    def _success(self) -> Any:
+        r = self._reason_array()
+        if r is None:
+            return self.get("_success", False)
+        ok = np.vectorize(lambda i: _REASONS[int(i)] in _SUCCESS, otypes=[bool])(r)
+        return bool(ok) if r.ndim == 0 else ok
+
+    def __repr__(self) -> str:
+        keys = [k for k in self.keys() if not k.startswith("_")]
+        items = [("message", self.message), ("success", self.success)] + [
+            (k, self[k]) for k in keys]
+        width = max(len(k) for k, _ in items) + 1
+        lines = []
+        for k, v in items:
+            if isinstance(v, sciax.Array):
+                a = np.asarray(v)
+                # scalars print bare, arrays as NumPy does (SciPy's layout)
+                text = repr(a.item()) if a.ndim == 0 else repr(a)
+            else:
+                text = repr(v)
+            text = text.replace("\n", "\n" + " " * (width + 2))
+            lines.append(f"{k.rjust(width)}: {text}")
+        return "\n".join(lines)
+
+    __str__ = __repr__
+
+
+def _flatten_result(r: OptimizeResult):
+    keys = tuple(sorted(k for k, v in r.items() if not isinstance(v, (str, bool))))
+    statics = tuple(sorted((k, v) for k, v in r.items() if isinstance(v, (str, bool))))
+    return [r[k] for k in keys], (keys, statics)
+
+
+def _unflatten_result(aux, children) -> OptimizeResult:
+    keys, statics = aux
+    out = OptimizeResult(zip(keys, children))
+    out.update(statics)
+    return out
+
+
+sciax.tree.register_node(OptimizeResult, _flatten_result, _unflatten_result)
+
+
+# --- the objective: value, gradient, hessian-vector products, dense hessian ----------
+
+
+@dataclasses.dataclass(frozen=True)
+class Objective:
+    """``fun`` and its derivatives on a flat float vector, with ``args`` bound.
+
+    ``jac`` follows :func:`minimize`: ``None`` (exact reverse mode), ``True``
+    (``fun`` returns ``(f, g)``), or a callable.  ``unravel`` maps the flat
+    vector back to the user's pytree.
+    """
+
+    fun: Callable
+    args: tuple
+    unravel: Callable
+    jac: Any = None
+    hess: Any = None
+    hessp: Any = None
+
+    def _f(self, x):
+        out = self.fun(self.unravel(x), *self.args)
+        if self.jac is True:
+            out = out[0]
+        return _as_scalar(out)
+
+    def value(self, x):
+        return self._f(x)
+
+    def value_and_grad(self, x):
+        if self.jac is True:
+            f, g = self.fun(self.unravel(x), *self.args)
+            return _as_scalar(f), _ravel(g, x)
+        if callable(self.jac):
+            return self._f(x), _ravel(self.jac(self.unravel(x), *self.args), x)
+        return sciax.value_and_grad(self._f)(x)
+
+    def grad(self, x):
+        return self.value_and_grad(x)[1]
+
+    def hvp(self, x, v):
+        if self.hessp is not None:
+            return _ravel(self.hessp(self.unravel(x), self.unravel(v), *self.args), x)
+        if callable(self.hess):
+            return self.dense_hess(x) @ v
+        # Forward-over-reverse: one jvp of the reverse-mode gradient.
+        return sciax.jvp(self.grad, (x,), (v,))[1]
+
+    def dense_hess(self, x):
+        if callable(self.hess):
+            h = snp.asarray(self.hess(self.unravel(x), *self.args), dtype=x.dtype)
+            return h.reshape(x.shape[0], x.shape[0])
+        if self.hessp is not None:
+            eye = snp.eye(x.shape[0], dtype=x.dtype)
+            return sciax.vmap(lambda e: self.hvp(x, e))(eye)
+        return sciax.jacfwd(self.grad)(x)
+
+
+def _as_scalar(f):
+    f = snp.asarray(f)
+    if f.size != 1:
+        raise ValueError(f"the objective function must return a scalar, got an array "
+                         f"of shape {tuple(f.shape)}")
+    return f.reshape(()).astype(snp.result_type(f, 1.0))
+
+
+def _ravel(g, like):
+    leaves = sciax.tree.leaves(g)
+    flat = snp.concatenate([snp.ravel(snp.asarray(v)) for v in leaves]) if len(
+        leaves) > 1 else snp.ravel(snp.asarray(leaves[0]))
+    if flat.shape != like.shape:
+        raise ValueError(f"the gradient has {flat.shape[0]} entries, expected "
+                         f"{like.shape[0]} (one per entry of x0)")
+    return flat.astype(like.dtype)
+
+
+# --- solvers and the driver ----------------------------------------------------------
+
+
+class AbstractMinimizer:
+    """A minimization method as pure functions over an explicit pytree state.
+
+    Subclasses are frozen dataclasses whose fields are SciPy's options for the
+    method (so they are hashable and can key compilation caches).  The state
+    must carry ``x``, ``f``, ``g``, ``nfev``, ``njev`` and ``nhev`` leaves.
+    """
+
+    #: SciPy's name, lower case.
+    name = "abstract"
+    #: does the method use ``jac``, ``hess``/``hessp``, bounds?
+    uses_jac = True
+    uses_hess = False
+    takes_bounds = False
+    maxiter_status = Status.MAX_ITER
+    status_codes: dict = {}
+    nit_offset = 0
+
+    def max_iter(self, n: int) -> int:
+        m = getattr(self, "maxiter", None)
+        return 200 * n if m is None else int(m)
+
+    def init(self, obj: Objective, x0, lb, ub) -> Any:
+        raise NotImplementedError(f"{type(self).__name__}.init")
+
+    def step(self, obj: Objective, state, lb, ub) -> tuple[Any, Any]:
+        """One iteration: returns ``(new_state, reason)`` where ``reason`` is the
+        :class:`Status` index to stop with, or ``RUNNING``'s index to go on."""
+        raise NotImplementedError(f"{type(self).__name__}.step")
+
+    def terminate(self, obj: Objective, state, lb, ub) -> Any:
+        """The reason index (``RUNNING`` to continue) for ``state``; also used
+        before the first step."""
+        raise NotImplementedError(f"{type(self).__name__}.terminate")
+
+    def postprocess(self, obj: Objective, state) -> dict:
+        """Method-specific result fields (``hess_inv``, ``hess``...)."""
+        return {}
+
+    def extra_stop(self, state) -> Any:
+        """An evaluation-count limit: the reason index, or ``RUNNING``."""
+        return snp.int32(_INDEX[Status.RUNNING])
+
+
+RUNNING = _INDEX[Status.RUNNING]
+
+
+def _finite(state) -> Any:
+    return snp.isfinite(state.f) & snp.all(snp.isfinite(state.g))
+
+
+def iterative_solve(solver: AbstractMinimizer, obj: Objective, x0, lb, ub,
+                    callback: Callable | None = None, disp: bool = False):
+    """Run ``solver`` from ``x0`` to a stop reason in one ``lax.while_loop``.
+
+    Returns ``(state, nit, reason)``.  Each stop test is written once here:
+    the iteration limit, non-finite values, the solver's own ``terminate``.
+    Under ``vmap`` the loop's predicate is per lane and finished lanes are
+    frozen, so each lane keeps its own iterate, status and counters.
+    """
+    maxiter = solver.max_iter(x0.shape[0])
+    state = solver.init(obj, x0, lb, ub)
+    reason0 = snp.where(_finite(state), solver.terminate(obj, state, lb, ub),
+                        _INDEX[Status.NONFINITE]).astype(snp.int32)
+    reason0 = snp.where((reason0 == RUNNING) & (maxiter <= 0),
+                        _INDEX[Status.MAX_ITER], reason0)
+
+    def cond(carry):
+        return carry[2] == RUNNING
+
+    def body(carry):
+        st, nit, _ = carry
+        st, reason = solver.step(obj, st, lb, ub)
+        nit = nit + 1
+        reason = snp.asarray(reason, snp.int32)
+        term = solver.terminate(obj, st, lb, ub)
+        reason = snp.where(reason == RUNNING, term, reason)
+        reason = snp.where(_finite(st), reason, _INDEX[Status.NONFINITE])
+        reason = snp.where(reason == RUNNING, solver.extra_stop(st), reason)
+        reason = snp.where((reason == RUNNING) & (nit >= maxiter),
+                           _INDEX[solver.maxiter_status], reason).astype(snp.int32)
+        if callback is not None:
+            sciax.debug.callback(_call_user_callback(callback, obj.unravel),
+                                 st.x, st.f)
+        if disp:
+            sciax.debug.callback(_print_iter, nit, st.f)
+        return st, nit, reason
+
+    carry = (state, snp.int32(0), reason0)
+    state, nit, reason = lax.while_loop(cond, body, carry)
+    if disp:
+        sciax.debug.callback(_print_final, reason, nit, state.f, state.nfev, state.njev)
+    return state, nit, reason
+
+
+def _call_user_callback(callback, unravel):
+    def host(x, f):
+        x, f = np.asarray(x), np.asarray(f)
+        if x.ndim > 1:  # under vmap the host sees the whole batch
+            for xi, fi in zip(x, f):
+                callback(OptimizeResult(x=xi, fun=fi))
+            return
+        callback(OptimizeResult(x=np.asarray(unravel(snp.asarray(x))), fun=f))
+    return host
+
+
+def _print_iter(nit, f):
+    print(f"iteration {int(np.max(nit))}: f = {np.asarray(f)}")
+
+
+def _print_final(reason, nit, f, nfev, njev):
+    for i, r in enumerate(np.atleast_1d(reason)):
+        pick = (lambda a: np.atleast_1d(a)[i])
+        print(_REASONS[int(r)].value)
+        print(f"         Current function value: {float(pick(f)):.6f}")
+        print(f"         Iterations: {int(pick(nit))}")
+        print(f"         Function evaluations: {int(pick(nfev))}")
+        print(f"         Gradient evaluations: {int(pick(njev))}")
+
+
+def scipy_status(reason, solver=None):
+    """SciPy's integer status for a (traced) reason index (some methods number
+    their failures differently: ``solver.status_codes`` overrides)."""
+    codes = _CODES.copy()
+    for st, code in getattr(solver, "status_codes", {}).items():
+        codes[_INDEX[st]] = code
+    return snp.asarray(codes)[reason]

@@ -1,0 +1,397 @@
+"""Strong-Wolfe line search: bracketing, then zoom with cubic interpolation.
+
+Nocedal & Wright, *Numerical Optimization* (2006), Algorithms 3.5 and 3.6, with
+the safeguards of SciPy's ``scalar_search_wolfe2``: a cubic through the two
+bracket ends and the previous ``hi``, a quadratic when the cubic lands too near
+an end, bisection when both do (or when an end is not finite).  The whole
+search is one ``lax.while_loop`` that evaluates ``fun`` once per iteration, and
+no trial step ever exceeds ``amax`` (the projected search of L-BFGS-B relies on
+that to stay inside the box).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import sciax
+import sciax.numpy as snp
+from sciax import lax
+
+_BRACKET, _ZOOM, _DONE, _FAIL = 0, 1, 2, 3
+
+
+def _cubicmin(a, fa, fpa, b, fb, c, fc):
+    # Minimiser of the cubic through (a, fa, fpa), (b, fb), (c, fc); NaN if none.
+    db, dc = b - a, c - a
+    denom = (db * dc) ** 2 * (db - dc)
+    r1 = fb - fa - fpa * db
+    r2 = fc - fa - fpa * dc
+    A = (dc ** 2 * r1 - db ** 2 * r2) / denom
+    B = (-dc ** 3 * r1 + db ** 3 * r2) / denom
+    radical = B * B - 3.0 * A * fpa
+    xmin = a + (-B + snp.sqrt(radical)) / (3.0 * A)
+    ok = (radical >= 0) & (A != 0) & (denom != 0) & snp.isfinite(xmin)
+    return snp.where(ok, xmin, snp.nan)
+
+
+def _quadmin(a, fa, fpa, b, fb):
+    db = b - a
+    B = (fb - fa - fpa * db) / (db * db)
+    xmin = a - fpa / (2.0 * B)
+    ok = (B > 0) & (db != 0) & snp.isfinite(xmin)
+    return snp.where(ok, xmin, snp.nan)
+
+
+def _zoom_trial(c):
+    dalpha = c["a_hi"] - c["a_lo"]
+    lo = snp.minimum(c["a_lo"], c["a_hi"])
+    hi = snp.maximum(c["a_lo"], c["a_hi"])
+    aj = _cubicmin(c["a_lo"], c["phi_lo"], c["dphi_lo"], c["a_hi"], c["phi_hi"],
+                   c["a_rec"], c["phi_rec"])
+    cchk = 0.2 * snp.abs(dalpha)
+    bad = (c["i_zoom"] == 0) | snp.isnan(aj) | (aj > hi - cchk) | (aj < lo + cchk)
+    aq = _quadmin(c["a_lo"], c["phi_lo"], c["dphi_lo"], c["a_hi"], c["phi_hi"])
+    qchk = 0.1 * snp.abs(dalpha)
+    qbad = snp.isnan(aq) | (aq > hi - qchk) | (aq < lo + qchk)
+    aq = snp.where(qbad, c["a_lo"] + 0.5 * dalpha, aq)
+    return snp.where(bad, aq, aj)
+
+
+def wolfe_search(value_and_grad: Callable, x, p, f0, g0, alpha1, *, c1=1e-4, c2=0.9,
+                 amax=1e100, maxiter=10) -> dict[str, Any]:
+    """Find ``alpha`` satisfying the strong Wolfe conditions along ``p``.
+
+    Returns a dict with ``alpha``, ``f``, ``g`` (at ``x + alpha p``), ``nfev``
+    (evaluations made) and ``ok``.  On failure ``alpha`` is 0 and ``f``, ``g``
+    are those at ``x``.
+    """
+    dtype = x.dtype
+    d0 = snp.dot(g0, p)
+    amax = snp.asarray(amax, dtype)
+    alpha1 = snp.minimum(snp.asarray(alpha1, dtype), amax)
+    z = snp.zeros((), dtype)
+    carry = dict(stage=snp.int32(_BRACKET), i_br=snp.int32(0), i_zoom=snp.int32(0),
+                 a0=z, phi_a0=f0, dphi_a0=d0, a1=alpha1,
+                 a_lo=z, a_hi=z, phi_lo=f0, phi_hi=f0, dphi_lo=d0, a_rec=z,
+                 phi_rec=f0, alpha=z, f=f0, g=g0, nfev=snp.int32(0))
+    # A direction that does not descend cannot satisfy the Wolfe conditions.
+    bad_start = ~(d0 < 0) | ~(alpha1 > 0)
+    carry["stage"] = snp.where(bad_start, _FAIL, _BRACKET).astype(snp.int32)
+
+    def cond(c):
+        return c["stage"] < _DONE
+
+    def body(c):
+        in_bracket = c["stage"] == _BRACKET
+        trial = snp.where(in_bracket, c["a1"], _zoom_trial(c))
+        f_t, g_t = value_and_grad(x + trial * p)
+        d_t = snp.dot(g_t, p)
+        finite = snp.isfinite(f_t) & snp.isfinite(d_t)
+        armijo = f_t <= f0 + c1 * trial * d0
+        curv = snp.abs(d_t) <= -c2 * d0
+        n = dict(c, nfev=c["nfev"] + 1)
+
+        # --- bracketing phase (Algorithm 3.5)
+        b_hi = ~armijo | ((f_t >= c["phi_a0"]) & (c["i_br"] > 0)) | ~finite
+        b_done = ~b_hi & curv
+        b_rev = ~b_hi & ~curv & (d_t >= 0)
+        b_grow = ~b_hi & ~curv & ~b_rev
+        grow_stop = b_grow & ((c["i_br"] + 1 >= maxiter) | (trial >= amax))
+        # Entering zoom: (lo, hi) = (a0, trial) or (trial, a0).
+        enter = b_hi | b_rev
+        zl = dict(a_lo=snp.where(b_hi, c["a0"], trial),
+                  a_hi=snp.where(b_hi, trial, c["a0"]),
+                  phi_lo=snp.where(b_hi, c["phi_a0"], f_t),
+                  phi_hi=snp.where(b_hi, f_t, c["phi_a0"]),
+                  dphi_lo=snp.where(b_hi, c["dphi_a0"], d_t))
+        br = dict(n)
+        for k, v in zl.items():
+            br[k] = snp.where(enter, v, c[k])
+        br["a_rec"] = snp.where(enter, 0.0, c["a_rec"])
+        br["phi_rec"] = snp.where(enter, f0, c["phi_rec"])
+        br["i_zoom"] = snp.where(enter, 0, c["i_zoom"]).astype(snp.int32)
+        br["a0"] = snp.where(b_grow, trial, c["a0"])
+        br["phi_a0"] = snp.where(b_grow, f_t, c["phi_a0"])
+        br["dphi_a0"] = snp.where(b_grow, d_t, c["dphi_a0"])
+        br["a1"] = snp.where(b_grow, snp.minimum(2.0 * trial, amax), c["a1"])
+        br["i_br"] = c["i_br"] + 1
+        # Out of doublings (or at amax) with a descent point: accept it, as SciPy.
+        accept_b = b_done | grow_stop
+        br["stage"] = snp.where(accept_b, _DONE,
+                                snp.where(enter, _ZOOM, _BRACKET)).astype(snp.int32)
+
+        # --- zoom phase (Algorithm 3.6)
+        z_hi = ~armijo | (f_t >= c["phi_lo"]) | ~finite
+        z_done = ~z_hi & curv
+        flip = ~z_hi & ~curv & (d_t * (c["a_hi"] - c["a_lo"]) >= 0)
+        zm = dict(n)
+        zm["phi_rec"] = snp.where(z_hi | flip, c["phi_hi"], c["phi_lo"])
+        zm["a_rec"] = snp.where(z_hi | flip, c["a_hi"], c["a_lo"])
+        zm["a_hi"] = snp.where(z_hi, trial, snp.where(flip, c["a_lo"], c["a_hi"]))
+        zm["phi_hi"] = snp.where(z_hi, f_t, snp.where(flip, c["phi_lo"], c["phi_hi"]))
+        zm["a_lo"] = snp.where(z_hi, c["a_lo"], trial)
+        zm["phi_lo"] = snp.where(z_hi, c["phi_lo"], f_t)
+        zm["dphi_lo"] = snp.where(z_hi, c["dphi_lo"], d_t)
+        zm["i_zoom"] = c["i_zoom"] + 1
+        zm["stage"] = snp.where(z_done, _DONE, snp.where(
+            zm["i_zoom"] > maxiter, _FAIL, _ZOOM)).astype(snp.int32)
+
+        out = {k: snp.where(in_bracket, br[k], zm[k]) for k in c}
+        accepted = snp.where(in_bracket, accept_b, z_done)
+        out["alpha"] = snp.where(accepted, trial, c["alpha"])
+        out["f"] = snp.where(accepted, f_t, c["f"])
+        out["g"] = snp.where(accepted, g_t, c["g"])
+        return out
+
+    c = lax.while_loop(cond, body, carry)
+    return dict(alpha=c["alpha"], f=c["f"], g=c["g"], nfev=c["nfev"],
+                ok=c["stage"] == _DONE)
+
+
+def line_search(f: Callable, myfprime: Callable, xk: Any, pk: Any, gfk: Any = None,
+                old_fval: Any = None, old_old_fval: Any = None, args: tuple = (),
+                c1: float = 1e-4, c2: float = 0.9, amax: float | None = None,
+                extra_condition: Callable | None = None, maxiter: int = 10) -> tuple:
+    """sciax implementation of :func:`scipy.optimize.line_search`.
+
+    Find a step ``alpha`` along ``pk`` from ``xk`` that satisfies the strong
+    Wolfe conditions.
+
+    Parameters
+    ----------
+    f, myfprime : callable
+        The objective ``f(x, *args)`` and its gradient ``myfprime(x, *args)``.
+    xk, pk : array_like
+        Starting point and search direction.
+    gfk, old_fval : array_like, optional
+        Gradient and value at ``xk`` (computed if not given).
+    old_old_fval : float, optional
+        Value at the previous point, used for the first trial step as SciPy.
+    args : tuple, optional
+        Extra arguments of ``f`` and ``myfprime``.
+    c1, c2 : float, optional
+        Armijo and curvature parameters.
+    amax : float, optional
+        Largest step.
+    extra_condition : callable, optional
+        Not supported (must be None).
+    maxiter : int, optional
+        Bracketing and zoom iterations.
+
+    Returns
+    -------
+    alpha : float or None
+        The step, ``None`` when the search failed (an eager call; under ``jit``
+        a failed search returns NaN).
+    fc, gc : int
+        Function and gradient evaluations.
+    new_fval : float or None
+        ``f(xk + alpha pk)``.
+    old_fval : float
+        ``f(xk)``.
+    new_slope : float or None
+        ``myfprime(xk + alpha pk) @ pk``.
+
+    Notes
+    -----
+    Differences from SciPy: the search is one bracketing-then-zoom loop
+    (SciPy's ``scalar_search_wolfe2``); ``extra_condition`` is not supported.
+
+    Transformations: traceable; under ``jit``/``vmap`` a failure gives NaN.
+
+    Examples
+    --------
+    >>> from sciax.optimize import line_search, rosen, rosen_der
+    >>> x = snp.array([-1.2, 1.0])
+    >>> alpha = line_search(rosen, rosen_der, x, -rosen_der(x))[0]
+    >>> print(bool(rosen(x - alpha * rosen_der(x)) < rosen(x)))
+    True
+    """
+    if extra_condition is not None:
+        raise ValueError("line_search: extra_condition is not supported by sciax")
+    xk = snp.asarray(xk, dtype=snp.result_type(xk, 1.0))
+    pk = snp.asarray(pk, dtype=xk.dtype)
+
+    def vg(x):
+        return snp.asarray(f(x, *args), xk.dtype), snp.asarray(myfprime(x, *args),
+                                                                xk.dtype)
+
+    extra = 0
+    if old_fval is None or gfk is None:
+        f0, g0 = vg(xk)
+        extra = 1
+        old_fval = f0 if old_fval is None else old_fval
+        gfk = g0 if gfk is None else gfk
+    f0 = snp.asarray(old_fval, xk.dtype)
+    g0 = snp.asarray(gfk, xk.dtype)
+    d0 = snp.dot(g0, pk)
+    alpha1 = initial_step(f0, old_old_fval, d0)
+    r = wolfe_search(vg, xk, pk, f0, g0, alpha1, c1=c1, c2=c2,
+                     amax=1e100 if amax is None else amax, maxiter=maxiter)
+    fc = r["nfev"] + extra
+    alpha = snp.where(r["ok"], r["alpha"], snp.nan)
+    new_f = snp.where(r["ok"], r["f"], snp.nan)
+    slope = snp.where(r["ok"], snp.dot(r["g"], pk), snp.nan)
+    if isinstance(alpha, sciax.Array) and not bool(r["ok"]):
+        return None, int(fc), int(fc), None, old_fval, None
+    return alpha, fc, fc, new_f, old_fval, slope
+
+
+def initial_step(f0, f_prev, d0):
+    """SciPy's first trial step: ``min(1, 2.02 (f0 - f_prev) / d0)``, or 1."""
+    if f_prev is None:
+        return snp.ones((), snp.result_type(f0))
+    a = 1.01 * 2.0 * (f0 - f_prev) / d0
+    ok = snp.isfinite(a) & (a > 0) & (d0 != 0)
+    return snp.where(ok, snp.minimum(1.0, a), 1.0)
+
+
+# --- More-Thuente (MINPACK-2 dcsrch), SciPy's first choice ---------------------------
+
+
+def _dcstep(stx, fx, dx, sty, fy, dy, stp, fp, dp, brackt, stpmin, stpmax):
+    """One safeguarded step of More & Thuente (1994), section 4 (the four
+    cases of MINPACK-2's ``dcstep``), all computed and selected."""
+    sgnd = snp.sign(dp) * snp.sign(dx)
+    theta = 3.0 * (fx - fp) / (stp - stx) + dx + dp
+    s = snp.maximum(snp.maximum(snp.abs(theta), snp.abs(dx)), snp.abs(dp))
+    disc = (theta / s) ** 2 - (dx / s) * (dp / s)
+    # case 1: higher function value, the minimum is bracketed
+    g1 = s * snp.sqrt(disc)
+    g1 = snp.where(stp < stx, -g1, g1)
+    r1 = ((g1 - dx) + theta) / (((g1 - dx) + g1) + dp)
+    stpc1 = stx + r1 * (stp - stx)
+    stpq1 = stx + ((dx / ((fx - fp) / (stp - stx) + dx)) / 2.0) * (stp - stx)
+    f1 = snp.where(snp.abs(stpc1 - stx) <= snp.abs(stpq1 - stx), stpc1,
+                   stpc1 + (stpq1 - stpc1) / 2.0)
+    # case 2: derivatives of opposite sign, bracketed
+    g2 = s * snp.sqrt(disc)
+    g2 = snp.where(stp > stx, -g2, g2)
+    r2 = ((g2 - dp) + theta) / (((g2 - dp) + g2) + dx)
+    stpc2 = stp + r2 * (stx - stp)
+    stpq2 = stp + (dp / (dp - dx)) * (stx - stp)
+    f2 = snp.where(snp.abs(stpc2 - stp) > snp.abs(stpq2 - stp), stpc2, stpq2)
+    # case 3: same sign, derivative decreasing in magnitude
+    g3 = s * snp.sqrt(snp.maximum(0.0, disc))
+    g3 = snp.where(stp > stx, -g3, g3)
+    r3 = ((g3 - dp) + theta) / ((g3 + (dx - dp)) + g3)
+    stpc3 = snp.where((r3 < 0) & (g3 != 0), stp + r3 * (stx - stp),
+                      snp.where(stp > stx, stpmax, stpmin))
+    stpq3 = stpq2
+    f3b = snp.where(snp.abs(stpc3 - stp) < snp.abs(stpq3 - stp), stpc3, stpq3)
+    f3b = snp.where(stp > stx, snp.minimum(stp + 0.66 * (sty - stp), f3b),
+                    snp.maximum(stp + 0.66 * (sty - stp), f3b))
+    f3u = snp.where(snp.abs(stpc3 - stp) > snp.abs(stpq3 - stp), stpc3, stpq3)
+    f3u = snp.clip(f3u, stpmin, stpmax)
+    f3 = snp.where(brackt, f3b, f3u)
+    # case 4: same sign, derivative not decreasing
+    theta4 = 3.0 * (fp - fy) / (sty - stp) + dy + dp
+    s4 = snp.maximum(snp.maximum(snp.abs(theta4), snp.abs(dy)), snp.abs(dp))
+    g4 = s4 * snp.sqrt((theta4 / s4) ** 2 - (dy / s4) * (dp / s4))
+    g4 = snp.where(stp > sty, -g4, g4)
+    r4 = ((g4 - dp) + theta4) / (((g4 - dp) + g4) + dy)
+    f4 = snp.where(brackt, stp + r4 * (sty - stp),
+                   snp.where(stp > stx, stpmax, stpmin))
+    c1, c2 = fp > fx, sgnd < 0
+    c3 = snp.abs(dp) < snp.abs(dx)
+    stpf = snp.where(c1, f1, snp.where(c2, f2, snp.where(c3, f3, f4)))
+    brackt = brackt | c1 | (~c1 & c2)
+    hi = fp > fx
+    swap = ~hi & (sgnd < 0)
+    nsty = snp.where(hi, stp, snp.where(swap, stx, sty))
+    nfy = snp.where(hi, fp, snp.where(swap, fx, fy))
+    ndy = snp.where(hi, dp, snp.where(swap, dx, dy))
+    nstx = snp.where(hi, stx, stp)
+    nfx = snp.where(hi, fx, fp)
+    ndx = snp.where(hi, dx, dp)
+    return nstx, nfx, ndx, nsty, nfy, ndy, stpf, brackt
+
+
+def more_thuente(value_and_grad: Callable, x, p, f0, g0, stp, *, ftol=1e-4, gtol=0.9,
+                 xtol=1e-14, stpmin=1e-100, stpmax=1e100, maxiter=100,
+                 accept_warnings=False) -> dict[str, Any]:
+    """More-Thuente line search (MINPACK-2 ``dcsrch``), one evaluation per
+    iteration; returns the same dict as :func:`wolfe_search`.
+
+    With ``accept_warnings`` (L-BFGS-B's use) a search that stops on one of
+    dcsrch's warnings (rounding, xtol, stpmax) still returns its step.
+    """
+    dtype = x.dtype
+    ginit = snp.dot(g0, p)
+    gtest = ftol * ginit
+    stpmin = snp.asarray(stpmin, dtype)
+    stpmax = snp.asarray(stpmax, dtype)
+    stp = snp.asarray(stp, dtype)
+    z = snp.zeros((), dtype)
+    width = stpmax - stpmin
+    c0 = dict(stp=stp, stx=z, fx=f0, gx=ginit, sty=z, fy=f0, gy=ginit,
+              brackt=snp.bool_(False), stage=snp.int32(1), stmin=z,
+              stmax=stp + 4.0 * stp, width=width, width1=width / 0.5,
+              task=snp.int32(0), f=f0, g=g0, alpha=z, nfev=snp.int32(0))
+    # task: 0 evaluate, 1 converged, 2 warning, 3 failed
+    c0["task"] = snp.where((ginit < 0) & (stp >= stpmin) & (stp <= stpmax), 0,
+                           3).astype(snp.int32)
+
+    def body(c):
+        stp = c["stp"]
+        f, gv = value_and_grad(x + stp * p)
+        g = snp.dot(gv, p)
+        ftest = f0 + stp * gtest
+        stage = snp.where((c["stage"] == 1) & (f <= ftest) & (g >= 0), 2, c["stage"])
+        br = c["brackt"]
+        warn = (br & ((stp <= c["stmin"]) | (stp >= c["stmax"]))) | (
+            br & (c["stmax"] - c["stmin"] <= xtol * c["stmax"])) | (
+            (stp == stpmax) & (f <= ftest) & (g <= gtest)) | (
+            (stp == stpmin) & ((f > ftest) | (g >= gtest)))
+        conv = (f <= ftest) & (snp.abs(g) <= gtol * -ginit)
+        nonfinite = ~snp.isfinite(f) | ~snp.isfinite(g)
+        mod = (stage == 1) & (f <= c["fx"]) & (f > ftest)
+        shift = snp.where(mod, gtest, 0.0)
+        out = _dcstep(c["stx"], c["fx"] - c["stx"] * shift, c["gx"] - shift, c["sty"],
+                      c["fy"] - c["sty"] * shift, c["gy"] - shift, stp,
+                      f - stp * shift, g - shift, br, c["stmin"], c["stmax"])
+        stx, fx, gx, sty, fy, gy, nstp, br = out
+        fx, fy = fx + stx * shift, fy + sty * shift
+        gx, gy = gx + shift, gy + shift
+        far = br & (snp.abs(sty - stx) >= 0.66 * c["width1"])
+        nstp = snp.where(far, stx + 0.5 * (sty - stx), nstp)
+        width1 = snp.where(br, c["width"], c["width1"])
+        width = snp.where(br, snp.abs(sty - stx), c["width"])
+        stmin = snp.where(br, snp.minimum(stx, sty), nstp + 1.1 * (nstp - stx))
+        stmax = snp.where(br, snp.maximum(stx, sty), nstp + 4.0 * (nstp - stx))
+        nstp = snp.clip(nstp, stpmin, stpmax)
+        back = br & ((nstp <= stmin) | (nstp >= stmax)
+                     | (stmax - stmin <= xtol * stmax))
+        nstp = snp.where(back, stx, nstp)
+        # A non-finite trial: halve the step towards the best point so far.
+        nstp = snp.where(nonfinite, c["stx"] + 0.5 * (stp - c["stx"]), nstp)
+        stop = conv | (warn & ~nonfinite)
+        task = snp.where(conv, 1, snp.where(stop, 2, 0))
+        task = snp.where(~stop & (c["nfev"] + 1 >= maxiter), 3, task).astype(snp.int32)
+        keep = nonfinite
+        new = dict(stp=nstp, stx=snp.where(keep, c["stx"], stx),
+                   fx=snp.where(keep, c["fx"], fx), gx=snp.where(keep, c["gx"], gx),
+                   sty=snp.where(keep, stp, sty), fy=snp.where(keep, c["fy"], fy),
+                   gy=snp.where(keep, c["gy"], gy),
+                   brackt=snp.where(keep, True, br), stage=stage.astype(snp.int32),
+                   stmin=stmin, stmax=stmax, width=width, width1=width1, task=task,
+                   f=snp.where(stop, f, c["f"]), g=snp.where(stop, gv, c["g"]),
+                   alpha=snp.where(stop, stp, c["alpha"]), nfev=c["nfev"] + 1)
+        return new
+
+    c = lax.while_loop(lambda c: c["task"] == 0, body, c0)
+    ok = (c["task"] == 1) | ((c["task"] == 2) & accept_warnings)
+    return dict(alpha=snp.where(ok, c["alpha"], 0.0), f=snp.where(ok, c["f"], f0),
+                g=snp.where(ok, c["g"], g0), nfev=c["nfev"], ok=ok)
+
+
+def wolfe12(value_and_grad: Callable, x, p, f0, g0, alpha1, *, c1=1e-4, c2=0.9):
+    """SciPy's ``_line_search_wolfe12``: More-Thuente first, and the
+    bracketing/zoom search when it fails."""
+    mt = more_thuente(value_and_grad, x, p, f0, g0, alpha1, ftol=c1, gtol=c2)
+
+    def fallback(_):
+        r = wolfe_search(value_and_grad, x, p, f0, g0, alpha1, c1=c1, c2=c2)
+        return dict(r, nfev=r["nfev"] + mt["nfev"])
+
+    return lax.cond(mt["ok"], lambda _: mt, fallback, None)

@@ -1,0 +1,231 @@
+"""Trust-region Newton methods: trust-ncg, trust-exact and dogleg.
+
+The outer iteration is SciPy's ``_minimize_trust_region`` (radius 1, at most
+1000, ``eta = 0.15``, quarter on ``rho < 1/4``, double on ``rho > 3/4`` at the
+boundary, stop on ``|g| < gtol``); the subproblem solvers differ:
+
+* trust-ncg: Steihaug's truncated CG on exact hessian-vector products;
+* trust-exact: the exact solution of the subproblem from an eigendecomposition
+  of the hessian (the secular equation solved by safeguarded Newton on
+  ``lambda``, the hard case by an eigenvector step), which is the global
+  minimiser Moré-Sorensen's Cholesky iteration converges to;
+* dogleg: Powell's dogleg between the Cauchy and Newton points.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import sciax
+import sciax.linalg
+import sciax.numpy as snp
+from sciax import lax
+
+from sciax.optimize._base import RUNNING, AbstractMinimizer, Status, reason_index
+
+
+@sciax.tree.register_dataclass
+@dataclasses.dataclass
+class TrustState:
+    x: Any
+    f: Any
+    g: Any
+    H: Any
+    radius: Any
+    nfev: Any
+    njev: Any
+    nhev: Any
+
+
+def _boundary(z, d, r):
+    """``(ta, tb)`` with ``|z + t d| = r``."""
+    a = snp.dot(d, d)
+    b = 2.0 * snp.dot(z, d)
+    c = snp.dot(z, z) - r * r
+    sq = snp.sqrt(snp.maximum(b * b - 4 * a * c, 0.0))
+    aux = b + snp.where(b >= 0, sq, -sq)
+    ta, tb = -aux / (2 * a), -2 * c / aux
+    return snp.minimum(ta, tb), snp.maximum(ta, tb)
+
+
+def _steihaug(hvp, g, r):
+    gnorm = snp.linalg.norm(g)
+    tol = snp.minimum(0.5, snp.sqrt(gnorm)) * gnorm
+
+    def cond(c):
+        return ~c["done"]
+
+    def body(c):
+        Bd = hvp(c["d"])
+        dBd = snp.dot(c["d"], Bd)
+        ta, tb = _boundary(c["z"], c["d"], r)
+        pa, pb = c["z"] + ta * c["d"], c["z"] + tb * c["d"]
+        q = lambda p: snp.dot(g, p) + 0.5 * snp.dot(p, hvp(p))  # noqa: E731
+        p_neg = snp.where(q(pa) < q(pb), pa, pb)
+        alpha = snp.dot(c["r"], c["r"]) / snp.where(dBd == 0, 1.0, dBd)
+        z1 = c["z"] + alpha * c["d"]
+        r1 = c["r"] + alpha * Bd
+        out_b = snp.linalg.norm(z1) >= r
+        neg = dBd <= 0
+        conv = snp.linalg.norm(r1) < tol
+        beta = snp.dot(r1, r1) / snp.dot(c["r"], c["r"])
+        z_new = snp.where(neg, p_neg, snp.where(out_b, c["z"] + tb * c["d"], z1))
+        return dict(z=z_new, r=r1, d=-r1 + beta * c["d"], done=neg | out_b | conv
+                    | (c["i"] + 1 >= 10 * g.shape[0]), hit=neg | out_b, i=c["i"] + 1,
+                    nh=c["nh"] + 2 + neg)
+
+    c0 = dict(z=snp.zeros_like(g), r=g, d=-g, done=gnorm < tol, hit=snp.bool_(False),
+              i=snp.int32(0), nh=snp.int32(0))
+    c = lax.while_loop(cond, body, c0)
+    return c["z"], c["hit"], c["nh"]
+
+
+def _exact(H, g, r):
+    """Global minimiser of ``g.p + p.H.p/2`` over ``|p| <= r`` via ``eigh``."""
+    lam, Q = snp.linalg.eigh(H)
+    gt = Q.T @ g
+    lmin = lam[0]
+    eps = snp.finfo(g.dtype).eps
+
+    def pnorm(mu):
+        return snp.sqrt(snp.sum((gt / (lam + mu)) ** 2))
+
+    # Interior Newton step when H is positive definite and the step fits.
+    p_in = -Q @ (gt / snp.where(lam > 0, lam, 1.0))
+    interior = (lmin > 0) & (snp.linalg.norm(p_in) <= r)
+    lo = snp.maximum(0.0, -lmin) * (1 + eps) + 1e-300
+    # Newton on 1/|p(mu)| - 1/r (Moré-Sorensen's secular equation) from lo.
+    hi = snp.linalg.norm(g) / r + snp.maximum(0.0, -lmin) + snp.max(snp.abs(lam))
+
+    def body(c):
+        mu, a, b, i = c
+        pn = pnorm(mu)
+        dpn = -snp.sum(gt ** 2 / (lam + mu) ** 3) / pn
+        phi = 1.0 / pn - 1.0 / r
+        step = -phi / (-dpn / pn ** 2)
+        a = snp.where(phi < 0, mu, a)
+        b = snp.where(phi > 0, mu, b)
+        mu1 = mu + step
+        bad = (mu1 <= a) | (mu1 >= b) | ~snp.isfinite(mu1)
+        mu1 = snp.where(bad, 0.5 * (a + b), mu1)
+        return mu1, a, b, i + 1
+
+    def cond(c):
+        mu, a, b, i = c
+        return (i < 100) & (snp.abs(pnorm(mu) - r) > 1e-10 * r) & (b - a > eps * b)
+
+    mu0 = snp.where(pnorm(lo) > r, lo, lo)
+    mu, _, _, _ = lax.while_loop(cond, body, (mu0, lo, hi, 0))
+    p_b = -Q @ (gt / (lam + mu))
+    # Hard case: g orthogonal to the lowest eigenvector, |p(-lmin)| < r.
+    hard = (lmin <= 0) & (pnorm(lo) < r)
+    p_h = -Q @ snp.where(snp.abs(lam - lmin) > 1e-12 * snp.max(snp.abs(lam)),
+                         gt / (lam - lmin), 0.0)
+    tau = _boundary(p_h, Q[:, 0], r)[1]
+    p_hard = p_h + tau * Q[:, 0]
+    p = snp.where(interior, p_in, snp.where(hard, p_hard, p_b))
+    return p, ~interior
+
+
+def _dogleg(H, g, r):
+    L = snp.linalg.cholesky(H)
+    pd = snp.all(snp.isfinite(L))
+    pb = -sciax.linalg.cho_solve((snp.where(pd, L, snp.eye(g.shape[0])), True), g)
+    inside = pd & (snp.linalg.norm(pb) < r)
+    pu = -(snp.dot(g, g) / snp.dot(g, H @ g)) * g
+    pu_out = snp.linalg.norm(pu) >= r
+    p_cauchy = r * pu / snp.linalg.norm(pu)
+    tb = _boundary(pu, pb - pu, r)[1]
+    p = snp.where(inside, pb, snp.where(pu_out, p_cauchy, pu + tb * (pb - pu)))
+    return p, ~inside, pd
+
+
+@dataclasses.dataclass(frozen=True)
+class _TrustRegion(AbstractMinimizer):
+    initial_trust_radius: float = 1.0
+    max_trust_radius: float = 1000.0
+    eta: float = 0.15
+    gtol: float = 1e-4
+    maxiter: int | None = None
+    uses_hess = True
+    dense = True
+
+    def init(self, obj, x0, lb, ub):
+        f, g = obj.value_and_grad(x0)
+        H = obj.dense_hess(x0) if self.dense else snp.zeros((1, 1), x0.dtype)
+        one = snp.int32(1)
+        return TrustState(x=x0, f=f, g=g, H=H, radius=snp.asarray(
+            self.initial_trust_radius, x0.dtype), nfev=one, njev=one,
+            nhev=snp.int32(1 if self.dense else 0))
+
+    def terminate(self, obj, st, lb, ub):
+        return snp.where(snp.linalg.norm(st.g) < self.gtol, reason_index(
+            Status.SUCCESS), RUNNING).astype(snp.int32)
+
+    def _solve(self, obj, st):
+        raise NotImplementedError(f"{type(self).__name__}._solve")
+
+    def step(self, obj, st, lb, ub):
+        p, hit, nh, bad = self._solve(obj, st)
+        Hp = st.H @ p if self.dense else obj.hvp(st.x, p)
+        pred = -(snp.dot(st.g, p) + 0.5 * snp.dot(p, Hp))
+        x1 = st.x + p
+        f1, g1 = obj.value_and_grad(x1)
+        rho = (st.f - f1) / pred
+        rho = snp.where(snp.isfinite(rho), rho, -1.0)
+        r = st.radius
+        r = snp.where(rho < 0.25, 0.25 * r, snp.where(
+            (rho > 0.75) & hit, snp.minimum(2 * r, self.max_trust_radius), r))
+        acc = (rho > self.eta) & (pred > 0)
+        H1 = obj.dense_hess(x1) if self.dense else st.H
+        new = TrustState(
+            x=snp.where(acc, x1, st.x), f=snp.where(acc, f1, st.f),
+            g=snp.where(acc, g1, st.g), H=snp.where(acc, H1, st.H), radius=r,
+            nfev=st.nfev + 1, njev=st.njev + 1,
+            nhev=st.nhev + nh + (1 if self.dense else 0))
+        reason = snp.where((pred <= 0) | bad, reason_index(Status.TRUST_NOT_PD),
+                           RUNNING)
+        return new, reason
+
+
+@dataclasses.dataclass(frozen=True)
+class TrustNCGMinimizer(_TrustRegion):
+    """Newton conjugate-gradient trust region (Steihaug) with exact
+    hessian-vector products.  Options (SciPy's): ``initial_trust_radius=1``,
+    ``max_trust_radius=1000``, ``eta=0.15``, ``gtol=1e-4``, ``maxiter=200*n``.
+    """
+
+    name = "trust-ncg"
+    dense = False
+
+    def _solve(self, obj, st):
+        p, hit, nh = _steihaug(lambda v: obj.hvp(st.x, v), st.g, st.radius)
+        return p, hit, nh + 1, snp.bool_(False)
+
+
+@dataclasses.dataclass(frozen=True)
+class TrustExactMinimizer(_TrustRegion):
+    """Nearly exact trust region (the subproblem solved exactly) with the
+    exact dense hessian.  Options (SciPy's): ``initial_trust_radius=1``,
+    ``max_trust_radius=1000``, ``eta=0.15``, ``gtol=1e-8``, ``maxiter=200*n``.
+    """
+
+    gtol: float = 1e-8
+    name = "trust-exact"
+
+    def _solve(self, obj, st):
+        p, hit = _exact(st.H, st.g, st.radius)
+        return p, hit, 0, snp.bool_(False)
+
+
+@dataclasses.dataclass(frozen=True)
+class DoglegMinimizer(_TrustRegion):
+    """Dogleg trust region; needs a positive definite hessian (stops with
+    status 2 otherwise, as SciPy raises).  Options as trust-ncg."""
+
+    name = "dogleg"
+
+    def _solve(self, obj, st):
+        p, hit, pd = _dogleg(st.H, st.g, st.radius)
+        return p, hit, 0, ~pd

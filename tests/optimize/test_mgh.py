@@ -1,0 +1,112 @@
+"""Moré-Garbow-Hillstrom problems (tests/optimize/mgh.py) from their standard
+starting points, each method against ``scipy.optimize.minimize`` with the same
+method, given the same exact gradient (and hessian for Newton-type methods).
+
+A method passes a problem when its final objective is at least as low as
+SciPy's, to ``1e-6`` relative and ``1e-7`` absolute: both stop on the same
+gradient tolerance, which on problems with a singular minimum (extended Powell,
+``f ~ |x|^4``) fixes ``f`` only to about that level.  Iteration and evaluation
+counts, ours beside SciPy's, are tabulated in benchmarks/README.md (section
+"sciax.optimize"), produced by ``python -m tests.optimize.test_mgh``.  The
+default run covers one small case; the full matrix is marked slow.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+import scipy.optimize as so
+
+import sciax
+import sciax.numpy as snp
+from sciax import optimize as sopt
+
+from tests.optimize.mgh import PROBLEMS
+
+METHODS = ["BFGS", "CG", "Newton-CG", "L-BFGS-B", "trust-ncg", "trust-exact", "dogleg",
+           "Nelder-Mead"]
+NEEDS_HESS = {"Newton-CG", "trust-ncg", "trust-exact", "dogleg"}
+
+
+def solve_pair(pname, method):
+    p = PROBLEMS[pname]
+    x0 = np.array(p.x0, float)
+    ours = sopt.minimize(p.fun, snp.asarray(x0), method=method)
+    g = sciax.jit(sciax.grad(p.fun))
+    h = sciax.jit(sciax.hessian(p.fun))
+    kw = {}
+    if method != "Nelder-Mead":
+        kw["jac"] = lambda x: np.asarray(g(snp.asarray(x)))
+    if method in NEEDS_HESS:
+        kw["hess"] = lambda x: np.asarray(h(snp.asarray(x)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            ref = so.minimize(lambda x: float(p.fun(snp.asarray(x))), x0, method=method,
+                              **kw)
+        except (np.linalg.LinAlgError, ValueError):  # dogleg on an indefinite hessian
+            ref = None
+    return ours, ref
+
+
+def _check(pname, method):
+    ours, ref = solve_pair(pname, method)
+    if ref is None:
+        pytest.skip(f"SciPy's {method} raises on {pname}")
+    f, fr = float(ours.fun), float(ref.fun)
+    assert np.isfinite(f)
+    assert f <= fr + 1e-6 * abs(fr) + 1e-7, (pname, method, f, fr, ours.message)
+
+
+@pytest.mark.parametrize("pname,method", [
+    ("rosenbrock", "BFGS"), pytest.param("beale", "trust-ncg", marks=pytest.mark.slow)])
+def test_mgh_small(pname, method):
+    _check(pname, method)
+
+
+# Known shortfalls (see benchmarks/README.md, section sciax.optimize).
+KNOWN = {
+    ("brown_badly_scaled", "L-BFGS-B"): "parts from SciPy's iterates at step 3 and "
+    "stops on the relative-reduction test far from the minimum",
+    ("brown_badly_scaled", "trust-exact"): "both hit maxiter; ours ends higher",
+}
+
+
+def _matrix_params():
+    for pname in sorted(PROBLEMS):
+        for method in METHODS:
+            reason = KNOWN.get((pname, method))
+            marks = [pytest.mark.xfail(reason=reason, strict=False)] if reason else []
+            yield pytest.param(pname, method, marks=marks, id=f"{pname}-{method}")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("pname,method", list(_matrix_params()))
+def test_mgh_matrix(pname, method):
+    _check(pname, method)
+
+
+def table() -> str:
+    """Markdown table: nit and nfev, sciax / SciPy, per problem and method."""
+    rows = ["| problem | " + " | ".join(METHODS) + " |",
+            "| --- | " + " | ".join("---" for _ in METHODS) + " |"]
+    for pname in PROBLEMS:
+        cells = []
+        for m in METHODS:
+            ours, ref = solve_pair(pname, m)
+            if ref is None:
+                cells.append(f"{int(ours.nit)}/{int(ours.nfev)} (SciPy raises)")
+                continue
+            fr = float(ref.fun)
+            ok = "" if float(ours.fun) <= fr + 1e-6 * abs(fr) + 1e-7 else " !"
+            cells.append(
+                f"{int(ours.nit)}/{int(ours.nfev)} vs {ref.nit}/{ref.nfev}{ok}")
+        rows.append(f"| {pname} | " + " | ".join(cells) + " |")
+        print(rows[-1], flush=True)
+    return "\n".join(rows)
+
+
+if __name__ == "__main__":
+    print(table())
