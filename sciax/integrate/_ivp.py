@@ -336,8 +336,12 @@ def solve_ivp(fun: Callable, t_span: Sequence[Any], y0: Any, method: Any = "RK45
     if max_step <= 0:
         raise ValueError("`max_step` must be positive.")
     first_step = options.get("first_step")
-    if first_step is not None and _is_concrete(first_step) and float(first_step) <= 0:
-        raise ValueError("`first_step` must be positive.")
+    if first_step is not None:
+        if not _is_concrete(first_step):
+            raise TypeError("`first_step` must be a concrete number (it is static)")
+        first_step = float(first_step)
+        if first_step <= 0:
+            raise ValueError("`first_step` must be positive.")
     if not solver.adaptive and first_step is None:
         raise ValueError(f"the fixed-step method {type(solver).__name__} needs "
                          f"`first_step` (the step size)")

@@ -121,13 +121,19 @@ def _illinois(g: Callable, ta: Any, tb: Any, ga: Any, gb: Any, bounded: bool) ->
     return out[1]
 
 
-def _progress_cb(t0: float, t1: float, last=[0.0]) -> Callable:  # noqa: B006
-    def show(t, done):
+def _progress_cb() -> Callable:
+    last = [0.0]
+
+    def show(t, t0, t1, done):
+        # Host side: redraw at most five times a second (the loop calls every
+        # 16 accepted steps).
         now = time.monotonic()
-        if not done and now - last[0] < 0.2:
+        if not bool(np.all(done)) and now - last[0] < 0.2:
             return
         last[0] = now
-        frac = float(np.clip((float(t) - t0) / (t1 - t0) if t1 != t0 else 1.0, 0, 1))
+        t, t0, t1 = (float(np.min(x)) for x in (t, t0, t1))
+        done = bool(np.all(done))
+        frac = float(np.clip((t - t0) / (t1 - t0) if t1 != t0 else 1.0, 0, 1))
         bar = "#" * int(30 * frac)
         sys.stderr.write(f"\rsolve_ivp [{bar:<30}] {100 * frac:5.1f}% t={float(t):.4g}")
         if done:
@@ -181,8 +187,7 @@ def integrate(cfg: LoopConfig, t0: Any, t1: Any, y0: Any, rtol: Any, atol: Any
         s["ev_t"] = snp.full((k, cap), snp.nan, dtype)
         s["ev_y"] = snp.full((k, cap, n), snp.nan, dtype)
         s["ev_n"] = snp.zeros((k,), np.int32)
-    show = _progress_cb(float(np.asarray(t0)), float(np.asarray(t1))) if (
-        cfg.progress) else None
+    show = _progress_cb() if cfg.progress else None
 
     def cond(s):
         return (s["status"] == RUNNING) & (s["n_iter"] < cfg.max_steps)
@@ -259,7 +264,8 @@ def integrate(cfg: LoopConfig, t0: Any, t1: Any, y0: Any, rtol: Any, atol: Any
         if show is not None:
             done = s["status"] != RUNNING
             lax.cond((s["n_acc"] % 16 == 0) | done,
-                     lambda: sciax.debug.callback(show, t_end, done), lambda: None)
+                     lambda: sciax.debug.callback(show, t_end, t0, t1, done),
+                     lambda: None)
         return s
 
     def _fill_t_eval(s, t, t_end, interp):
@@ -352,7 +358,10 @@ def _bounded_loop(cond: Callable, body: Callable, s: Any, max_steps: int) -> Any
     def one(c, _):
         return lax.cond(cond(c), body, lambda c: c, c), None
 
-    @sciax.checkpoint
+    # TODO(sciax.checkpoint): wrapping ``chunk`` in sciax.checkpoint would store
+    # only chunk boundaries, but checkpoint's transpose currently fails on a
+    # scan whose body branches on a boolean carry (UndefinedPrimal(bool)), so
+    # reverse mode stores every step's residuals for now.
     def chunk(c):
         return lax.scan(one, c, None, length=inner)[0]
 
