@@ -27,3 +27,4 @@ from sciax.integrate._rk import AbstractExplicitRK as AbstractExplicitRK
 from sciax.integrate._rk import AbstractODESolver as AbstractODESolver
 from sciax.integrate._rk import Euler as Euler
 from sciax.integrate._rk import Tsit5 as Tsit5
+from sciax.integrate._odeint import odeint as odeint

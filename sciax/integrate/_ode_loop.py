@@ -166,7 +166,9 @@ def integrate(cfg: LoopConfig, t0: Any, t1: Any, y0: Any, rtol: Any, atol: Any
     s: dict[str, Any] = dict(
         t=t0 + 0 * t1, y=y0, f=f0, h_abs=h_abs, rejected=snp.asarray(False),
         n_acc=snp.asarray(0), n_iter=snp.asarray(0), nfev=nfev,
-        status=snp.where(t1 == t0, FINISHED, RUNNING), nonfinite=snp.asarray(False))
+        status=snp.where(t1 == t0, FINISHED,
+                         snp.where(snp.all(snp.isfinite(f0)), RUNNING, NONFINITE)),
+        nonfinite=snp.asarray(False))
     if cfg.t_eval is not None:
         te = cfg.t_eval
         at_start = te == t0
@@ -200,9 +202,14 @@ def integrate(cfg: LoopConfig, t0: Any, t1: Any, y0: Any, rtol: Any, atol: Any
         too_small = snp.asarray(False)
         if solver.adaptive:
             h_abs = snp.minimum(h_abs, cfg.max_step)
-            too_small = s["rejected"] & (h_abs < min_step)
+            too_small = s["rejected"] & ~(h_abs >= min_step)  # NaN-safe
             h_abs = snp.where(s["rejected"], h_abs, snp.maximum(h_abs, min_step))
         t_new = t + direction * h_abs
+        if not solver.adaptive:
+            # Fixed steps: t0 + k h without accumulated roundoff, and no sliver
+            # of a step left before t1.
+            t_new = t0 + direction * h_abs * (s["n_acc"] + 1)
+            t_new = snp.where(direction * (t1 - t_new) < 1e-9 * h_abs, t1, t_new)
         t_new = snp.where(direction * (t_new - t1) > 0, t1, t_new)
         h = t_new - t
         y_new, f_new, K = solver.step(fun, t, y, f, h)
