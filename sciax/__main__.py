@@ -248,6 +248,24 @@ def linear_algebra_and_random() -> None:
           repr(sciax.vmap(lambda k: sciax.random.uniform(k))(sciax.random.split(k2, 3))))
 
 
+def ode_section() -> None:
+    _section("ODEs: sciax.integrate.solve_ivp (SciPy's steps, differentiable)")
+    from sciax.integrate import solve_ivp
+
+    def decay(t, y, k):
+        return -k * y
+
+    def y1(k):
+        r = solve_ivp(decay, (0.0, 1.0), snp.array([1.0]), method="RK23", args=(k,),
+                      t_eval=snp.array([1.0]), rtol=1e-8, atol=1e-10, max_steps=256)
+        return r.y[0, -1]
+
+    _show("solve_ivp(y' = -k y, k = 2): y(1) vs exp(-2)",
+          f"{float(y1(2.0)):.8f} vs {np.exp(-2.0):.8f}")
+    _show("jvp in k: dy(1)/dk = -exp(-k)",
+          f"{float(sciax.jvp(y1, (2.0,), (1.0,))[1]):.8f} vs {-np.exp(-2.0):.8f}")
+
+
 COMING = ["the rest of sciax.numpy and sciax.linalg", "sciax.optimize",
           "sciax.integrate", "sciax.special and sciax.stats"]
 
@@ -258,7 +276,7 @@ def main() -> int:
           f"NumPy {np.__version__})")
     for step in (devices_and_arrays, eager_lax, numpy_layer, staging, jit_section,
                  pytrees, float32_mode, derivatives, batching, control_flow,
-                 custom_rules, linear_algebra_and_random):
+                 custom_rules, linear_algebra_and_random, ode_section):
         step()
     _section("coming next")
     print(", ".join(COMING))
