@@ -261,11 +261,14 @@ def solve_ivp(fun: Callable, t_span: Sequence[Any], y0: Any, method: Any = "RK45
     * ``adjoint='direct'`` (default): forward mode (``jvp``, ``jacfwd``) and
       reverse mode differentiate through the steps (step sizes are treated as
       constants, as in diffrax).  The primal runs as a ``while_loop``; a
-      derivative reruns it as two nested scans over ``ceil(sqrt(max_steps))``
-      checkpointed chunks, so reverse mode stores about
-      ``2 sqrt(max_steps)`` states instead of ``max_steps`` (without
-      ``t_eval`` the ``max_steps`` output buffer is stored at each chunk
-      boundary too, so pass ``t_eval`` when taking gradients).
+      derivative reruns the same steps as two nested scans of
+      ``ceil(sqrt(max_steps))`` chunks (finished chunks are skipped), so
+      reverse mode stores residuals for ``max_steps`` step slots: keep
+      ``max_steps`` near the steps needed.  The chunks are laid out for
+      ``sciax.checkpoint`` (square-root memory), which cannot wrap them yet
+      (see ``_ode_loop._bounded_loop``).  Without ``t_eval`` the output
+      buffer is carried through every step too, so pass ``t_eval`` when
+      taking gradients.
     * ``adjoint='backsolve'``: reverse mode only; the continuous adjoint
       system is integrated backwards together with the state (memory
       independent of the number of steps; needs ``t_eval`` or uses ``t1``).

@@ -10,10 +10,11 @@ when the caller asked for them (no ``t_eval``, or ``dense_output``).
 
 Two loop kinds share the body.  ``"while"`` is a ``lax.while_loop``: fast, and
 forward-mode differentiable.  ``"bounded"`` is a two-level ``lax.scan`` of
-``ceil(sqrt(max_steps))`` checkpointed chunks (each step a ``lax.cond`` that is a
-no-op once finished): reverse mode differentiates it while storing only the
-chunk boundaries plus one chunk's steps, so memory grows like the square root
-of ``max_steps`` (``adjoint='direct'``).
+``ceil(sqrt(max_steps))`` chunks (each step a ``lax.cond`` that is a no-op
+once finished, and finished chunks skipped): reverse mode can differentiate it
+(``adjoint='direct'``).  Wrapping each chunk in ``sciax.checkpoint`` would store
+only chunk boundaries plus one chunk's steps (memory ~ sqrt(max_steps)); that
+is blocked on a ``sciax.checkpoint`` transpose bug, see ``_bounded_loop``.
 """
 
 from __future__ import annotations
