@@ -244,9 +244,23 @@ def integrate(cfg: LoopConfig, t0: Any, t1: Any, y0: Any, rtol: Any, atol: Any
         t, y, t_new, y_new, f_new, K, h = step
         s = dict(s)
         coeffs = None
-        if need_dense:
+        ev_signs = _event_signs(s, y_new, t_new) if cfg.events else None
+        if need_dense and solver.dense_nfev:
+            # An interpolant that costs evaluations (DOP853) is built only for
+            # steps that use it, as SciPy does: so nfev matches SciPy's.
+            need = snp.asarray(cfg.dense)
+            if cfg.t_eval is not None:
+                te = cfg.t_eval
+                need = need | snp.any((direction * (te - t) > 0)
+                                      & (direction * (te - t_new) <= 0))
+            if cfg.events:
+                need = need | snp.any(ev_signs[1])
+            deg = _dense_rows(solver)
+            coeffs = lax.cond(need, lambda: solver.dense_coeffs(fun, t, y, y_new, K, h),
+                              lambda: snp.zeros((deg, n), dtype))
+            s["nfev"] = s["nfev"] + solver.dense_nfev * need.astype(s["nfev"].dtype)
+        elif need_dense:
             coeffs = solver.dense_coeffs(fun, t, y, y_new, K, h)
-            s["nfev"] = s["nfev"] + solver.dense_nfev
 
         def interp(tq):
             return solver.dense_eval(coeffs, y, h, (tq - t) / h)
@@ -254,7 +268,7 @@ def integrate(cfg: LoopConfig, t0: Any, t1: Any, y0: Any, rtol: Any, atol: Any
         t_end, y_end, f_end = t_new, y_new, f_new
         stop = snp.asarray(False)
         if cfg.events:
-            t_end, y_end, stop = _events(s, t, t_new, y_new, interp)
+            t_end, y_end, stop = _events(s, t, t_new, ev_signs, interp, y_new)
             f_end = snp.where(stop, f_new * 0, f_new)  # unused after a stop
         if cfg.t_eval is not None:
             _fill_t_eval(s, t, t_end, interp)
@@ -297,7 +311,7 @@ def integrate(cfg: LoopConfig, t0: Any, t1: Any, y0: Any, rtol: Any, atol: Any
             return i + 1, buf.at[i].set(interp(te[i]))
         s["i_eval"], s["ys_eval"] = lax.while_loop(more, put, (s["i_eval"], s["ys_eval"]))
 
-    def _events(s, t, t_new, y_new, interp):
+    def _event_signs(s, y_new, t_new):
         g_new = snp.stack([snp.asarray(ev.fun(t_new, y_new), dtype)
                            for ev in cfg.events])
         g_old = s["g"]
@@ -306,7 +320,11 @@ def integrate(cfg: LoopConfig, t0: Any, t1: Any, y0: Any, rtol: Any, atol: Any
         dirs = snp.asarray([ev.direction for ev in cfg.events], dtype)
         active = ((up & (dirs > 0)) | (down & (dirs < 0)) | ((up | down) & (dirs == 0)))
         # A zero at the step start belongs to the previous step (or to t0).
-        active = active & (g_old != 0)
+        return g_new, active & (g_old != 0)
+
+    def _events(s, t, t_new, signs, interp, y_new):
+        g_new, active = signs
+        g_old = s["g"]
         roots = []
         for i, ev in enumerate(cfg.events):
             gi = lambda tq, ev=ev: snp.asarray(ev.fun(tq, interp(tq)), dtype)
