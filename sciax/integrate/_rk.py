@@ -125,7 +125,8 @@ class RK23(AbstractExplicitRK):
     Examples
     --------
     >>> from sciax.integrate import solve_ivp, RK23
-    >>> sol = solve_ivp(lambda t, y: -y, (0.0, 1.0), snp.array([1.0]), method=RK23())
+    >>> sol = solve_ivp(lambda t, y: -y, (0.0, 1.0), snp.array([1.0]), method=RK23(),
+    ...                 rtol=1e-6)
     >>> print(round(float(sol.y[0, -1]), 3))
     0.368
     """
