@@ -126,8 +126,7 @@ def _progress_cb() -> Callable:
     last = [0.0]
 
     def show(t, t0, t1, done):
-        # Host side: redraw at most five times a second (the loop calls every
-        # 16 accepted steps).
+        # Host side: redraw at most five times a second.
         now = time.monotonic()
         if not bool(np.all(done)) and now - last[0] < 0.2:
             return
@@ -238,7 +237,12 @@ def integrate(cfg: LoopConfig, t0: Any, t1: Any, y0: Any, rtol: Any, atol: Any
         s["status"] = snp.where(failed, snp.where(s["nonfinite"], NONFINITE,
                                                   STEP_TOO_SMALL), s["status"])
         step = (t, y, t_new, y_new, f_new, K, h)
-        return lax.cond(accept, lambda s: _accept(s, step), lambda s: s, s)
+        s = lax.cond(accept, lambda s: _accept(s, step), lambda s: s, s)
+        if show is not None:
+            # Every attempt calls the host, which redraws at most 5 times a
+            # second: a callback inside lax.cond is dropped by sciax today.
+            sciax.debug.callback(show, s["t"], t0, t1, s["status"] != RUNNING)
+        return s
 
     def _accept(s, step):
         t, y, t_new, y_new, f_new, K, h = step
@@ -283,11 +287,6 @@ def integrate(cfg: LoopConfig, t0: Any, t1: Any, y0: Any, rtol: Any, atol: Any
         s["n_acc"] = s["n_acc"] + 1
         s["status"] = snp.where(stop, EVENT, snp.where(t_new == t1, FINISHED,
                                                        s["status"]))
-        if show is not None:
-            done = s["status"] != RUNNING
-            lax.cond((s["n_acc"] % 16 == 0) | done,
-                     lambda: sciax.debug.callback(show, t_end, t0, t1, done),
-                     lambda: None)
         return s
 
     def _fill_t_eval(s, t, t_end, interp):

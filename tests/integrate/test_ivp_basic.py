@@ -146,3 +146,10 @@ def test_rtol_too_small_warns_like_scipy():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         solve_ivp(lambda t, y: -y, (0.0, 1.0), snp.array([1.0]), method=RK45)
+
+
+def test_progress_bar_on_stderr(capfd):
+    solve_ivp(lambda t, y: -y, (0.0, 5.0), snp.array([1.0]), progress=True,
+              max_steps=64)
+    err = capfd.readouterr().err
+    assert "solve_ivp [" in err and "100.0%" in err
