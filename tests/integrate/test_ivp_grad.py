@@ -5,8 +5,8 @@ y(t) = expm(t A(k)) y0, so d y(t1)/d(y0, k, t1) come from scipy.linalg.expm
 (k by central differences of the closed form, whose error is ~1e-10).  Lorenz
 over a short horizon (t = 0.5) is checked against central differences of the
 solve itself at rtol = 1e-10 (differences of two solves carry ~1e-8).
-Compiling a reverse-mode solve takes tens of seconds on the 2-core VM, so all
-but one case are marked slow.
+Compiling a reverse-mode solve takes tens of seconds on the 2-core VM, so these
+are marked slow (the doctests keep a forward-mode derivative in the default run).
 """
 
 from __future__ import annotations
@@ -56,6 +56,7 @@ def _check_linear(adjoint, argnums):
         np.testing.assert_allclose(np.asarray(g), expected[i], rtol=1e-6, atol=1e-8)
 
 
+@pytest.mark.slow
 def test_direct_gradient_linear_closed_form():
     _check_linear("direct", (0, 1, 2, 3))
 
