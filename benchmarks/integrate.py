@@ -119,7 +119,8 @@ def main() -> None:
     for _ in range(reps):  # alternate the libraries round by round
         times.setdefault("scipy (a)", []).append(_time(
             lambda: si.solve_ivp(lorenz_np, (0.0, 10.0), Y0, rtol=RTOL, atol=ATOL), 1))
-        times.setdefault("sciax (a)", []).append(_time(lambda: sx_one(snp.asarray(Y0)), 1))
+        times.setdefault("sciax (a)", []).append(
+            _time(lambda: sx_one(snp.asarray(Y0)), 1))
         if diffrax is not None:
             times.setdefault("diffrax (a)", []).append(
                 _time(lambda: dfx_one(jnp.asarray(Y0)), 1))
@@ -127,7 +128,8 @@ def main() -> None:
         t = time.perf_counter()
         for y in y0s[:n_loop]:
             si.solve_ivp(lorenz_np, (0.0, 10.0), y, rtol=RTOL, atol=ATOL)
-        times.setdefault("scipy (b)", []).append((time.perf_counter() - t) * batch / n_loop)
+        times.setdefault("scipy (b)", []).append(
+            (time.perf_counter() - t) * batch / n_loop)
         times.setdefault("sciax (b)", []).append(
             _time(lambda: sx_batch(snp.asarray(y0s)), 1))
         if diffrax is not None:
@@ -156,7 +158,8 @@ def main() -> None:
         print(f"(a) sciax / diffrax = {r['sciax (a)'] / r['diffrax (a)']:.2f}x")
         print(f"(b) sciax / diffrax = {r['sciax (b)'] / r['diffrax (b)']:.2f}x")
         print(f"(c) first-call sciax / diffrax = "
-              f"{r['sciax grad first call (c)'] / r['diffrax grad first call (c)']:.2f}x")
+              f"{r['sciax grad first call (c)'] / r['diffrax grad first call (c)']:.2f}"
+              "x")
 
 
 if __name__ == "__main__":

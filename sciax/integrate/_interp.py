@@ -73,7 +73,8 @@ class OdeSolution:
         if t.ndim == 0:
             return self._unravel(self._flat_at(t))
         if t.ndim != 1:
-            raise ValueError(f"OdeSolution: t must be a scalar or 1-D, got shape {t.shape}")
+            raise ValueError(f"OdeSolution: t must be a scalar or 1-D, got shape "
+                             f"{t.shape}")
         flat = sciax.vmap(self._flat_at)(t)  # (len(t), n)
         return self._unravel(flat.T, trailing=True)
 

@@ -75,7 +75,8 @@ def select_initial_step(fun, t0, y0, t1, f0, direction, order, rtol, atol, max_s
     span = snp.abs(t1 - t0)
     scale = atol + snp.abs(y0) * rtol
     d0, d1 = _norm(y0 / scale), _norm(f0 / scale)
-    h0 = snp.where((d0 < 1e-5) | (d1 < 1e-5), 1e-6, 0.01 * d0 / snp.where(d1 > 0, d1, 1))
+    h0 = snp.where((d0 < 1e-5) | (d1 < 1e-5), 1e-6,
+                   0.01 * d0 / snp.where(d1 > 0, d1, 1))
     h0 = snp.minimum(h0, span)
     f1 = fun(t0 + h0 * direction, y0 + h0 * direction * f0)
     d2 = _norm((f1 - f0) / scale) / snp.where(h0 > 0, h0, 1)
@@ -174,7 +175,8 @@ def integrate(cfg: LoopConfig, t0: Any, t1: Any, y0: Any, rtol: Any, atol: Any
         at_start = te == t0
         s["ys_eval"] = snp.where(at_start[:, None], y0[None, :],
                                  snp.full((te.shape[0], n), snp.nan, dtype))
-        s["i_eval"] = snp.sum(at_start.astype(np.int32)) if te.shape[0] else snp.asarray(0)
+        s["i_eval"] = (snp.sum(at_start.astype(np.int32)) if te.shape[0]
+                       else snp.asarray(0))
     if cfg.save_steps:
         m = cfg.max_steps + 1
         s["ts"] = snp.full((m,), snp.nan, dtype).at[0].set(t0)
@@ -224,7 +226,8 @@ def integrate(cfg: LoopConfig, t0: Any, t1: Any, y0: Any, rtol: Any, atol: Any
             grow = snp.where(err == 0, MAX_FACTOR,
                              snp.minimum(MAX_FACTOR, SAFETY * safe_err ** expo))
             grow = snp.where(s["rejected"], snp.minimum(1.0, grow), grow)
-            shrink = snp.where(finite, snp.maximum(MIN_FACTOR, SAFETY * safe_err ** expo),
+            shrink = snp.where(finite,
+                               snp.maximum(MIN_FACTOR, SAFETY * safe_err ** expo),
                                MIN_FACTOR)
             s["h_abs"] = lax.stop_gradient(h_abs * snp.where(accept, grow, shrink))
             s["rejected"] = ~accept
@@ -308,7 +311,8 @@ def integrate(cfg: LoopConfig, t0: Any, t1: Any, y0: Any, rtol: Any, atol: Any
         def put(c):
             i, buf = c
             return i + 1, buf.at[i].set(interp(te[i]))
-        s["i_eval"], s["ys_eval"] = lax.while_loop(more, put, (s["i_eval"], s["ys_eval"]))
+        s["i_eval"], s["ys_eval"] = lax.while_loop(more, put,
+                                                   (s["i_eval"], s["ys_eval"]))
 
     def _event_signs(s, y_new, t_new):
         g_new = snp.stack([snp.asarray(ev.fun(t_new, y_new), dtype)

@@ -62,7 +62,8 @@ def odeint(func: Callable, y0: Any, t: Any, *args: Any, rtol: float = 1.4e-8,
     """
     t = snp.asarray(t, np.float64)
     if t.ndim != 1 or t.shape[0] < 1:
-        raise ValueError(f"odeint: t must be a non-empty 1-D array, got shape {t.shape}")
+        raise ValueError(f"odeint: t must be a non-empty 1-D array, got shape "
+                         f"{t.shape}")
     solver = _rk.resolve_method(method)
     rv = Ravel(y0)
     y0f = rv.ravel(y0)

@@ -27,9 +27,9 @@ class Ravel:
                 raise TypeError(f"{what} must be real, got dtype {a.dtype}")
         self.shapes = tuple(tuple(a.shape) for a in arrs)
         self.sizes = tuple(int(np.prod(s)) for s in self.shapes)
-        self.dtype = np.result_type(np.float64 if sciax.config.enable_x64 else
-                                    np.float32, *[a.dtype for a in arrs
-                                                  if np.issubdtype(a.dtype, np.floating)])
+        floats = [a.dtype for a in arrs if np.issubdtype(a.dtype, np.floating)]
+        self.dtype = np.result_type(
+            np.float64 if sciax.config.enable_x64 else np.float32, *floats)
         self.size = sum(self.sizes)
 
     def _key(self) -> tuple:
@@ -57,7 +57,8 @@ class Ravel:
         out, i = [], 0
         for shape, size in zip(self.shapes, self.sizes):
             piece = flat[i:i + size]
-            out.append(snp.reshape(piece, shape + flat.shape[1:] if trailing else shape))
+            new = shape + flat.shape[1:] if trailing else shape
+            out.append(snp.reshape(piece, new))
             i += size
         return self.treedef.unflatten(out)
 
@@ -76,8 +77,8 @@ def flat_rhs(fun: Callable, rv: Ravel, args: tuple, name: str = "fun",
         for a, shape in zip(leaves, rv.shapes):
             a = snp.asarray(a)
             if tuple(a.shape) != shape:
-                raise ValueError(f"`{name}` returned an array of shape {tuple(a.shape)} "
-                                 f"for a state of shape {shape}")
+                raise ValueError(f"`{name}` returned an array of shape "
+                                 f"{tuple(a.shape)} for a state of shape {shape}")
             if np.issubdtype(a.dtype, np.complexfloating):
                 raise TypeError(f"`{name}` returned complex values (dtype {a.dtype}) "
                                 f"for a real state")

@@ -41,7 +41,8 @@ class ButcherTableau:
         if c.shape != (s,) or a.shape != (s, s):
             raise ValueError(f"tableau shapes: c {c.shape}, a {a.shape}, b {b.shape}")
         if np.any(np.triu(a) != 0):
-            raise ValueError("an explicit tableau's a must be strictly lower triangular")
+            raise ValueError("an explicit tableau's `a` must be strictly lower "
+                             "triangular")
         # Row sums equal the nodes (the stages are consistent with t) and the
         # weights sum to one (order >= 1).
         if not np.allclose(a.sum(axis=1), c, rtol=0, atol=1e-13):

@@ -158,7 +158,7 @@ ARENSTORF_T = 17.0652165601579625588917206249
 OTHERS = [
     ("Lorenz", lorenz, np.array([1.0, 1.0, 1.0]), 10.0),
     ("Kepler e=0.5", _kepler, _kepler_y0(0.5), 20.0),
-    ("Arenstorf", arenstorf, np.array([0.994, 0.0, 0.0, -2.00158510637908252240537862224]),
-     ARENSTORF_T),
+    ("Arenstorf", arenstorf,
+     np.array([0.994, 0.0, 0.0, -2.00158510637908252240537862224]), ARENSTORF_T),
     ("VdP mu=1", e2, np.array([2.0, 0.0]), 20.0),
 ]

@@ -21,11 +21,13 @@ from sciax.integrate._tableaux import ButcherTableau
 
 
 def lorenz(t, y, s=10.0, r=28.0, b=8.0 / 3.0):
-    return snp.stack([s * (y[1] - y[0]), y[0] * (r - y[2]) - y[1], y[0] * y[1] - b * y[2]])
+    return snp.stack([s * (y[1] - y[0]), y[0] * (r - y[2]) - y[1],
+                      y[0] * y[1] - b * y[2]])
 
 
 def lorenz_np(t, y, s=10.0, r=28.0, b=8.0 / 3.0):
-    return np.array([s * (y[1] - y[0]), y[0] * (r - y[2]) - y[1], y[0] * y[1] - b * y[2]])
+    return np.array([s * (y[1] - y[0]), y[0] * (r - y[2]) - y[1],
+                     y[0] * y[1] - b * y[2]])
 
 
 def test_tableau_checked_at_construction():
@@ -84,7 +86,8 @@ def test_methods_match_scipy_steps(method):
     np.testing.assert_allclose(np.asarray(r.y), s.y, rtol=1e-9, atol=1e-9)
 
 
-@pytest.mark.parametrize("method", ["RK45", pytest.param("DOP853", marks=pytest.mark.slow),
+@pytest.mark.parametrize("method", ["RK45",
+                                    pytest.param("DOP853", marks=pytest.mark.slow),
                                     pytest.param("RK23", marks=pytest.mark.slow)])
 def test_dense_output_and_t_eval_match_scipy(method):
     te = np.linspace(0.0, 2.0, 9)

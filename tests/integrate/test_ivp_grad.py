@@ -73,17 +73,20 @@ def test_continuous_adjoints_linear_closed_form(adjoint):
 @pytest.mark.parametrize("method", ["RK23", "DOP853", "Tsit5"])
 def test_forward_mode_every_method(method):
     y0, k = np.array([1.0, 0.5]), 0.7
-    f = lambda k: solve_lin(snp.asarray(y0), k, 0.0, 1.0, "direct", method)  # noqa: E731
+    def f(k):
+        return solve_lin(snp.asarray(y0), k, 0.0, 1.0, "direct", method)
     _, tan = sciax.jvp(f, (k,), (1.0,))
     fd = (closed(y0, k + 1e-5, 0.0, 1.0) - closed(y0, k - 1e-5, 0.0, 1.0)) / 2e-5
     np.testing.assert_allclose(np.asarray(tan), fd, rtol=1e-6, atol=1e-8)
     jac = sciax.jacfwd(lambda y: solve_lin(y, k, 0.0, 1.0, "direct", method))(
         snp.asarray(y0))
-    np.testing.assert_allclose(np.asarray(jac), sl.expm(A0 + k * B), rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(np.asarray(jac), sl.expm(A0 + k * B), rtol=1e-6,
+                               atol=1e-8)
 
 
 def lorenz(t, y, s, r, b):
-    return snp.stack([s * (y[1] - y[0]), y[0] * (r - y[2]) - y[1], y[0] * y[1] - b * y[2]])
+    return snp.stack([s * (y[1] - y[0]), y[0] * (r - y[2]) - y[1],
+                      y[0] * y[1] - b * y[2]])
 
 
 @pytest.mark.slow
@@ -125,5 +128,5 @@ def test_odeint_gradient_wrt_t_and_args():
     dti = -0.8 * 2 * e
     np.testing.assert_allclose(np.asarray(gt), [-dti[1:].sum(), dti[1], dti[2]],
                                rtol=1e-6, atol=1e-9)
-    np.testing.assert_allclose(float(gk), float(np.sum(-2 * np.array([0.0, 0.5, 1.0]) * e)),
-                               rtol=1e-6)
+    ts = np.array([0.0, 0.5, 1.0])
+    np.testing.assert_allclose(float(gk), float(np.sum(-2 * ts * e)), rtol=1e-6)
