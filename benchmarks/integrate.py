@@ -1,0 +1,166 @@
+"""solve_ivp side by side with SciPy and diffrax (JAX) in one process.
+
+Run ``python benchmarks/integrate.py`` (``--quick`` for a smoke run).  Measures,
+on the Lorenz system (sigma, rho, beta = 10, 28, 8/3) at rtol = atol = 1e-8
+with Dormand-Prince 5(4) everywhere (SciPy RK45, sciax RK45, diffrax Dopri5 with
+a PID controller at the same tolerances):
+
+* (a) one solve from t = 0 to 10, keeping y(10): steady-state time per call
+  (compiled for sciax and diffrax, SciPy's Python loop);
+* (b) 1,000 initial conditions: ``jit(vmap(solve))`` for sciax and diffrax, a
+  Python loop for SciPy (timed on the first 20 and scaled to 1,000);
+* (c) first-call (trace + compile) time of ``jit(grad(loss))`` with loss the sum
+  of y(1), for sciax (adjoint='direct') and diffrax (its default
+  RecursiveCheckpointAdjoint), and the steady-state gradient time.
+
+Timings alternate the libraries round by round and report medians.  JAX is
+imported after sciax has created its client; it is needed only here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from typing import Any, Callable
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import sciax  # noqa: E402
+import sciax.numpy as snp  # noqa: E402
+from sciax.integrate import solve_ivp  # noqa: E402
+
+RTOL = ATOL = 1e-8
+Y0 = np.array([1.0, 1.0, 1.0])
+
+
+def lorenz_sx(t, y):
+    return snp.stack([10.0 * (y[1] - y[0]), y[0] * (28.0 - y[2]) - y[1],
+                      y[0] * y[1] - 8.0 / 3.0 * y[2]])
+
+
+def lorenz_np(t, y):
+    return np.array([10.0 * (y[1] - y[0]), y[0] * (28.0 - y[2]) - y[1],
+                     y[0] * y[1] - 8.0 / 3.0 * y[2]])
+
+
+def _block(x: Any) -> Any:
+    for leaf in (x if isinstance(x, (list, tuple)) else [x]):
+        if hasattr(leaf, "block_until_ready"):
+            leaf.block_until_ready()
+    return x
+
+
+def _time(fn: Callable, reps: int) -> float:
+    out = []
+    for _ in range(reps):
+        t = time.perf_counter()
+        _block(fn())
+        out.append(time.perf_counter() - t)
+    return statistics.median(out)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--batch", type=int, default=1000)
+    a = ap.parse_args()
+    reps = 3 if a.quick else 7
+    batch = 50 if a.quick else a.batch
+    import scipy.integrate as si
+
+    try:
+        import jax
+        jax.config.update("jax_enable_x64", True)
+        import diffrax
+        import jax.numpy as jnp
+    except ImportError:  # diffrax is optional
+        diffrax = None
+
+    # sciax
+    te10 = snp.array([10.0])
+    sx_one = sciax.jit(lambda y0: solve_ivp(lorenz_sx, (0.0, 10.0), y0, t_eval=te10,
+                                            rtol=RTOL, atol=ATOL).y)
+    sx_batch = sciax.jit(sciax.vmap(lambda y0: solve_ivp(
+        lorenz_sx, (0.0, 10.0), y0, t_eval=te10, rtol=RTOL, atol=ATOL).y))
+
+    def sx_loss(y0):
+        return snp.sum(solve_ivp(lorenz_sx, (0.0, 1.0), y0, t_eval=snp.array([1.0]),
+                                 rtol=RTOL, atol=ATOL, max_steps=1024).y)
+
+    rng = np.random.default_rng(0)
+    y0s = Y0 + 0.1 * rng.standard_normal((batch, 3))
+    res: dict[str, Any] = {}
+    res["sciax first call (a)"] = _time(lambda: sx_one(snp.asarray(Y0)), 1)
+    res["sciax first call (b)"] = _time(lambda: sx_batch(snp.asarray(y0s)), 1)
+
+    if diffrax is not None:
+        def dfx_solve(y0, t1=10.0):
+            term = diffrax.ODETerm(lambda t, y, args: jnp.stack([
+                10.0 * (y[1] - y[0]), y[0] * (28.0 - y[2]) - y[1],
+                y[0] * y[1] - 8.0 / 3.0 * y[2]]))
+            return diffrax.diffeqsolve(
+                term, diffrax.Dopri5(), 0.0, t1, None, y0,
+                stepsize_controller=diffrax.PIDController(rtol=RTOL, atol=ATOL),
+                saveat=diffrax.SaveAt(t1=True), max_steps=16384).ys
+        dfx_one = jax.jit(dfx_solve)
+        dfx_batch = jax.jit(jax.vmap(dfx_solve))
+        res["diffrax first call (a)"] = _time(lambda: dfx_one(jnp.asarray(Y0)), 1)
+        res["diffrax first call (b)"] = _time(lambda: dfx_batch(jnp.asarray(y0s)), 1)
+
+    ref = si.solve_ivp(lorenz_np, (0.0, 10.0), Y0, rtol=RTOL, atol=ATOL)
+    print(f"steps: scipy RK45 {ref.t.size - 1}, nfev {ref.nfev}")
+    n_loop = 5 if a.quick else 20
+    times: dict[str, list] = {}
+    for _ in range(reps):  # alternate the libraries round by round
+        times.setdefault("scipy (a)", []).append(_time(
+            lambda: si.solve_ivp(lorenz_np, (0.0, 10.0), Y0, rtol=RTOL, atol=ATOL), 1))
+        times.setdefault("sciax (a)", []).append(
+            _time(lambda: sx_one(snp.asarray(Y0)), 1))
+        if diffrax is not None:
+            times.setdefault("diffrax (a)", []).append(
+                _time(lambda: dfx_one(jnp.asarray(Y0)), 1))
+    for _ in range(max(2, reps // 2)):
+        t = time.perf_counter()
+        for y in y0s[:n_loop]:
+            si.solve_ivp(lorenz_np, (0.0, 10.0), y, rtol=RTOL, atol=ATOL)
+        times.setdefault("scipy (b)", []).append(
+            (time.perf_counter() - t) * batch / n_loop)
+        times.setdefault("sciax (b)", []).append(
+            _time(lambda: sx_batch(snp.asarray(y0s)), 1))
+        if diffrax is not None:
+            times.setdefault("diffrax (b)", []).append(
+                _time(lambda: dfx_batch(jnp.asarray(y0s)), 1))
+    for k, v in times.items():
+        res[k] = statistics.median(v)
+
+    sx_g = sciax.jit(sciax.grad(sx_loss))
+    res["sciax grad first call (c)"] = _time(lambda: sx_g(snp.asarray(Y0)), 1)
+    res["sciax grad (c)"] = _time(lambda: sx_g(snp.asarray(Y0)), reps)
+    if diffrax is not None:
+        dfx_g = jax.jit(jax.grad(lambda y0: jnp.sum(dfx_solve(y0, 1.0))))
+        res["diffrax grad first call (c)"] = _time(lambda: dfx_g(jnp.asarray(Y0)), 1)
+        res["diffrax grad (c)"] = _time(lambda: dfx_g(jnp.asarray(Y0)), reps)
+        gs = np.asarray(sx_g(snp.asarray(Y0)))
+        gd = np.asarray(dfx_g(jnp.asarray(Y0)))
+        print(f"gradient agreement sciax vs diffrax: {np.max(np.abs(gs - gd)):.2e}")
+
+    for k, v in res.items():
+        print(f"{k:32s} {v * 1e3:10.2f} ms")
+    r = res
+    print(f"(a) scipy / sciax = {r['scipy (a)'] / r['sciax (a)']:.1f}x")
+    print(f"(b) scipy loop / sciax batch = {r['scipy (b)'] / r['sciax (b)']:.1f}x")
+    if diffrax is not None:
+        print(f"(a) sciax / diffrax = {r['sciax (a)'] / r['diffrax (a)']:.2f}x")
+        print(f"(b) sciax / diffrax = {r['sciax (b)'] / r['diffrax (b)']:.2f}x")
+        print(f"(c) first-call sciax / diffrax = "
+              f"{r['sciax grad first call (c)'] / r['diffrax grad first call (c)']:.2f}"
+              "x")
+
+
+if __name__ == "__main__":
+    main()

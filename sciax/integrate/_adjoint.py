@@ -1,0 +1,149 @@
+"""Derivatives of a solve: through the steps, or by the continuous adjoint.
+
+``direct``: a ``custom_jvp`` whose primal is the fast ``while_loop`` solve and
+whose tangent differentiates the same steps run as checkpointed nested scans
+(``_ode_loop._bounded_loop``); reverse mode transposes that tangent, so ``jvp``,
+``jacfwd`` and ``grad`` all work.
+
+``backsolve`` and ``interpolated``: a ``custom_vjp`` (reverse mode only).  The
+backward pass integrates the adjoint system ``a' = -a^T df/dy``, ``a_p' = -a^T
+df/dp`` from the last output time back to ``t0``, adding each output's
+cotangent as it passes it (Chen et al. 2018, "Neural ordinary differential
+equations", Alg. 1).  ``backsolve`` re-integrates the state backwards with the
+adjoint; ``interpolated`` reads the state from the forward solve's dense output
+(as CVODES's checkpointed adjoint reads stored trajectories), which avoids the
+backward instability of re-integrating a dissipative system.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import numpy as np
+
+import sciax
+import sciax.lax as lax
+import sciax.numpy as snp
+from sciax.integrate._ravel import Ravel
+
+ADJOINTS = ("direct", "backsolve", "interpolated")
+
+
+def solve(st: Any, adjoint: str, y0: Any, args: tuple, t0: Any, t1: Any, te: Any,
+          rtol: Any, atol: Any) -> dict:
+    """Dispatch to the adjoint; one compiled program per static configuration."""
+    if adjoint not in ADJOINTS:
+        raise ValueError(f"`adjoint` must be one of {ADJOINTS}, got {adjoint!r}")
+    if adjoint != "direct":
+        if te is None:
+            raise ValueError(f"adjoint={adjoint!r} needs `t_eval` (the times whose "
+                             f"states carry cotangents)")
+        if st.events or st.dense:
+            raise ValueError(f"adjoint={adjoint!r} does not support events or "
+                             f"dense_output; use adjoint='direct'")
+    return _solve_jit(st, adjoint, y0, args, t0, t1, te, rtol, atol)
+
+
+@functools.partial(sciax.jit, static_argnums=(0, 1))
+def _solve_jit(st, adjoint, y0, args, t0, t1, te, rtol, atol):
+    if adjoint == "direct":
+        return _direct(st, y0, args, t0, t1, te, rtol, atol)
+    return _continuous(st, adjoint, y0, args, t0, t1, te, rtol, atol)
+
+
+def _direct(st, y0, args, t0, t1, te, rtol, atol):
+    from sciax.integrate._ivp import run
+
+    # The tolerances are arguments, not closures: the rule is re-run when an
+    # enclosing jit is transformed, and must not capture that trace's values.
+    @sciax.custom_jvp
+    def primal(y0, args, t0, t1, te, rtol, atol):
+        return run(st, "while", y0, args, t0, t1, te, rtol, atol)
+
+    @primal.defjvp
+    def _jvp(primals, tangents):
+        *p, rtol, atol = primals
+        *tp, _, _ = tangents
+        return sciax.jvp(lambda *p: run(st, "bounded", *p, rtol, atol), tuple(p),
+                         tuple(tp))
+
+    return primal(y0, args, t0, t1, te, rtol, atol)
+
+
+def _continuous(st, adjoint, y0, args, t0, t1, te, rtol, atol):
+    from sciax.integrate._ivp import _Static, run
+    interpolated = adjoint == "interpolated"
+    fwd_st = st._replace(dense=interpolated, save_steps=interpolated)
+
+    @sciax.custom_vjp
+    def primal(y0, args, t0, t1, te, rtol, atol):
+        return run(fwd_st, "while", y0, args, t0, t1, te, rtol, atol)
+
+    def fwd(y0, args, t0, t1, te, rtol, atol):
+        out = run(fwd_st, "while", y0, args, t0, t1, te, rtol, atol)
+        return out, (out, y0, args, t0, t1, te, rtol, atol)
+
+    def bwd(res, ct):
+        out, y0, args, t0, t1, te, rtol, atol = res
+        ct_ys = snp.where(snp.isnan(out["ys_eval"]), 0.0, ct["ys_eval"])
+        rv, n = st.rv, y0.shape[0]
+        p_rv = Ravel(args, "args") if sciax.tree.leaves(args) else None
+        p0 = p_rv.ravel(args) if p_rv else snp.zeros((0,), y0.dtype)
+
+        def rhs(t, y, p):
+            pa = p_rv(p) if p_rv else ()
+            f = st.fun(t, rv(y), *pa) if st.order == "ty" else st.fun(rv(y), t, *pa)
+            return rv.ravel(f)
+
+        if interpolated:
+            from sciax.integrate._interp import OdeSolution
+            sol = OdeSolution(out["ts"], out["hs"], out["ys"], out["cs"], out["n_acc"],
+                              st.solver.dense_eval, lambda v, trailing=False: v)
+            state_at = lambda t, z: sol(t)  # noqa: E731
+        else:
+            state_at = lambda t, z: z[:n]  # noqa: E731
+
+        def aug(t, z, _unused=None):
+            y = state_at(t, z)
+            a = z[-(n + p0.shape[0]):][:n]
+            f, vjp = sciax.vjp(lambda yy, pp: rhs(t, yy, pp), y, p0)
+            ga, gp = vjp(a)
+            parts = [-ga, -gp] if interpolated else [f, -ga, -gp]
+            return snp.concatenate(parts)
+
+        zrv = Ravel(snp.zeros((n * (1 if interpolated else 2) + p0.shape[0],),
+                              y0.dtype))
+        back = _Static(fun=aug, rv=zrv, solver=st.solver, events=(),
+                       max_step=st.max_step, first_step=None, max_steps=st.max_steps,
+                       dense=False, save_steps=False, has_t_eval=False,
+                       event_capacity=1, progress=False, order="ty")
+        atol_s = snp.min(atol)
+        t_next = snp.concatenate([t0[None], te[:-1]])
+
+        def seg(carry, i):
+            y, a, ap = carry
+            a = a + ct_ys[i]
+            z = snp.concatenate([a, ap] if interpolated else [y, a, ap])
+            o = run(back, "while", z, (), te[i], t_next[i], None, rtol, atol_s)
+            z1 = o["y"]
+            y1 = out["ys_eval"][i - 1] if not interpolated else y
+            y1 = snp.where(i > 0, y1, y0)
+            if interpolated:
+                return (y1, z1[:n], z1[n:]), None
+            return (y1, z1[n:2 * n], z1[2 * n:]), None
+
+        m = te.shape[0]
+        init = (out["ys_eval"][m - 1], snp.zeros_like(y0), snp.zeros_like(p0))
+        (_, a0, ap0), _ = lax.scan(seg, init, snp.arange(m - 1, -1, -1))
+        f_te = sciax.vmap(lambda t, y: rhs(t, y, p0))(te, out["ys_eval"])
+        ct_te = snp.sum(ct_ys * f_te, axis=1)
+        ct_t0 = -snp.dot(a0, rhs(t0, y0, p0))
+        ct_args = p_rv(ap0) if p_rv else ()
+        return (a0, ct_args, ct_t0, snp.zeros_like(t1), ct_te, None, None)
+
+    primal.defvjp(fwd, bwd)
+    return primal(y0, args, t0, t1, te, rtol, atol)
+
+
+del np

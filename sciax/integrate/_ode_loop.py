@@ -1,0 +1,400 @@
+"""The one stepping loop shared by every explicit solver.
+
+``integrate(...)`` runs attempted steps until the end of the span, a terminal
+event, a failure or ``max_steps`` attempts, with SciPy's step-size control.
+Everything per step happens inside the loop body: ``t_eval`` points are
+interpolated as steps pass them (the output is exactly ``len(t_eval)`` points,
+never a buffer sized by ``max_steps``), events are located on the step's
+interpolant, and accepted steps are written to ``max_steps``-sized buffers only
+when the caller asked for them (no ``t_eval``, or ``dense_output``).
+
+Two loop kinds share the body.  ``"while"`` is a ``lax.while_loop``: fast, and
+forward-mode differentiable.  ``"bounded"`` is a two-level ``lax.scan`` of
+``ceil(sqrt(max_steps))`` chunks (each step a ``lax.cond`` that is a no-op
+once finished, and finished chunks skipped): reverse mode can differentiate it
+(``adjoint='direct'``).  Wrapping each chunk in ``sciax.checkpoint`` would store
+only chunk boundaries plus one chunk's steps (memory ~ sqrt(max_steps)); that
+is blocked on a ``sciax.checkpoint`` transpose bug, see ``_bounded_loop``.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from typing import Any, Callable, NamedTuple
+
+import numpy as np
+
+import sciax
+import sciax.lax as lax
+import sciax.numpy as snp
+
+SAFETY, MIN_FACTOR, MAX_FACTOR = 0.9, 0.2, 10.0
+
+# Status codes: SciPy's 0 / 1 / -1, sciax's extra failures below -1, and one
+# internal "still running" code that never leaves the loop.
+FINISHED, EVENT, STEP_TOO_SMALL, MAX_STEPS, NONFINITE, RUNNING = 0, 1, -1, -2, -3, 2
+MESSAGES = {
+    FINISHED: "The solver successfully reached the end of the integration interval.",
+    EVENT: "A termination event occurred.",
+    STEP_TOO_SMALL: "Required step size is less than spacing between numbers.",
+    MAX_STEPS: "The maximum number of steps (max_steps) was reached before the end "
+               "of the integration interval; increase max_steps.",
+    NONFINITE: "The solution or its derivative became NaN or infinite.",
+}
+
+
+class Event(NamedTuple):
+    fun: Callable  # flat: (t, y_flat) -> scalar
+    terminal: int  # occurrences before stopping; 0 for never
+    direction: float
+
+
+class LoopConfig(NamedTuple):
+    solver: Any
+    fun: Callable          # flat: (t, y_flat) -> f_flat
+    max_step: float
+    first_step: Any        # None or a scalar
+    max_steps: int
+    t_eval: Any            # None or a 1-D array
+    save_steps: bool       # keep every accepted step (ts, ys)
+    dense: bool            # keep every step's interpolant too
+    events: tuple
+    event_capacity: int
+    kind: str              # "while" or "bounded"
+    progress: bool
+
+
+def _norm(x: Any) -> Any:
+    return snp.sqrt(snp.mean(x * x))
+
+
+def select_initial_step(fun, t0, y0, t1, f0, direction, order, rtol, atol, max_step):
+    """SciPy's initial step (Hairer, Norsett and Wanner, Sec. II.4), traced."""
+    span = snp.abs(t1 - t0)
+    scale = atol + snp.abs(y0) * rtol
+    d0, d1 = _norm(y0 / scale), _norm(f0 / scale)
+    h0 = snp.where((d0 < 1e-5) | (d1 < 1e-5), 1e-6,
+                   0.01 * d0 / snp.where(d1 > 0, d1, 1))
+    h0 = snp.minimum(h0, span)
+    f1 = fun(t0 + h0 * direction, y0 + h0 * direction * f0)
+    d2 = _norm((f1 - f0) / scale) / snp.where(h0 > 0, h0, 1)
+    dmax = snp.maximum(d1, d2)
+    h1 = snp.where((d1 <= 1e-15) & (d2 <= 1e-15), snp.maximum(1e-6, h0 * 1e-3),
+                   (0.01 / snp.where(dmax > 0, dmax, 1)) ** (1 / (order + 1)))
+    h = snp.minimum(snp.minimum(100 * h0, h1), snp.minimum(span, max_step))
+    return snp.where(span > 0, h, 0.0)
+
+
+def _illinois(g: Callable, ta: Any, tb: Any, ga: Any, gb: Any, bounded: bool) -> Any:
+    """A root of ``g`` in [ta, tb] (``ga``, ``gb`` of opposite sign or zero) by
+    the Illinois variant of regula falsi, to a few ulps of t."""
+    tol = 4 * np.finfo(np.float64).eps
+
+    def body(c):
+        a, b, fa, fb, side, it = c
+        den = fb - fa
+        m = b - fb * (b - a) / snp.where(den != 0, den, 1)
+        lo, hi = snp.minimum(a, b), snp.maximum(a, b)
+        m = snp.where((den != 0) & (m > lo) & (m < hi), m, 0.5 * (a + b))
+        fm = g(m)
+        keep_a = snp.sign(fm) == snp.sign(fb)
+        # When g(m) has the sign of g(b), a is kept; kept twice in a row its
+        # value is halved (Illinois), which restores superlinear convergence
+        # where plain regula falsi keeps one end forever.
+        na = snp.where(keep_a, a, b)
+        nfa = snp.where(keep_a, snp.where(side == 1, 0.5 * fa, fa), fb)
+        return na, m, nfa, fm, snp.where(keep_a, 1, -1), it + 1
+
+    def keep_going(c):
+        a, b, fa, fb, _, it = c
+        return ((fb != 0) & (snp.abs(b - a) > tol * snp.maximum(1.0, snp.abs(b)))
+                & (it < 100))
+
+    init = (ta, tb, ga, gb, snp.asarray(0), snp.asarray(0))
+    if bounded:
+        def fixed(_, c):
+            n = body(c)
+            return tuple(snp.where(keep_going(c), x, y) for x, y in zip(n, c))
+        out = lax.fori_loop(0, 60, fixed, init)
+    else:
+        out = lax.while_loop(keep_going, body, init)
+    return out[1]
+
+
+def _progress_cb() -> Callable:
+    last = [0.0]
+
+    def show(t, t0, t1, done):
+        # Host side: redraw at most five times a second.
+        now = time.monotonic()
+        if not bool(np.all(done)) and now - last[0] < 0.2:
+            return
+        last[0] = now
+        t, t0, t1 = (float(np.min(x)) for x in (t, t0, t1))
+        done = bool(np.all(done))
+        frac = float(np.clip((t - t0) / (t1 - t0) if t1 != t0 else 1.0, 0, 1))
+        bar = "#" * int(30 * frac)
+        sys.stderr.write(f"\rsolve_ivp [{bar:<30}] {100 * frac:5.1f}% t={float(t):.4g}")
+        if done:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+    return show
+
+
+def integrate(cfg: LoopConfig, t0: Any, t1: Any, y0: Any, rtol: Any, atol: Any
+              ) -> dict:
+    """Run the loop; returns a dict of final state, buffers and counters."""
+    solver, fun = cfg.solver, cfg.fun
+    dtype = y0.dtype
+    n = y0.shape[0]
+    direction = snp.where(t1 >= t0, 1.0, -1.0)
+    bounded = cfg.kind == "bounded"
+    need_dense = cfg.dense or cfg.t_eval is not None or bool(cfg.events)
+
+    f0 = fun(t0, y0)
+    nfev = snp.asarray(1)
+    if cfg.first_step is not None:
+        h_abs = snp.asarray(cfg.first_step, dtype)
+    else:
+        h_abs = select_initial_step(fun, t0, y0, t1, f0, direction,
+                                    solver.error_estimator_order, rtol, atol,
+                                    cfg.max_step)
+        nfev = nfev + 1
+    h_abs = lax.stop_gradient(h_abs)
+
+    s: dict[str, Any] = dict(
+        t=t0 + 0 * t1, y=y0, f=f0, h_abs=h_abs, rejected=snp.asarray(False),
+        n_acc=snp.asarray(0), n_iter=snp.asarray(0), nfev=nfev,
+        status=snp.where(t1 == t0, FINISHED,
+                         snp.where(snp.all(snp.isfinite(f0)), RUNNING, NONFINITE)),
+        nonfinite=snp.asarray(False))
+    if cfg.t_eval is not None:
+        te = cfg.t_eval
+        at_start = te == t0
+        s["ys_eval"] = snp.where(at_start[:, None], y0[None, :],
+                                 snp.full((te.shape[0], n), snp.nan, dtype))
+        s["i_eval"] = (snp.sum(at_start.astype(np.int32)) if te.shape[0]
+                       else snp.asarray(0))
+    if cfg.save_steps:
+        m = cfg.max_steps + 1
+        s["ts"] = snp.full((m,), snp.nan, dtype).at[0].set(t0)
+        s["ys"] = snp.full((m, n), snp.nan, dtype).at[0].set(y0)
+    if cfg.dense:
+        deg = _dense_rows(solver)
+        s["hs"] = snp.zeros((cfg.max_steps,), dtype)
+        s["cs"] = snp.zeros((cfg.max_steps, deg, n), dtype)
+    if cfg.events:
+        k, cap = len(cfg.events), cfg.event_capacity
+        s["g"] = snp.stack([snp.asarray(ev.fun(t0, y0), dtype) for ev in cfg.events])
+        s["ev_t"] = snp.full((k, cap), snp.nan, dtype)
+        s["ev_y"] = snp.full((k, cap, n), snp.nan, dtype)
+        s["ev_n"] = snp.zeros((k,), np.int32)
+    show = _progress_cb() if cfg.progress else None
+
+    def cond(s):
+        return (s["status"] == RUNNING) & (s["n_iter"] < cfg.max_steps)
+
+    def body(s):
+        s = dict(s)
+        t, y, f = s["t"], s["y"], s["f"]
+        min_step = 10 * snp.abs(lax.nextafter(t, direction * snp.inf) - t)
+        h_abs = s["h_abs"]
+        too_small = snp.asarray(False)
+        if solver.adaptive:
+            h_abs = snp.minimum(h_abs, cfg.max_step)
+            too_small = s["rejected"] & ~(h_abs >= min_step)  # NaN-safe
+            h_abs = snp.where(s["rejected"], h_abs, snp.maximum(h_abs, min_step))
+        t_new = t + direction * h_abs
+        if not solver.adaptive:
+            # Fixed steps: t0 + k h without accumulated roundoff, and no sliver
+            # of a step left before t1.
+            t_new = t0 + direction * h_abs * (s["n_acc"] + 1)
+            t_new = snp.where(direction * (t1 - t_new) < 1e-9 * h_abs, t1, t_new)
+        t_new = snp.where(direction * (t_new - t1) > 0, t1, t_new)
+        h = t_new - t
+        y_new, f_new, K = solver.step(fun, t, y, f, h)
+        finite = snp.all(snp.isfinite(y_new)) & snp.all(snp.isfinite(f_new))
+        if solver.adaptive:
+            scale = atol + snp.maximum(snp.abs(y), snp.abs(y_new)) * rtol
+            err = lax.stop_gradient(solver.error_norm(K, h, scale))
+            finite = finite & snp.isfinite(err)
+            accept = (err < 1) & finite & ~too_small
+            expo = -1.0 / (solver.error_estimator_order + 1)
+            safe_err = snp.where((err > 0) & finite, err, 1.0)
+            grow = snp.where(err == 0, MAX_FACTOR,
+                             snp.minimum(MAX_FACTOR, SAFETY * safe_err ** expo))
+            grow = snp.where(s["rejected"], snp.minimum(1.0, grow), grow)
+            shrink = snp.where(finite,
+                               snp.maximum(MIN_FACTOR, SAFETY * safe_err ** expo),
+                               MIN_FACTOR)
+            s["h_abs"] = lax.stop_gradient(h_abs * snp.where(accept, grow, shrink))
+            s["rejected"] = ~accept
+        else:
+            accept = finite
+        s["nonfinite"] = ~finite
+        s["nfev"] = s["nfev"] + solver.n_stages
+        s["n_iter"] = s["n_iter"] + 1
+        failed = ~accept & (too_small | ~solver.adaptive)
+        s["status"] = snp.where(failed, snp.where(s["nonfinite"], NONFINITE,
+                                                  STEP_TOO_SMALL), s["status"])
+        step = (t, y, t_new, y_new, f_new, K, h)
+        s = lax.cond(accept, lambda s: _accept(s, step), lambda s: s, s)
+        if show is not None:
+            # Every attempt calls the host, which redraws at most 5 times a
+            # second: a callback inside lax.cond is dropped by sciax today.
+            sciax.debug.callback(show, s["t"], t0, t1, s["status"] != RUNNING)
+        return s
+
+    def _accept(s, step):
+        t, y, t_new, y_new, f_new, K, h = step
+        s = dict(s)
+        coeffs = None
+        ev_signs = _event_signs(s, y_new, t_new) if cfg.events else None
+        if need_dense and solver.dense_nfev:
+            # An interpolant that costs evaluations (DOP853) is built only for
+            # steps that use it, as SciPy does: so nfev matches SciPy's.
+            need = snp.asarray(cfg.dense)
+            if cfg.t_eval is not None:
+                te = cfg.t_eval
+                need = need | snp.any((direction * (te - t) > 0)
+                                      & (direction * (te - t_new) <= 0))
+            if cfg.events:
+                need = need | snp.any(ev_signs[1])
+            deg = _dense_rows(solver)
+            coeffs = lax.cond(need, lambda: solver.dense_coeffs(fun, t, y, y_new, K, h),
+                              lambda: snp.zeros((deg, n), dtype))
+            s["nfev"] = s["nfev"] + solver.dense_nfev * need.astype(s["nfev"].dtype)
+        elif need_dense:
+            coeffs = solver.dense_coeffs(fun, t, y, y_new, K, h)
+
+        def interp(tq):
+            return solver.dense_eval(coeffs, y, h, (tq - t) / h)
+
+        t_end, y_end, f_end = t_new, y_new, f_new
+        stop = snp.asarray(False)
+        if cfg.events:
+            t_end, y_end, stop = _events(s, t, t_new, ev_signs, interp, y_new)
+            f_end = snp.where(stop, f_new * 0, f_new)  # unused after a stop
+        if cfg.t_eval is not None:
+            _fill_t_eval(s, t, t_end, interp)
+        if cfg.save_steps:
+            i = s["n_acc"] + 1
+            s["ts"] = s["ts"].at[i].set(t_end)
+            s["ys"] = s["ys"].at[i].set(y_end)
+        if cfg.dense:
+            s["hs"] = s["hs"].at[s["n_acc"]].set(h)
+            s["cs"] = s["cs"].at[s["n_acc"]].set(coeffs)
+        s["t"], s["y"], s["f"] = t_end, y_end, f_end
+        s["n_acc"] = s["n_acc"] + 1
+        s["status"] = snp.where(stop, EVENT, snp.where(t_new == t1, FINISHED,
+                                                       s["status"]))
+        return s
+
+    def _fill_t_eval(s, t, t_end, interp):
+        te = cfg.t_eval
+        if bounded:
+            # No data-dependent loop under reverse mode: interpolate every point
+            # and keep those this step covers.
+            inside = ((direction * (te - t) > 0) & (direction * (te - t_end) <= 0))
+            vals = sciax.vmap(interp)(te)
+            s["ys_eval"] = snp.where(inside[:, None], vals, s["ys_eval"])
+            s["i_eval"] = s["i_eval"] + snp.sum(inside.astype(np.int32))
+            return
+
+        def more(c):
+            i, _ = c
+            ii = snp.minimum(i, te.shape[0] - 1)
+            return (i < te.shape[0]) & (direction * (te[ii] - t_end) <= 0)
+
+        def put(c):
+            i, buf = c
+            return i + 1, buf.at[i].set(interp(te[i]))
+        s["i_eval"], s["ys_eval"] = lax.while_loop(more, put,
+                                                   (s["i_eval"], s["ys_eval"]))
+
+    def _event_signs(s, y_new, t_new):
+        g_new = snp.stack([snp.asarray(ev.fun(t_new, y_new), dtype)
+                           for ev in cfg.events])
+        g_old = s["g"]
+        up = (g_old <= 0) & (g_new >= 0)
+        down = (g_old >= 0) & (g_new <= 0)
+        dirs = snp.asarray([ev.direction for ev in cfg.events], dtype)
+        active = ((up & (dirs > 0)) | (down & (dirs < 0)) | ((up | down) & (dirs == 0)))
+        # A zero at the step start belongs to the previous step (or to t0).
+        return g_new, active & (g_old != 0)
+
+    def _events(s, t, t_new, signs, interp, y_new):
+        g_new, active = signs
+        g_old = s["g"]
+        roots = []
+        for i, ev in enumerate(cfg.events):
+            gi = lambda tq, ev=ev: snp.asarray(ev.fun(tq, interp(tq)), dtype)
+            r = lax.cond(active[i], lambda: _illinois(gi, t, t_new, g_old[i], g_new[i],
+                                                      bounded), lambda: t_new)
+            roots.append(_ift_time(gi, lax.stop_gradient(r)))
+        roots = snp.stack(roots)
+        terminal = snp.asarray([ev.terminal for ev in cfg.events])
+        fires = active & (terminal > 0) & (s["ev_n"] + 1 >= terminal)
+        key = snp.where(fires, direction * roots, snp.inf)
+        first = snp.argmin(key)
+        stop = snp.any(fires)
+        t_stop = snp.where(stop, roots[first], t_new)
+        record = active & (direction * (roots - t_stop) <= 0)
+        cap = cfg.event_capacity
+        ys_root = sciax.vmap(interp)(roots)
+        for i in range(len(cfg.events)):
+            j = snp.minimum(s["ev_n"][i], cap - 1)
+            ok = record[i] & (s["ev_n"][i] < cap)
+            s["ev_t"] = s["ev_t"].at[i, j].set(snp.where(ok, roots[i], s["ev_t"][i, j]))
+            s["ev_y"] = s["ev_y"].at[i, j].set(snp.where(ok, ys_root[i],
+                                                         s["ev_y"][i, j]))
+        s["ev_n"] = s["ev_n"] + record.astype(np.int32)
+        s["g"] = g_new
+        y_end = snp.where(stop, ys_root[first], y_new)
+        return t_stop, y_end, stop
+
+    if bounded:
+        s = _bounded_loop(cond, body, s, cfg.max_steps)
+    else:
+        s = lax.while_loop(cond, body, s)
+    s["status"] = snp.where(s["status"] == RUNNING, MAX_STEPS, s["status"])
+    return s
+
+
+def _ift_time(g: Callable, r: Any) -> Any:
+    """``r`` with the derivative of the root by the implicit function theorem:
+    ``r - g(r) / g'(r)`` has value ``r`` (``g(r)`` is ~0) and derivative
+    ``-dg / (dg/dt)`` with respect to whatever ``g`` depends on."""
+    dg = lax.stop_gradient(sciax.jvp(g, (r,), (snp.ones_like(r),))[1])
+    dg = snp.where(dg != 0, dg, 1.0)
+    val = g(r)
+    return r - (val - lax.stop_gradient(val)) / dg
+
+
+def _dense_rows(solver: Any) -> int:
+    from sciax.integrate import _rk
+    if isinstance(solver, _rk.DOP853):
+        return 7
+    return solver.tableau.p.shape[1]
+
+
+def _bounded_loop(cond: Callable, body: Callable, s: Any, max_steps: int) -> Any:
+    inner = max(1, int(math.ceil(math.sqrt(max_steps))))
+    outer = int(math.ceil(max_steps / inner))
+
+    def one(c, _):
+        return lax.cond(cond(c), body, lambda c: c, c), None
+
+    # TODO(sciax.checkpoint): wrapping ``chunk`` in sciax.checkpoint would store
+    # only chunk boundaries, but checkpoint's transpose currently fails on a
+    # scan whose body branches on a boolean carry (UndefinedPrimal(bool)), so
+    # reverse mode stores every step's residuals for now.
+    def chunk(c):
+        return lax.scan(one, c, None, length=inner)[0]
+
+    def chunk_if(c, _):
+        return lax.cond(cond(c), chunk, lambda c: c, c), None
+
+    return lax.scan(chunk_if, s, None, length=outer)[0]
