@@ -282,7 +282,7 @@ def ode_section() -> None:
 
 
 COMING = ["the rest of sciax.numpy and sciax.linalg", "sciax.optimize part 2",
-          "sciax.integrate part 2 (stiff solvers) and quadrature", "sciax.special and sciax.stats"]
+          "stiff ODE solvers", "sciax.special and sciax.stats"]
 
 
 def main() -> int:
