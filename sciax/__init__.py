@@ -51,7 +51,7 @@ _LAZY_ATTRS: dict[str, tuple[str, str]] = {
 # To add one, add its name here.
 _LAZY_SUBMODULES: set[str] = {
     "tree", "debug", "distributed", "lax", "numpy", "random", "linalg",
-    "experimental", "nn", "scipy", "tree_util",
+    "experimental", "nn", "scipy", "tree_util", "optimize", "integrate",
 }
 
 
