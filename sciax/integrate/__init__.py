@@ -4,3 +4,11 @@ modules, ``solve_ivp``; sciax's counterpart of :mod:`scipy.integrate`."""
 # --- quadrature (issue 19) ---
 from sciax.integrate._quadpack import IntegrationWarning as IntegrationWarning
 from sciax.integrate._quadpack import quad as quad
+from sciax.integrate._rules import cumulative_simpson as cumulative_simpson
+from sciax.integrate._rules import cumulative_trapezoid as cumulative_trapezoid
+from sciax.integrate._rules import fixed_quad as fixed_quad
+from sciax.integrate._rules import newton_cotes as newton_cotes
+from sciax.integrate._rules import romb as romb
+from sciax.integrate._rules import roots_legendre as roots_legendre
+from sciax.integrate._rules import simpson as simpson
+from sciax.integrate._rules import trapezoid as trapezoid

@@ -398,7 +398,8 @@ def _endpoint(f: Callable, c: Any) -> Any:
     gl = h * 0.5 * (vals[0] + vals[1])
     # sqrt(h*h) is 0 with a nan derivative at h = 0: an infinite integrand at a
     # differentiated limit gives a nan derivative, not a silent zero
-    return snp.where(ok, gl, snp.sqrt(h * h) * 0.0)
+    hh = snp.where(ok, 1.0, h * h)
+    return snp.where(ok, gl, snp.sqrt(hh) * 0.0)
 
 
 def _quad_real(func: Callable, a: Any, b: Any, args: tuple, kinds: tuple,
@@ -450,6 +451,20 @@ def _quad_real(func: Callable, a: Any, b: Any, args: tuple, kinds: tuple,
             "blist": st["blist"], "rlist": st["rlist"], "elist": st["elist"],
             "iord": st["order"] + 1, "ier": st["ier"]}
     return y, st["abserr"], info
+
+
+def _quad_impl(static: tuple, a: Any, b: Any, args: tuple, points: Any) -> tuple:
+    func, kind, epsabs, epsrel, limit, complex_func = static
+    if complex_func:
+        re = lambda x, *p: snp.real(func(x, *p))  # noqa: E731
+        im = lambda x, *p: snp.imag(func(x, *p))  # noqa: E731
+        yr, er, ir = _quad_real(re, a, b, args, (kind,), epsabs, epsrel, limit, points)
+        yi, ei, ii = _quad_real(im, a, b, args, (kind,), epsabs, epsrel, limit, points)
+        return yr + 1j * yi, snp.hypot(er, ei), {"real": ir, "imag": ii}
+    return _quad_real(func, a, b, args, (kind,), epsabs, epsrel, limit, points)
+
+
+_quad_jit = sciax.jit(_quad_impl, static_argnums=(0,))
 
 
 def _classify(a: Any, b: Any) -> tuple[int, Any, Any, float]:
@@ -599,22 +614,18 @@ def quad(func: Callable, a: Any, b: Any, args: Any = (), full_output: int = 0,
         if limit < npts + 1:
             raise ValueError(f"quad: limit ({limit}) must exceed the number of "
                              f"points ({npts})")
-    if complex_func:
-        re = lambda x, *p: snp.real(func(x, *p))  # noqa: E731
-        im = lambda x, *p: snp.imag(func(x, *p))  # noqa: E731
-        yr, er, ir = _quad_real(re, a2, b2, args, (kind, None), epsabs, epsrel, limit,
-                                points)
-        yi, ei, ii = _quad_real(im, a2, b2, args, (kind, None), epsabs, epsrel, limit,
-                                points)
-        y = sign * (yr + 1j * yi)
-        err = snp.hypot(er, ei)
-        if full_output:
-            return y, err, {"real": ir, "imag": ii}
-        return y, err
-    y, err, info = _quad_real(func, a2, b2, args, (kind, None), epsabs, epsrel, limit,
-                              points)
+    static = (func, kind, float(epsabs), float(epsrel), int(limit), bool(complex_func))
+    operands = (a2, b2, args, points)
+    leaves = sciax.tree.leaves(operands)
+    if all(_concrete(x) is not None for x in leaves):
+        # eager call: compile once per integrand (SciPy-style repeated calls hit the
+        # cache), instead of dispatching the loop op by op
+        y, err, info = _quad_jit(static, *operands)
+    else:
+        y, err, info = _quad_impl(static, *operands)
     y = sign * y
-    ier = _concrete(info["ier"]) if isinstance(info["ier"], sciax.Array) else None
+    ier_any = info["real"]["ier"] | info["imag"]["ier"] if complex_func else info["ier"]
+    ier = _concrete(ier_any) if isinstance(ier_any, sciax.Array) else None
     if ier is not None and int(ier) != 0:
         msg = message(int(ier), limit)
         warnings.warn(msg, IntegrationWarning, stacklevel=2)
