@@ -12,3 +12,9 @@ from sciax.integrate._rules import romb as romb
 from sciax.integrate._rules import roots_legendre as roots_legendre
 from sciax.integrate._rules import simpson as simpson
 from sciax.integrate._rules import trapezoid as trapezoid
+from sciax.integrate._multi import dblquad as dblquad
+from sciax.integrate._multi import nquad as nquad
+from sciax.integrate._multi import tplquad as tplquad
+from sciax.integrate._quad_vec import quad_vec as quad_vec
+from sciax.integrate._qmc import QMCQuadResult as QMCQuadResult
+from sciax.integrate._qmc import qmc_quad as qmc_quad

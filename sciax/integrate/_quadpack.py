@@ -130,6 +130,23 @@ def _integrand(func: Callable, args: tuple, kind: int, bound: Any) -> Callable:
 
 # --- the adaptive loop -----------------------------------------------------------------
 
+def _ranks(err: Any, n: Any) -> Any:
+    """Position of each of the first ``n`` intervals in the descending order of the
+    errors (ties by index; inactive slots rank last).  A pairwise count rather
+    than a sort: XLA compiles a sort inside a while loop slowly."""
+    idx = snp.arange(err.shape[0])
+    act = idx < n
+    e = snp.where(act, err, -1.0)
+    before = (e[None, :] > e[:, None]) | ((e[None, :] == e[:, None])
+                                          & (idx[None, :] < idx[:, None]))
+    return snp.sum(before, axis=1).astype(snp.int32)
+
+
+def _at_rank(ranks: Any, r: Any) -> Any:
+    """The interval of rank ``r``."""
+    return snp.argmax(ranks == r).astype(snp.int32)
+
+
 def _adaptive(g: Callable, pts: Any, limit: int, epsabs: float, epsrel: float,
               rule: tuple, dtype: Any) -> dict:
     """QUADPACK's QAGS/QAGI loop on the partition of the sorted breakpoints ``pts``
@@ -169,8 +186,8 @@ def _adaptive(g: Callable, pts: Any, limit: int, epsabs: float, epsrel: float,
     ier = snp.where(nonfinite, 8, ier)
     done0 = ((ier != 0) | ((abserr <= errbnd) & (abserr != resasc)) | (abserr == 0))
     ksgn = snp.where(dres >= (1.0 - 50.0 * eps) * defabs, 1, -1)
-    order = snp.argsort(-snp.where(idx < n0, elist, -1.0), stable=True)
-    maxerr = order[0]
+    order = _ranks(elist, n0)
+    maxerr = _at_rank(order, 0)
 
     zero = snp.asarray(0.0, dtype)
     i0 = snp.asarray(0, snp.int32)
@@ -232,12 +249,11 @@ def _adaptive(g: Callable, pts: Any, limit: int, epsabs: float, epsrel: float,
         # dqpsrt keeps the errors in descending order; a full sort gives the same
         # order, and the cursor nrmax moves up past intervals whose error is now
         # smaller than the bisected one's
-        old = s["order"]
         nrmax = s["nrmax"]
-        above = (idx < nrmax - 1) & (elist[old] < elist[m])
+        above = (s["order"] < nrmax - 1) & (elist < elist[m])
         nrmax = nrmax - snp.sum(above).astype(snp.int32)
-        order = snp.argsort(-snp.where(idx < last, elist, -1.0), stable=True)
-        maxerr = order[nrmax - 1]
+        order = _ranks(elist, last)
+        maxerr = _at_rank(order, nrmax - 1)
         errmax = elist[maxerr]
 
         conv = errsum <= errbnd
@@ -255,12 +271,12 @@ def _adaptive(g: Callable, pts: Any, limit: int, epsabs: float, epsrel: float,
         # before extrapolating, bisect the large intervals with the largest errors
         tryskip = go2 & (ierro != 3) & (erlarg > s["ertest"])
         jupbnd = snp.where(last > 2 + L // 2, L + 3 - last, last)
-        pos = idx + 1
-        cand = (pos >= nrmax) & (pos <= jupbnd) & (level[order] <= levmax)
+        pos = order + 1
+        cand = (pos >= nrmax) & (pos <= jupbnd) & (level <= levmax) & (idx < last)
         found = tryskip & snp.any(cand)
-        pfirst = snp.argmax(cand).astype(snp.int32) + 1
-        nrmax = snp.where(found, pfirst, nrmax)
-        maxerr = snp.where(found, order[pfirst - 1], maxerr)
+        best = snp.argmin(snp.where(cand, pos, L + 1)).astype(snp.int32)
+        nrmax = snp.where(found, pos[best], nrmax)
+        maxerr = snp.where(found, best, maxerr)
         errmax = elist[maxerr]
         doext = go2 & ~found
 
@@ -305,7 +321,7 @@ def _adaptive(g: Callable, pts: Any, limit: int, epsabs: float, epsrel: float,
         upd("nres", nres, s["nres"])
         ier = snp.where(doext, ier_x, ier)
         reset = doext & ~done_a & ~done_b
-        s["maxerr"] = snp.where(reset, order[0], maxerr)
+        s["maxerr"] = snp.where(reset, _at_rank(order, 0), maxerr)
         s["errmax"] = elist[s["maxerr"]]
         s["nrmax"] = snp.where(reset, 1, nrmax)
         s["extrap"] = snp.where(reset, False, extrap)
@@ -392,7 +408,7 @@ def _endpoint(f: Callable, c: Any) -> Any:
     c0 = lax.stop_gradient(c)
     h = c - c0
     f0 = lax.stop_gradient(f(snp.stack([c0]))[0])
-    ok = snp.isfinite(f0)
+    ok = snp.all(snp.isfinite(f0))
     node = snp.where(ok, c0, 0.0)
     vals = f(snp.stack([node + _GL2[0] * h, node + _GL2[1] * h]))
     gl = h * 0.5 * (vals[0] + vals[1])
@@ -449,7 +465,7 @@ def _quad_real(func: Callable, a: Any, b: Any, args: tuple, kinds: tuple,
         neval = (2 * per * st["last"] - per) * (2 if kind == 2 else 1)
     info = {"neval": neval, "last": st["last"], "alist": st["alist"],
             "blist": st["blist"], "rlist": st["rlist"], "elist": st["elist"],
-            "iord": st["order"] + 1, "ier": st["ier"]}
+            "iord": _iord(st["order"], st["last"]), "ier": st["ier"]}
     return y, st["abserr"], info
 
 
@@ -465,6 +481,16 @@ def _quad_impl(static: tuple, a: Any, b: Any, args: tuple, points: Any) -> tuple
 
 
 _quad_jit = sciax.jit(_quad_impl, static_argnums=(0,))
+
+
+def _iord(ranks: Any, last: Any) -> Any:
+    """QUADPACK's ``iord`` (1-based interval numbers by decreasing error) from the
+    ranks; entries past ``last`` are 0."""
+    n = ranks.shape[0]
+    pos = snp.arange(n)
+    hit = ranks[None, :] == pos[:, None]
+    which = snp.argmax(hit, axis=1) + 1
+    return snp.where(pos < last, which, 0)
 
 
 def _classify(a: Any, b: Any) -> tuple[int, Any, Any, float]:
