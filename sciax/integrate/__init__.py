@@ -18,3 +18,5 @@ from sciax.integrate._multi import tplquad as tplquad
 from sciax.integrate._quad_vec import quad_vec as quad_vec
 from sciax.integrate._qmc import QMCQuadResult as QMCQuadResult
 from sciax.integrate._qmc import qmc_quad as qmc_quad
+from sciax.integrate._tanhsinh import TanhSinhResult as TanhSinhResult
+from sciax.integrate._tanhsinh import tanhsinh as tanhsinh
