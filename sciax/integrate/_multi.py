@@ -158,7 +158,7 @@ def dblquad(func: Callable, a: Any, b: Any, gfun: Any, hfun: Any, args: tuple = 
 def tplquad(func: Callable, a: Any, b: Any, gfun: Any, hfun: Any, qfun: Any, rfun: Any,
             args: tuple = (), epsabs: float = 1.49e-8, epsrel: float = 1.49e-8
             ) -> tuple:
-    """Triple integral ``∫_a^b ∫_{g(x)}^{h(x)} ∫_{q(x,y)}^{r(x,y)} func(z, y, x)``:
+    """Triple integral ``∫_a^b ∫_{g(x)}^{h(x)} ∫_{q(x,y)}^{r(x,y)} func(z,y,x)``:
     sciax implementation of :func:`scipy.integrate.tplquad`.
 
     Parameters

@@ -98,7 +98,7 @@ def rule_apply(fv: Any, hlgth: Any, rule: tuple, eps: float, tiny: float
     return resk * hlgth, abserr, resabs, resasc
 
 
-# --- Wynn's epsilon algorithm (QUADPACK's dqelg) ----------------------------------------
+# --- Wynn's epsilon algorithm (QUADPACK's dqelg) --------------------------------------
 
 LIMEXP = 50
 TABLE = LIMEXP + 2

@@ -220,7 +220,8 @@ def quad_vec(f: Callable, a: Any, b: Any, epsabs: float = 1e-200,
     if not full_output:
         return res, err
     info = {"success": status == 0, "status": status,
-            "neval": (n0 + 2 * (last - n0)) * rule[0].shape[0] * (2 if kind == 2 else 1),
+            "neval": ((n0 + 2 * (last - n0)) * rule[0].shape[0]
+                      * (2 if kind == 2 else 1)),
             "intervals": snp.stack([al, bl], axis=1), "integrals": rl, "errors": el,
             "last": last}
     if isinstance(status, sciax.Array):

@@ -42,7 +42,7 @@ __all__ = ["IntegrationWarning", "quad"]
 
 
 class IntegrationWarning(UserWarning):
-    """Warning on issues during integration (as :class:`scipy.integrate.IntegrationWarning`)."""
+    """Warning on issues during integration (as SciPy's ``IntegrationWarning``)."""
 
 
 MESSAGES = {
@@ -98,7 +98,7 @@ def _check_limit(name: str, x: Any) -> Any:
     return x
 
 
-# --- integrand transformations ----------------------------------------------------------
+# --- integrand transformations --------------------------------------------------------
 
 def _integrand(func: Callable, args: tuple, kind: int, bound: Any) -> Callable:
     """The function the rule integrates: ``f`` on a finite range (``kind`` 0), or
@@ -130,7 +130,7 @@ def _integrand(func: Callable, args: tuple, kind: int, bound: Any) -> Callable:
     return g
 
 
-# --- the adaptive loop -----------------------------------------------------------------
+# --- the adaptive loop ----------------------------------------------------------------
 
 def _ranks(err: Any, n: Any) -> Any:
     """Position of each of the first ``n`` intervals in the descending order of the
@@ -391,7 +391,7 @@ def _finish(s: dict, done0: Any, result0: Any, abserr0: Any, ksgn: Any, defabs: 
     return out
 
 
-# --- derivatives: the rule on the final partition, and Leibniz's rule ----------------
+# --- derivatives: the rule on the final partition, and Leibniz's rule -----------------
 
 _GL2 = (0.5 - 0.5 / np.sqrt(3.0), 0.5 + 0.5 / np.sqrt(3.0))
 

@@ -32,7 +32,7 @@ def _last(y: Any, axis: int) -> Any:
 
 
 def _spacing(y: Any, x: Any, dx: Any, name: str) -> Any:
-    """Interval widths along the last axis of ``y`` (shape ``y.shape[:-1] + (n-1,)``)."""
+    """Interval widths along the last axis of ``y``: ``y.shape[:-1] + (n-1,)``."""
     n = y.shape[-1]
     if x is None:
         return snp.broadcast_to(snp.asarray(dx, y.dtype), y.shape[:-1] + (n - 1,))

@@ -59,6 +59,7 @@ def test_gaussian_value_and_derivatives():
     assert abs(float(sciax.grad(f)(s)) - math.sqrt(2 * math.pi)) < 1e-8
 
 
+@pytest.mark.slow
 def test_limit_derivatives_leibniz():
     # F(a, b, s) = ∫_a^b exp(-x²/2s²): dF/db = f(b), dF/da = -f(a); dF/ds vs a
     # central difference of SciPy's integral (step 1e-4: error ~1e-9)
@@ -102,7 +103,7 @@ def test_vmap_10000_equals_loop():
 
 @pytest.mark.slow
 def test_grad_singular_and_infinite():
-    # ∫_0^1 x^(p-1) = 1/p: d/dp = -1/p² (derivative of an endpoint-singular integrand)
+    # ∫_0^1 x^(p-1) = 1/p: d/dp = -1/p² (an endpoint-singular integrand)
     f = lambda p: quad(lambda x, p: x ** (p - 1.0), 0.0, 1.0, args=(p,))[0]  # noqa
     for p in (0.6, 2.0):
         assert abs(float(sciax.grad(f)(p)) + 1 / p ** 2) < 1e-6 / p ** 2

@@ -73,8 +73,8 @@ def test_fixed_quad_and_grads():
     ref, _ = si.fixed_quad(lambda x, c: np.exp(c * x), 0.0, 1.0, args=(0.7,), n=8)
     assert none is None and abs(float(val) - ref) < 1e-15
     # d/dc ∫_0^b e^{cx} and d/db: the rule is exact to ~1e-15 for n = 8 here
-    g = lambda c, b: I.fixed_quad(lambda x, c: snp.exp(c * x), 0.0, b, args=(c,),  # noqa
-                                  n=8)[0]
+    def g(c, b):
+        return I.fixed_quad(lambda x, c: snp.exp(c * x), 0.0, b, args=(c,), n=8)[0]
     dc, db = sciax.grad(g, argnums=(0, 1))(0.7, 1.0)
     assert abs(float(dc) - (np.exp(0.7) * (0.7 - 1) + 1) / 0.49) < 1e-13
     assert abs(float(db) - np.exp(0.7)) < 1e-13
