@@ -9,7 +9,8 @@ Quadrature (issue 19):
 - :func:`tanhsinh`, :func:`qmc_quad`;
 - sample and fixed rules: :func:`trapezoid`, :func:`simpson`, :func:`romb`,
   :func:`cumulative_trapezoid`, :func:`cumulative_simpson`, :func:`newton_cotes`,
-  :func:`fixed_quad`, :func:`roots_legendre`.
+  :func:`fixed_quad`, and Gauss nodes :func:`roots_legendre`,
+  :func:`roots_hermite`, :func:`roots_laguerre`.
 """
 
 # --- quadrature (issue 19) ---
@@ -28,6 +29,8 @@ from sciax.integrate._rules import cumulative_trapezoid as cumulative_trapezoid
 from sciax.integrate._rules import fixed_quad as fixed_quad
 from sciax.integrate._rules import newton_cotes as newton_cotes
 from sciax.integrate._rules import romb as romb
+from sciax.integrate._rules import roots_hermite as roots_hermite
+from sciax.integrate._rules import roots_laguerre as roots_laguerre
 from sciax.integrate._rules import roots_legendre as roots_legendre
 from sciax.integrate._rules import simpson as simpson
 from sciax.integrate._rules import trapezoid as trapezoid

@@ -18,7 +18,8 @@ import numpy as np
 import sciax.numpy as snp
 
 __all__ = ["cumulative_simpson", "cumulative_trapezoid", "fixed_quad", "newton_cotes",
-           "roots_legendre", "romb", "simpson", "trapezoid"]
+           "roots_hermite", "roots_laguerre", "roots_legendre", "romb", "simpson",
+           "trapezoid"]
 
 
 def _last(y: Any, axis: int) -> Any:
@@ -379,6 +380,83 @@ def roots_legendre(n: int, mu: bool = False) -> tuple:
     x, w = _legendre_np(int(n))
     out = (snp.asarray(x), snp.asarray(w))
     return out + (snp.asarray(2.0),) if mu else out
+
+
+def _golub_welsch(diag: np.ndarray, off: np.ndarray, mu0: float
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """Nodes and weights from the Jacobi matrix of a three-term recurrence: the
+    eigenvalues, and ``mu0`` times the squared first components of the
+    eigenvectors (Golub and Welsch, 1969)."""
+    x, v = np.linalg.eigh(np.diag(diag) + np.diag(off, 1) + np.diag(off, -1))
+    return x, mu0 * v[0] ** 2
+
+
+def _check_n(name: str, n: Any) -> int:
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"{name}: n must be a positive int; got {n!r}")
+    return int(n)
+
+
+def roots_hermite(n: int, mu: bool = False) -> tuple:
+    """Gauss–Hermite nodes and weights (weight ``exp(-x²)`` on the line): as
+    :func:`scipy.special.roots_hermite`, by the Golub–Welsch method.
+
+    Parameters
+    ----------
+    n : int
+        Number of nodes.
+    mu : bool, optional
+        Also return the sum of the weights (``√π``).
+
+    Returns
+    -------
+    x, w : Array
+        Nodes (ascending) and weights.
+
+    Examples
+    --------
+    >>> from sciax.integrate import roots_hermite
+    >>> x, w = roots_hermite(3)
+    >>> print(round(float(snp.sum(w * x**2)), 10), round(float(np.sqrt(np.pi) / 2), 10))
+    0.8862269255 0.8862269255
+    """
+    n = _check_n("roots_hermite", n)
+    k = np.arange(1, n)
+    x, w = _golub_welsch(np.zeros(n), np.sqrt(k / 2.0), np.sqrt(np.pi))
+    x = 0.5 * (x - x[::-1])
+    w = 0.5 * (w + w[::-1])
+    out = (snp.asarray(x), snp.asarray(w))
+    return out + (snp.asarray(np.sqrt(np.pi)),) if mu else out
+
+
+def roots_laguerre(n: int, mu: bool = False) -> tuple:
+    """Gauss–Laguerre nodes and weights (weight ``exp(-x)`` on ``[0, inf)``): as
+    :func:`scipy.special.roots_laguerre`, by the Golub–Welsch method.
+
+    Parameters
+    ----------
+    n : int
+        Number of nodes.
+    mu : bool, optional
+        Also return the sum of the weights (1).
+
+    Returns
+    -------
+    x, w : Array
+        Nodes (ascending) and weights.
+
+    Examples
+    --------
+    >>> from sciax.integrate import roots_laguerre
+    >>> x, w = roots_laguerre(4)
+    >>> print(round(float(snp.sum(w * x**3)), 10))
+    6.0
+    """
+    n = _check_n("roots_laguerre", n)
+    k = np.arange(1, n)
+    x, w = _golub_welsch(2.0 * np.arange(n) + 1.0, k.astype(float), 1.0)
+    out = (snp.asarray(x), snp.asarray(w))
+    return out + (snp.asarray(1.0),) if mu else out
 
 
 def _legendre_np(n: int) -> tuple[np.ndarray, np.ndarray]:

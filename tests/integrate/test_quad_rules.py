@@ -82,3 +82,16 @@ def test_fixed_quad_and_grads():
     x = np.linspace(0.0, 1.0, 7)
     w = sciax.grad(lambda y: I.simpson(y, x=x))(snp.ones(7))
     np.testing.assert_allclose(w, np.array([1, 4, 2, 4, 2, 4, 1]) / 18.0, atol=1e-15)
+
+
+@pytest.mark.parametrize("n", [1, 3, 10, 30])
+def test_roots_hermite_laguerre(n):
+    x, w = I.roots_hermite(n)
+    x2, w2 = sps.roots_hermite(n)
+    np.testing.assert_allclose(x, x2, rtol=1e-12, atol=1e-13)
+    # Golub-Welsch weights are accurate relative to the largest weight
+    np.testing.assert_allclose(w, w2, rtol=0, atol=1e-13 * w2.max())
+    x, w = I.roots_laguerre(n)
+    x2, w2 = sps.roots_laguerre(n)
+    np.testing.assert_allclose(x, x2, rtol=1e-12, atol=1e-13)
+    np.testing.assert_allclose(w, w2, rtol=0, atol=1e-13 * w2.max())
