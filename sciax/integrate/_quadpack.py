@@ -663,12 +663,19 @@ def quad(func: Callable, a: Any, b: Any, args: Any = (), full_output: int = 0,
     static = (func, kind, float(epsabs), float(epsrel), int(limit), bool(complex_func))
     operands = (a2, b2, args, points)
     leaves = sciax.tree.leaves(operands)
-    if all(_concrete(x) is not None for x in leaves):
-        # eager call: compile once per integrand (SciPy-style repeated calls hit the
-        # cache), instead of dispatching the loop op by op
-        y, err, info = _quad_jit(static, *operands)
-    else:
-        y, err, info = _quad_impl(static, *operands)
+    # eager call: compile once per integrand (SciPy-style repeated calls hit the
+    # cache), instead of dispatching the loop op by op
+    eager = all(_concrete(x) is not None for x in leaves)
+    try:
+        y, err, info = (_quad_jit if eager else _quad_impl)(static, *operands)
+    except TypeError as e:
+        if "Reverse-mode differentiation does not work for lax.while_loop" in str(e):
+            raise TypeError(
+                "quad: reverse-mode differentiation with respect to a value that "
+                "func closes over is not supported (it would differentiate the "
+                "adaptive loop); pass the value through args=(...), which "
+                "quad differentiates under the integral sign") from e
+        raise
     y = sign * y
     ier_any = info["real"]["ier"] | info["imag"]["ier"] if complex_func else info["ier"]
     ier = _concrete(ier_any) if isinstance(ier_any, sciax.Array) else None

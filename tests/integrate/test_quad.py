@@ -124,6 +124,8 @@ def test_closure_forward_mode_and_complex():
     _, dy = sciax.jvp(f, (2.0,), (1.0,))
     exact = -(1 - 3 * math.exp(-2.0)) / 4.0    # d/ds (1 - e^-s)/s at s = 2
     assert abs(float(dy) - exact) < 1e-10
+    with pytest.raises(TypeError, match="pass the value through args"):
+        sciax.grad(f)(2.0)
     y, err = quad(lambda x: snp.exp(1j * x), 0.0, 1.0, complex_func=True)
     assert abs(complex(y) - (np.exp(1j) - 1) / 1j) < 1e-12
 
