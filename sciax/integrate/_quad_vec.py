@@ -211,10 +211,13 @@ def quad_vec(f: Callable, a: Any, b: Any, epsabs: float = 1e-200,
     s_live = snp.sum(snp.where(mask, live, 0.0), axis=0)
     res = res + (s_live - lax.stop_gradient(s_live))
     f_live = _vec_integrand(f, args, 0, None)
+    mid = 0.5 * (al[0] + bl[0])
+    if kind != 0:
+        mid = (bound if kind != 2 else 0.0) + kind * (1.0 - mid) / mid
     if kind in (0, -1):
-        res = res + _endpoint(f_live, snp.asarray(b2, dtype))
+        res = res + _endpoint(f_live, snp.asarray(b2, dtype), mid)
     if kind in (0, 1):
-        res = res - _endpoint(f_live, snp.asarray(a2, dtype))
+        res = res - _endpoint(f_live, snp.asarray(a2, dtype), mid)
     res = sign * res
     status = snp.where(bad, 2, snp.where(err > tol(res), 1, 0))
     if not full_output:

@@ -403,7 +403,7 @@ def _partition_sum(g: Callable, alist: Any, blist: Any, last: Any, rule: tuple) 
     return snp.sum(snp.where(snp.arange(alist.shape[0]) < last, rk, 0.0))
 
 
-def _endpoint(f: Callable, c: Any) -> Any:
+def _endpoint(f: Callable, c: Any, safe: Any = 0.0) -> Any:
     """``∫_{stop_gradient(c)}^{c} f``: zero in value; its derivatives in ``c`` are
     Leibniz's ``f(c)``, ``f'(c)``, ... (exact to fourth order by 2-point
     Gauss–Legendre).  Where ``f(c)`` is not finite the derivative is nan."""
@@ -411,7 +411,9 @@ def _endpoint(f: Callable, c: Any) -> Any:
     h = c - c0
     f0 = lax.stop_gradient(f(snp.stack([c0]))[0])
     ok = snp.all(snp.isfinite(f0))
-    node = snp.where(ok, c0, 0.0)
+    # where f(c) is infinite, evaluate at ``safe`` (a point where the integrand was
+    # finite) so that the unused branch's derivative is not nan
+    node = snp.where(ok, c0, lax.stop_gradient(safe))
     vals = f(snp.stack([node + _GL2[0] * h, node + _GL2[1] * h]))
     gl = h * 0.5 * (vals[0] + vals[1])
     # sqrt(h*h) is 0 with a nan derivative at h = 0: an infinite integrand at a
@@ -452,13 +454,17 @@ def _quad_real(func: Callable, a: Any, b: Any, args: tuple, kinds: tuple,
     s_live = _partition_sum(g_live, st["alist"], st["blist"], st["last"], rule)
     y = st["result"] + (s_live - lax.stop_gradient(s_live))
     f_live = _integrand(func, args, 0, None)
+    # the centre of the first interval: a node where the loop found f finite
+    mid = 0.5 * (st["alist"][0] + st["blist"][0])
+    if kind != 0:
+        mid = (bound if kind != 2 else 0.0) + kind * (1.0 - mid) / mid
     if kind == 0:
-        y = y + _endpoint(f_live, snp.asarray(b, dtype)) - _endpoint(
-            f_live, snp.asarray(a, dtype))
+        y = y + _endpoint(f_live, snp.asarray(b, dtype), mid) - _endpoint(
+            f_live, snp.asarray(a, dtype), mid)
     elif kind == 1:
-        y = y - _endpoint(f_live, snp.asarray(a, dtype))
+        y = y - _endpoint(f_live, snp.asarray(a, dtype), mid)
     elif kind == -1:
-        y = y + _endpoint(f_live, snp.asarray(b, dtype))
+        y = y + _endpoint(f_live, snp.asarray(b, dtype), mid)
     per = 21 if kind == 0 else 15
     if kind == 0 and points is not None:
         neval = per * (pts.shape[0] - 1) + 2 * per * (st["last"] - (pts.shape[0] - 1))
