@@ -616,7 +616,10 @@ def quad(func: Callable, a: Any, b: Any, args: Any = (), full_output: int = 0,
     slowest member has converged.  ``grad``/``jvp`` with respect to ``args`` give
     the integral of the integrand's derivative by the same rule on the final
     partition; with respect to finite limits Leibniz's rule, ``f(b) db - f(a) da``
-    (infinite limits are held fixed).  Parameters closed over by ``func`` are
+    (infinite limits are held fixed).  The parameter derivative is not
+    extrapolated: for an integrand whose derivative has an end-point singularity
+    (e.g. ``d/dp x^(p-1)``) it is only as good as the partition's plain sum (about
+    1% for ``p = 0.6``).  Parameters closed over by ``func`` are
     differentiable in forward mode only; pass them in ``args``.
 
     References
