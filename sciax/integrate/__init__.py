@@ -2,8 +2,9 @@
 Integration and ODEs (:mod:`sciax.integrate`)
 =============================================
 
-SciPy's ``scipy.integrate`` names and conventions, differentiable, batchable
-and compiled.
+SciPy's ``scipy.integrate`` names and conventions, differentiable (``grad``/
+``jvp`` with respect to parameters, initial values and limits), batchable
+(``vmap``) and compiled (``jit``).
 
 Initial value problems
 ----------------------
@@ -12,6 +13,15 @@ Initial value problems
    OdeSolution - Continuous solution returned with ``dense_output=True``
    OdeResult - Result of ``solve_ivp`` (a pytree)
    RK23, RK45, DOP853, Tsit5, RK4, Euler - Solvers (``METHODS`` maps names)
+
+Quadrature
+----------
+   quad - QUADPACK's QAGS/QAGI/QAGP with Wynn extrapolation, and weights
+   quad_vec, nquad, dblquad, tplquad - vector-valued and multiple integrals
+   tanhsinh, qmc_quad - double-exponential and quasi-Monte Carlo rules
+   trapezoid, simpson, romb, cumulative_trapezoid, cumulative_simpson,
+   newton_cotes, fixed_quad - sample and fixed rules
+   roots_legendre, roots_hermite, roots_laguerre - Gauss nodes and weights
 """
 
 # ODEs (issue 17)
@@ -28,3 +38,25 @@ from sciax.integrate._rk import AbstractODESolver as AbstractODESolver
 from sciax.integrate._rk import Euler as Euler
 from sciax.integrate._rk import Tsit5 as Tsit5
 from sciax.integrate._odeint import odeint as odeint
+
+# --- quadrature (issue 19) ---
+from sciax.integrate._quadpack import IntegrationWarning as IntegrationWarning
+from sciax.integrate._quadpack import quad as quad
+from sciax.integrate._quad_vec import quad_vec as quad_vec
+from sciax.integrate._multi import dblquad as dblquad
+from sciax.integrate._multi import nquad as nquad
+from sciax.integrate._multi import tplquad as tplquad
+from sciax.integrate._tanhsinh import TanhSinhResult as TanhSinhResult
+from sciax.integrate._tanhsinh import tanhsinh as tanhsinh
+from sciax.integrate._qmc import QMCQuadResult as QMCQuadResult
+from sciax.integrate._qmc import qmc_quad as qmc_quad
+from sciax.integrate._rules import cumulative_simpson as cumulative_simpson
+from sciax.integrate._rules import cumulative_trapezoid as cumulative_trapezoid
+from sciax.integrate._rules import fixed_quad as fixed_quad
+from sciax.integrate._rules import newton_cotes as newton_cotes
+from sciax.integrate._rules import romb as romb
+from sciax.integrate._rules import roots_hermite as roots_hermite
+from sciax.integrate._rules import roots_laguerre as roots_laguerre
+from sciax.integrate._rules import roots_legendre as roots_legendre
+from sciax.integrate._rules import simpson as simpson
+from sciax.integrate._rules import trapezoid as trapezoid
