@@ -70,3 +70,12 @@ _register("trust-ncg", TrustNCGMinimizer)
 _register("trust-exact", TrustExactMinimizer)
 _register("dogleg", DoglegMinimizer)
 _register("Nelder-Mead", NelderMeadMinimizer)
+
+# --- part 2 (issue 16): roots, least squares, curve fitting --------------------------
+from sciax.optimize._root_scalar import RootResults as RootResults  # noqa: E402
+from sciax.optimize._root_scalar import bisect as bisect  # noqa: E402
+from sciax.optimize._root_scalar import brenth as brenth  # noqa: E402
+from sciax.optimize._root_scalar import brentq as brentq  # noqa: E402
+from sciax.optimize._root_scalar import newton as newton  # noqa: E402
+from sciax.optimize._root_scalar import ridder as ridder  # noqa: E402
+from sciax.optimize._root_scalar import root_scalar as root_scalar  # noqa: E402
