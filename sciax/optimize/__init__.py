@@ -79,3 +79,4 @@ from sciax.optimize._root_scalar import brentq as brentq  # noqa: E402
 from sciax.optimize._root_scalar import newton as newton  # noqa: E402
 from sciax.optimize._root_scalar import ridder as ridder  # noqa: E402
 from sciax.optimize._root_scalar import root_scalar as root_scalar  # noqa: E402
+from sciax.optimize._least_squares import least_squares as least_squares  # noqa: E402
