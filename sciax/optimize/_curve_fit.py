@@ -124,7 +124,7 @@ def curve_fit(f: Callable, xdata: Any, ydata: Any, p0: Any = None, sigma: Any = 
     >>> y = model(x, 2.5, 1.3) + 0.01 * snp.sin(7 * x)
     >>> popt, pcov = curve_fit(model, x, y)
     >>> print(np.round(np.asarray(popt), 3), np.asarray(pcov).shape)
-    [2.501 1.304] (2, 2)
+    [2.503 1.301] (2, 2)
     """
     if not callable(f):
         raise TypeError(f"f must be callable, got {type(f).__name__}")
