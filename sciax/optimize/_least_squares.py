@@ -383,7 +383,8 @@ def _prepare_bounds(bounds, n):
     lb = np.broadcast_to(np.asarray(lb, float), (n,)).copy()
     ub = np.broadcast_to(np.asarray(ub, float), (n,)).copy()
     if np.any(lb >= ub):
-        raise ValueError("Each lower bound must be strictly less than each upper bound.")
+        raise ValueError("Each lower bound must be strictly less than each upper "
+                         "bound.")
     return lb, ub
 
 
