@@ -82,3 +82,4 @@ from sciax.optimize._root_scalar import root_scalar as root_scalar  # noqa: E402
 from sciax.optimize._least_squares import least_squares as least_squares  # noqa: E402
 from sciax.optimize._curve_fit import curve_fit as curve_fit  # noqa: E402
 from sciax.optimize._fixed_point import fixed_point as fixed_point  # noqa: E402
+from sciax.optimize._root import root as root  # noqa: E402
