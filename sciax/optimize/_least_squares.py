@@ -445,8 +445,9 @@ def least_squares(fun: Callable, x0: Any, jac: Any = "2-point", bounds: Any = (
     Works under ``jit`` and ``vmap`` (per-lane status and counters).
     ``res.x``, ``res.cost`` and ``res.fun`` are differentiable with respect
     to float ``args`` by the implicit function theorem on the gradient of the
-    cost (the exact hessian, not Gauss-Newton), with active bounds held fixed.
-    ``'dogbox'`` is not implemented.
+    cost (the exact hessian, not Gauss-Newton), with active bounds held fixed;
+    the rule is a ``custom_vjp``, so use reverse mode (``grad``, ``vjp``,
+    ``jacrev``).  ``'dogbox'`` is not implemented.
 
     Examples
     --------
