@@ -202,16 +202,7 @@ def curve_fit(f: Callable, xdata: Any, ydata: Any, p0: Any = None, sigma: Any = 
                         else _wrap_jac(jac, kind), bounds=(lb, ub), method=method,
                         args=(xdata, ydata, w), **ls_kw)
     popt = res.x
-    J = res.jac
-    _, s, vt = snp.linalg.svd(J, full_matrices=False)
-    thr = EPS * max(J.shape) * s[0]
-    inv2 = snp.where(s > thr, 1.0 / snp.where(s > thr, s, 1.0) ** 2, 0.0)
-    pcov = (vt.T * inv2) @ vt
-    if not absolute_sigma:
-        if m > n:
-            pcov = pcov * (2 * res.cost / (m - n))
-        else:
-            pcov = snp.full_like(pcov, snp.inf)
+    pcov = _PCOV[bool(absolute_sigma)](res.jac, res.cost, snp.asarray(m - n))
     pc = _concrete(pcov)
     if pc is not None and not np.all(np.isfinite(pc)):
         warnings.warn("Covariance of the parameters could not be estimated",
@@ -220,6 +211,26 @@ def curve_fit(f: Callable, xdata: Any, ydata: Any, p0: Any = None, sigma: Any = 
         info = {"nfev": res.nfev, "fvec": res.fun}
         return popt, pcov, info, res.message, res.status
     return popt, pcov
+
+
+def _pcov_fn(absolute):
+    def pcov_of(J, cost, dof):
+        # SciPy's rule: pseudo-inverse of J^T J by SVD, singular values below
+        # eps * max(J.shape) * s_max dropped.
+        _, s, vt = snp.linalg.svd(J, full_matrices=False)
+        thr = EPS * max(J.shape) * s[0]
+        inv2 = snp.where(s > thr, 1.0 / snp.where(s > thr, s, 1.0) ** 2, 0.0)
+        pcov = (vt.T * inv2) @ vt
+        if absolute:
+            return pcov
+        # Scaled by the reduced chi-square; no degrees of freedom: inf.
+        return snp.where(dof > 0, pcov * (2 * cost / snp.where(dof > 0, dof, 1)),
+                         snp.inf)
+    # One compiled program (eager calls would dispatch op by op).
+    return sciax.jit(pcov_of)
+
+
+_PCOV = {False: _pcov_fn(False), True: _pcov_fn(True)}
 
 
 def _wrap_jac(jac, kind):
