@@ -72,3 +72,16 @@ _register("trust-ncg", TrustNCGMinimizer)
 _register("trust-exact", TrustExactMinimizer)
 _register("dogleg", DoglegMinimizer)
 _register("Nelder-Mead", NelderMeadMinimizer)
+
+# --- part 2 (issue 16): roots, least squares, curve fitting --------------------------
+from sciax.optimize._root_scalar import RootResults as RootResults  # noqa: E402
+from sciax.optimize._root_scalar import bisect as bisect  # noqa: E402
+from sciax.optimize._root_scalar import brenth as brenth  # noqa: E402
+from sciax.optimize._root_scalar import brentq as brentq  # noqa: E402
+from sciax.optimize._root_scalar import newton as newton  # noqa: E402
+from sciax.optimize._root_scalar import ridder as ridder  # noqa: E402
+from sciax.optimize._root_scalar import root_scalar as root_scalar  # noqa: E402
+from sciax.optimize._least_squares import least_squares as least_squares  # noqa: E402
+from sciax.optimize._curve_fit import curve_fit as curve_fit  # noqa: E402
+from sciax.optimize._fixed_point import fixed_point as fixed_point  # noqa: E402
+from sciax.optimize._root import root as root  # noqa: E402

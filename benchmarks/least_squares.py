@@ -1,0 +1,102 @@
+"""sciax.optimize.curve_fit / least_squares side by side with SciPy.
+
+Run ``python benchmarks/least_squares.py`` (``--quick``: 100 batched fits
+instead of 1,000).  Cases, float64:
+
+* one fit of the NIST Misra1a model (14 points, 2 parameters) from NIST's
+  second start: sciax ``curve_fit`` (eager call of the cached compiled
+  program) vs ``scipy.optimize.curve_fit``, and ``least_squares`` (trf);
+* N fits of ``a exp(-b x) + c`` (20 points each, different data, one model):
+  sciax ``vmap(curve_fit)`` in one compiled call vs a SciPy loop.
+
+"per solve" is the median over rounds in which the libraries take turns.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+import warnings
+
+import numpy as np
+import scipy.optimize as so
+
+sys.path.insert(0, ".")
+import sciax  # noqa: E402
+import sciax.numpy as snp  # noqa: E402
+from sciax.optimize import curve_fit, least_squares  # noqa: E402
+from tests.optimize.nist_strd import PROBLEMS  # noqa: E402
+
+
+def _time(fn, rounds):
+    out = []
+    for _ in range(rounds):
+        t = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - t)
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    a = ap.parse_args()
+    rounds = 5 if a.quick else 15
+    m, mn, x, y, _, s2, _ = PROBLEMS["Misra1a"]
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    xj, yj = snp.asarray(x), snp.asarray(y)
+    p0 = np.asarray(s2, float)
+
+    def res(b, x, y):
+        return m(x, b[0], b[1]) - y
+
+    cases = {
+        "curve_fit sciax": lambda: np.asarray(curve_fit(m, xj, yj, p0=p0)[0]),
+        "curve_fit scipy": lambda: so.curve_fit(mn, x, y, p0=p0)[0],
+        "least_squares sciax": lambda: np.asarray(
+            least_squares(res, p0, args=(xj, yj)).x),
+        "least_squares scipy": lambda: so.least_squares(
+            lambda b: mn(x, *b) - y, p0).x,
+    }
+    for fn in cases.values():
+        fn()  # compile / warm up
+    times = {k: [] for k in cases}
+    for _ in range(rounds):
+        for k, fn in cases.items():
+            times[k] += _time(fn, 1)
+    for k, v in times.items():
+        print(f"{k:22s} per solve {1e3 * statistics.median(v):8.3f} ms")
+    med = {k: statistics.median(v) for k, v in times.items()}
+    print(f"curve_fit speed-up vs SciPy: "
+          f"{med['curve_fit scipy'] / med['curve_fit sciax']:.1f}x")
+
+    n = 100 if a.quick else 1000
+    rng = np.random.default_rng(0)
+    xs = np.linspace(0, 4, 20)
+    A, B = 1 + rng.random(n), 0.5 + rng.random(n)
+    ys = A[:, None] * np.exp(-B[:, None] * xs) + 0.3
+    ys = ys + 0.01 * rng.standard_normal((n, 20))
+    model = lambda x, a, b, c: a * snp.exp(-b * x) + c  # noqa: E731
+    model_np = lambda x, a, b, c: a * np.exp(-b * x) + c  # noqa: E731
+    xsj, ysj = snp.asarray(xs), snp.asarray(ys)
+    p0b = snp.array([1.0, 1.0, 0.0])
+    batched = sciax.jit(sciax.vmap(lambda yy: curve_fit(model, xsj, yy, p0=p0b)[0]))
+    t = time.perf_counter()
+    np.asarray(batched(ysj))
+    first = time.perf_counter() - t
+    tb, ts = [], []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for _ in range(max(2, rounds // 5)):
+            tb += _time(lambda: np.asarray(batched(ysj)), 1)
+            ts += _time(lambda: [so.curve_fit(model_np, xs, yy, p0=[1.0, 1.0, 0.0])
+                                 for yy in ys], 1)
+    print(f"{n} fits: sciax vmap {statistics.median(tb):.3f} s (first call "
+          f"{first:.1f} s), SciPy loop {statistics.median(ts):.3f} s, speed-up "
+          f"{statistics.median(ts) / statistics.median(tb):.1f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,207 @@
+"""least_squares and curve_fit against scipy.optimize: NIST StRD certified
+values, SciPy's own trf iterates on Rosenbrock (bounds, robust losses), pcov,
+implicit derivatives against finite differences, vmap against a loop."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+import scipy.optimize as so
+
+import sciax
+import sciax.numpy as snp
+from sciax.optimize import curve_fit, least_squares
+
+from tests.optimize.nist_strd import PROBLEMS
+
+TIGHT = dict(ftol=1e-15, xtol=1e-15, gtol=1e-15, max_nfev=5000)
+
+
+def _lre(b, c):
+    """NIST's log relative error: the number of correct significant digits."""
+    return float(np.min(-np.log10(np.abs(np.asarray(b) - c) / np.abs(c) + 1e-17)))
+
+
+def _nist_case(name, start, method):
+    m, mn, x, y, s1, s2, cert = PROBLEMS[name]
+    x, y, cert = np.asarray(x, float), np.asarray(y, float), np.asarray(cert)
+    p0 = np.asarray(s1 if start == 1 else s2, float)
+    n = len(cert)
+    r = least_squares(lambda b, x, y: m(x, *[b[i] for i in range(n)]) - y, p0,
+                      args=(snp.asarray(x), snp.asarray(y)), method=method, **TIGHT)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        s = so.least_squares(lambda b: mn(x, *b) - y, p0, jac="3-point",
+                             method=method, **TIGHT)
+    # Certified digits: at least those SciPy reaches (less half a digit of
+    # rounding noise), capped at 7 (the NIST values are computed in 128-bit
+    # arithmetic; double precision with these conditionings gives 7-11).
+    assert _lre(r.x, cert) >= min(_lre(s.x, cert), 7.0) - 0.5, (
+        name, start, method, _lre(r.x, cert), _lre(s.x, cert))
+    assert r.success
+
+
+@pytest.mark.slow  # compiles a solver (about 5 s on the shared VM)
+def test_nist_misra1a_trf():
+    _nist_case("Misra1a", 2, "trf")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(PROBLEMS))
+@pytest.mark.parametrize("method", ["trf", "lm"])
+def test_nist_strd(name, method):
+    for start in (1, 2):
+        _nist_case(name, start, method)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kw", [{}, {"bounds": ([-np.inf, 1.5], np.inf)},
+                                {"loss": "soft_l1"}, {"loss": "huber"},
+                                {"loss": "cauchy", "f_scale": 0.1},
+                                {"loss": "arctan"}, {"x_scale": "jac"}])
+def test_trf_matches_scipy_iterates(kw):
+    # The same iteration as SciPy's trf: same solution, nfev and status.
+    r = least_squares(lambda x: snp.stack([10 * (x[1] - x[0] ** 2), 1 - x[0]]),
+                      np.array([2.0, 2.0]), **kw)
+    s = so.least_squares(lambda x: np.array([10 * (x[1] - x[0] ** 2), 1 - x[0]]),
+                         [2.0, 2.0], **kw)
+    np.testing.assert_allclose(np.asarray(r.x), s.x, rtol=1e-7, atol=1e-9)
+    assert int(r.status) == s.status
+    assert abs(int(r.nfev) - s.nfev) <= 1
+    np.testing.assert_array_equal(np.asarray(r.active_mask), s.active_mask)
+    np.testing.assert_allclose(float(r.cost), s.cost, atol=1e-12)
+
+
+def test_errors():
+    f = lambda x: x - 1.0  # noqa: E731
+    with pytest.raises(ValueError, match="doesn't support bounds"):
+        least_squares(f, np.ones(2), method="lm", bounds=(0, 2))
+    with pytest.raises(ValueError, match="infeasible"):
+        least_squares(f, np.array([3.0, 0.5]), bounds=(0, 2))
+    with pytest.raises(ValueError, match="method"):
+        least_squares(f, np.ones(2), method="nope")
+    with pytest.raises(ValueError, match="loss"):
+        least_squares(f, np.ones(2), loss="nope")
+    with pytest.raises(ValueError, match="sigma"):
+        curve_fit(lambda x, a: a * x, np.ones(3), np.ones(3), sigma=np.ones(4))
+    with pytest.raises(ValueError, match="only works for unconstrained"):
+        curve_fit(lambda x, a: a * x, np.ones(3), np.ones(3), method="lm",
+                  bounds=(0, 1))
+
+
+def _data(seed=0, m=30):
+    rng = np.random.default_rng(seed)
+    x = np.linspace(0, 4, m)
+    y = 2.5 * np.exp(-1.3 * x) + 0.5 + 0.05 * rng.standard_normal(m)
+    sig = 0.05 + 0.01 * rng.random(m)
+    return x, y, sig
+
+
+def _model(x, a, b, c):
+    return a * snp.exp(-b * x) + c
+
+
+def _model_np(x, a, b, c):
+    return a * np.exp(-b * x) + c
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kw", [{}, {"sigma": 1}, {"sigma": 1, "absolute_sigma": True},
+                                {"sigma": 2}, {"bounds": (0, [3, 2, 1])}])
+def test_curve_fit_pcov_matches_scipy(kw):
+    x, y, sig = _data()
+    kw = dict(kw)
+    if kw.get("sigma") == 1:
+        kw["sigma"] = sig
+    elif kw.get("sigma") == 2:
+        kw["sigma"] = np.diag(sig ** 2)
+    p, c = curve_fit(_model, x, y, **kw)
+    ps, cs = so.curve_fit(_model_np, x, y, **kw)
+    np.testing.assert_allclose(np.asarray(p), ps, rtol=1e-7)
+    # SciPy's pcov comes from a finite-difference Jacobian (relative error
+    # ~1e-7..1e-6); ours from the exact one.
+    np.testing.assert_allclose(np.asarray(c), cs, rtol=2e-5, atol=1e-12)
+
+
+@pytest.mark.slow
+def test_curve_fit_full_output_and_implicit_gradient():
+    x, y, _ = _data(m=12)
+    p, c, info, mesg, ier = curve_fit(_model, x, y, full_output=True)
+    assert set(info) >= {"nfev", "fvec"} and int(ier) in (1, 2, 3, 4)
+    assert isinstance(mesg, str)
+    # Converged tightly: the implicit derivative is exact at a stationary point.
+    g = sciax.jacrev(lambda yy: curve_fit(_model, snp.asarray(x), yy,
+                                          p0=np.ones(3), **TIGHT)[0])(snp.asarray(y))
+
+    def jac(b):
+        e = np.exp(-b[1] * x)
+        return np.stack([e, -b[0] * x * e, np.ones_like(x)], axis=1)
+
+    def fit(yy):  # analytic Jacobian, converged far below the FD step's error
+        return so.least_squares(lambda b: _model_np(x, *b) - yy, np.asarray(p),
+                                jac=jac, **TIGHT).x
+
+    # Central differences, h = 1e-3: truncation ~h^2 ~ 1e-6 relative, and the
+    # solver's stopping error (~1e-10) divided by h stays below that.
+    h = 1e-3
+    for k in (0, 5):
+        e = np.zeros_like(y)
+        e[k] = h
+        fd = (fit(y + e) - fit(y - e)) / (2 * h)
+        np.testing.assert_allclose(np.asarray(g)[:, k], fd, rtol=1e-5, atol=1e-8)
+
+
+@pytest.mark.slow
+def test_least_squares_implicit_gradient_with_bounds_and_loss():
+    x, y, _ = _data(seed=1, m=15)
+    t = snp.asarray(x)
+
+    def res(b, yy):
+        return _model(t, b[0], b[1], b[2]) - yy
+
+    def sol(yy):
+        return least_squares(res, np.array([1.0, 1.0, 0.3]), args=(yy,),
+                             bounds=([0, 0, 0], [5, 5, 0.4]), loss="soft_l1",
+                             **TIGHT).x
+
+    g = sciax.jacrev(sol)(snp.asarray(y))
+    h = 1e-3  # as above
+    for k in (0, 7):
+        e = np.zeros_like(y)
+        e[k] = h
+        fd = (np.asarray(sol(snp.asarray(y + e))) - np.asarray(sol(snp.asarray(
+            y - e)))) / (2 * h)
+        np.testing.assert_allclose(np.asarray(g)[:, k], fd, rtol=1e-4, atol=1e-7)
+
+
+def _batch(k):
+    x = np.linspace(0, 4, 20)
+    rng = np.random.default_rng(3)
+    a = 1 + rng.random(k)
+    b = 0.5 + rng.random(k)
+    ys = a[:, None] * np.exp(-b[:, None] * x) + 0.3 + 0.01 * rng.standard_normal(
+        (k, 20))
+    return x, ys
+
+
+def _fit_one(x, y):
+    return curve_fit(_model, x, y, p0=snp.array([1.0, 1.0, 0.0]))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("k", [100, 1000])
+def test_vmap_curve_fit_equals_loop(k):
+    x, ys = _batch(k)
+    xj = snp.asarray(x)
+    p, c = sciax.vmap(lambda y: _fit_one(xj, y))(snp.asarray(ys))
+    # Batched and single solves differ only by rounding in the batched linear
+    # algebra, which can move the stopping iteration: agreement to well within
+    # curve_fit's xtol (1.5e-8).
+    for i in range(0, k, 10 if k <= 100 else 97):
+        pi, ci = _fit_one(xj, snp.asarray(ys[i]))
+        np.testing.assert_allclose(np.asarray(p)[i], np.asarray(pi), rtol=2e-8)
+        np.testing.assert_allclose(np.asarray(c)[i], np.asarray(ci), rtol=1e-6)
+    # Every lane converged, with its own counters.
+    assert np.all(np.isfinite(np.asarray(p)))
