@@ -281,7 +281,7 @@ def ode_section() -> None:
     # out here because compiling a differentiated solve takes seconds.
 
 
-COMING = ["the rest of sciax.numpy and sciax.linalg", "sciax.optimize part 2",
+COMING = ["the rest of sciax.numpy and sciax.linalg", "constrained and global optimisation",
           "stiff ODE solvers", "sciax.special and sciax.stats"]
 
 
