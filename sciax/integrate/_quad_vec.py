@@ -20,7 +20,8 @@ import sciax.numpy as snp
 from sciax import lax
 from sciax.integrate import _qelg
 from sciax.integrate._qelg import GK15, GK21
-from sciax.integrate._quadpack import _check_limit, _classify, _endpoint
+from sciax.integrate._quadpack import (_check_limit, _classify, _endpoint,
+                                       initial_partition)
 
 __all__ = ["quad_vec"]
 
@@ -153,14 +154,7 @@ def quad_vec(f: Callable, a: Any, b: Any, epsabs: float = 1e-200,
     sg_args = lax.stop_gradient(args)
     if kind == 0:
         lo, hi = snp.asarray(a2, dtype), snp.asarray(b2, dtype)
-        if points is None:
-            pts = snp.stack([lo, hi])
-        else:
-            p = snp.asarray(points, dtype).reshape(-1)
-            inside = (p > snp.minimum(lo, hi)) & (p < snp.maximum(lo, hi))
-            p = snp.sort(snp.where(inside, p, snp.minimum(lo, hi)))
-            p = snp.where(hi >= lo, p, p[::-1])
-            pts = snp.concatenate([snp.stack([lo]), p, snp.stack([hi])])
+        pts = initial_partition(lo, hi, points, dtype)
         bound = None
     else:
         pts = snp.asarray([0.0, 1.0], dtype)

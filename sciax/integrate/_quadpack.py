@@ -71,6 +71,21 @@ MESSAGES = {
 }
 
 
+def initial_partition(lo: Any, hi: Any, points: Any, dtype: Any) -> Any:
+    """The limits with the sorted breakpoints between them (QAGP's start).
+
+    Breakpoints outside (a, b) are ignored, as QUADPACK does: they collapse
+    onto a limit, where their empty intervals integrate to zero.
+    """
+    if points is None:
+        return snp.stack([lo, hi])
+    p = snp.asarray(points, dtype).reshape(-1)
+    inside = (p > snp.minimum(lo, hi)) & (p < snp.maximum(lo, hi))
+    p = snp.sort(snp.where(inside, p, snp.minimum(lo, hi)))
+    p = snp.where(hi >= lo, p, p[::-1])
+    return snp.concatenate([snp.stack([lo]), p, snp.stack([hi])])
+
+
 def message(ier: int, limit: int = 50) -> str:
     """SciPy's text for the status code ``ier`` of :func:`quad`."""
     return MESSAGES.get(int(ier), "Unknown error.").format(limit=limit)
@@ -429,17 +444,7 @@ def _quad_real(func: Callable, a: Any, b: Any, args: tuple, kinds: tuple,
     sg_args = lax.stop_gradient(args)
     if kind == 0:
         lo, hi = snp.asarray(a, dtype), snp.asarray(b, dtype)
-        if points is None:
-            pts = snp.stack([lo, hi])
-        else:
-            p = snp.asarray(points, dtype).reshape(-1)
-            # breakpoints outside (a, b) are ignored, as QUADPACK does: they collapse
-            # onto a limit, where their empty intervals integrate to zero
-            inside = (p > snp.minimum(lo, hi)) & (p < snp.maximum(lo, hi))
-            p = snp.sort(snp.where(inside, p, snp.minimum(lo, hi)))
-            p = snp.where(hi >= lo, p, p[::-1])
-            pts = snp.concatenate([snp.stack([lo]), p, snp.stack([hi])])
-        pts = lax.stop_gradient(pts)
+        pts = lax.stop_gradient(initial_partition(lo, hi, points, dtype))
         rule = GK21
         bound = None
     else:
