@@ -21,8 +21,8 @@ from typing import Any
 from sciax._src import dispatch
 from sciax._src.backend.pytree import registry
 from sciax._src.core.avals import get_aval
-from sciax._src.core.jaxpr import ClosedJaxpr, close_over_consts
-from sciax._src.core.trace import Primitive
+from sciax._src.core.jaxpr import ClosedJaxpr, close_over_consts, eval_jaxpr
+from sciax._src.core.trace import Primitive, set_current_trace
 from sciax._src.interpreters import ad, batching, lowering, partial_eval as pe
 from sciax._src.tree_util import OutTree, flatten_fun, leaf_paths
 from sciax._src.util import check_argnum_spec, safe_zip
@@ -104,6 +104,35 @@ def _custom_jvp_call_jvp(primals, tangents, *, call_jaxpr, jvp, num_consts):
 
 
 ad.primitive_jvps[custom_jvp_call_p] = _custom_jvp_call_jvp
+
+
+def _custom_jvp_closure_jvp(trace, primals, tangents, *, call_jaxpr, jvp, num_consts):
+    """JVP of a custom_jvp call when values the function closed over (its
+    consts) carry tangents.  The rule only knows the explicit arguments, so the
+    tangent is the rule's, for the arguments, plus the ordinary JVP of the body
+    with respect to the closed-over values (JAX raises here instead; dropping
+    that part would silently give wrong derivatives)."""
+    c_t, x_t = tangents[:num_consts], tangents[num_consts:]
+    if all(type(t) is ad.Zero for t in c_t):
+        return None
+    body = lambda *a: eval_jaxpr(call_jaxpr.jaxpr, call_jaxpr.consts, *a)  # noqa: E731
+    x_zero = [ad.Zero(get_aval(p)) for p in primals[num_consts:]]
+    with set_current_trace(trace.parent):
+        outs, t_outs = ad.jvp_flat(body, primals, [*c_t, *x_zero])
+        if all(type(t) is ad.Zero for t in x_t):
+            return outs, t_outs
+        x_t = [ad.instantiate_zeros(t) for t in x_t]
+    # The rule runs under this JVP trace because it may use the closed-over
+    # tracers too; its tangent's primal part is the explicit arguments' share
+    # (its own tangent part, the rule's derivative, is not needed).
+    with set_current_trace(trace):
+        _, rule_t = jvp(primals[num_consts:], x_t)
+    with set_current_trace(trace.parent):
+        return outs, [ad.add_tangents(a, trace.to_primal_tangent(b)[0])
+                      for a, b in safe_zip(t_outs, rule_t)]
+
+
+ad.primitive_jvps_with_trace[custom_jvp_call_p] = _custom_jvp_closure_jvp
 
 
 class custom_jvp:
@@ -228,6 +257,13 @@ ad.primitive_transposes[custom_lin_p] = _custom_lin_transpose
 
 def _custom_vjp_call_jvp(primals, tangents, *, call_jaxpr, fwd, bwd, num_consts,
                          out_tree):
+    if any(type(t) is not ad.Zero for t in tangents[:num_consts]):
+        raise TypeError(
+            "a custom_vjp function was differentiated with respect to a value it "
+            "closes over (a traced value captured from an enclosing function); its "
+            "bwd rule only gives cotangents for the explicit arguments, so that "
+            "derivative would be lost. Pass the value to the custom_vjp function "
+            "as an argument (and return its cotangent from bwd).")
     outs, res = fwd(primals[num_consts:])
     out_avals = [get_aval(o) for o in outs]
     t_outs = custom_lin_p.bind(*res, *[ad.instantiate_zeros(t)

