@@ -70,3 +70,35 @@ def test_custom_vjp_closure_raises_instead_of_dropping():
     # Closing over a value that is not differentiated stays fine.
     g = lambda x, p: f(p) * x  # noqa: E731
     assert float(sciax.grad(g)(1.0, 2.0)) == pytest.approx(6.0)
+
+
+# --- host callbacks inside cond branches ---------------------------------------------
+
+def _cond_printing(x):
+    return lax.cond(x > 0, lambda x: (sciax.debug.print("pos {}", x), x)[1],
+                    lambda x: x, x)
+
+
+@pytest.mark.parametrize("wrap", ["eager", "jit", "grad", "jit_grad"])
+def test_print_in_cond_branch_runs(capsys, wrap):
+    f = {"eager": _cond_printing, "jit": sciax.jit(_cond_printing),
+         "grad": sciax.grad(_cond_printing),
+         "jit_grad": sciax.jit(sciax.grad(_cond_printing))}[wrap]
+    assert float(f(1.0)) == 1.0
+    assert capsys.readouterr().out.splitlines() == ["pos 1.0"]
+    f(-1.0)
+    assert capsys.readouterr().out == ""
+
+
+def test_callback_in_cond_whose_result_is_unused():
+    seen = []
+
+    def f(x):
+        # The cond's only effect is the callback; its output is dropped.
+        lax.cond(x > 0, lambda x: sciax.debug.callback(seen.append, x),
+                 lambda x: None, x)
+        return 2.0 * x
+
+    assert float(sciax.jit(f)(3.0)) == 6.0
+    assert float(sciax.grad(f)(3.0)) == 2.0
+    assert [float(s) for s in seen] == [3.0, 3.0]
