@@ -102,3 +102,69 @@ def test_callback_in_cond_whose_result_is_unused():
     assert float(sciax.jit(f)(3.0)) == 6.0
     assert float(sciax.grad(f)(3.0)) == 2.0
     assert [float(s) for s in seen] == [3.0, 3.0]
+
+
+# --- checkpoint around loops with non-float values; cond around checkpoint -----------
+
+def _fd(f, x, h=1e-6):
+    # central difference: truncation ~h^2 f''' and rounding ~1e-16/h, both far
+    # below the 1e-6 relative tolerance used with it
+    return (float(f(x + h)) - float(f(x - h))) / (2 * h)
+
+
+def _scan_with_predicate(c):
+    # the carry's second part drives a boolean used with where (t5 of the
+    # integrate engineer's repros): it has no tangent of its own
+    def one(c, _):
+        new = (c[0] * 1.1 + snp.sin(c[0]), c[1] + lax.stop_gradient(0.3 + 0 * c[0]))
+        p = c[1] < 1.0
+        return tuple(snp.where(p, a, b) for a, b in zip(new, c)), None
+
+    return lax.scan(one, c, None, length=3)[0]
+
+
+def _scan_with_bool_carry(c):
+    def one(c, _):
+        x, on = c
+        new = snp.where(on, x * 1.1 + snp.sin(x), x)
+        return (new, on & (new < 2.0)), None
+
+    return lax.scan(one, c, None, length=4)[0]
+
+
+@pytest.mark.parametrize("chunk", [_scan_with_predicate, _scan_with_bool_carry])
+def test_checkpointed_scan_inside_scan_differentiates(chunk):
+    second = 0.0 if chunk is _scan_with_predicate else True
+    ck = sciax.checkpoint(chunk)
+
+    def f(x, ck=ck):
+        def outer(c, _):
+            return ck(c), None
+        return lax.scan(outer, (x, second), None, length=3)[0][0]
+
+    want = _fd(f, 0.5)
+    assert float(sciax.grad(f)(0.5)) == pytest.approx(want, rel=1e-6)
+    assert float(sciax.jit(sciax.grad(f))(0.5)) == pytest.approx(want, rel=1e-6)
+    # and the checkpoint changes nothing against the plain function
+    plain = lambda x: f(x, ck=chunk)  # noqa: E731
+    assert float(sciax.grad(f)(0.5)) == pytest.approx(float(sciax.grad(plain)(0.5)),
+                                                      rel=1e-12)
+
+
+_ck_loop = sciax.checkpoint(
+    lambda x: lax.scan(lambda c, _: (snp.sin(c) + c, None), x, None, length=2)[0])
+
+
+@pytest.mark.parametrize("f", [
+    # predicate computed from a checkpoint's output
+    lambda x: lax.cond(_ck_loop(x) > 0, lambda y: 2.0 * y, lambda y: -y, _ck_loop(x)),
+    # checkpoint inside a branch, next to a primal use of the operand
+    lambda x: lax.cond(x > 0, lambda y: _ck_loop(y) * y, lambda y: -y, x),
+    # cond around a checkpoint inside a loop
+    lambda x: lax.fori_loop(0, 2, lambda i, c: lax.cond(c > 0, _ck_loop,
+                                                         lambda y: y, c), x),
+], ids=["pred_from_checkpoint", "checkpoint_in_branch", "cond_in_loop"])
+def test_cond_around_checkpoint_differentiates(f):
+    want = _fd(f, 0.3)
+    assert float(sciax.grad(f)(0.3)) == pytest.approx(want, rel=1e-6)
+    assert float(sciax.jit(sciax.grad(f))(0.3)) == pytest.approx(want, rel=1e-6)
