@@ -87,7 +87,8 @@ def _define_call(name: str) -> Primitive:
     prim.def_abstract_eval(_call_abstract_eval)
     prim.def_impl(_call_impl)
     lowering.register_lowering(prim, _call_lowering)
-    # Traces without a dedicated rule (partial evaluation, batching) inline the body.
+    # Traces without a dedicated rule (partial evaluation) inline the body;
+    # batching has rules below that keep the custom rule.
     pe.call_jaxprs[prim] = lambda *, call_jaxpr, **params: call_jaxpr
     return prim
 
@@ -372,4 +373,88 @@ class custom_vjp:
         return out_tree.unflatten(outs)
 
 
-del batching
+# --- batching: keep the rule --------------------------------------------------------
+# Under vmap the call stays a custom_*_call whose body is the batched body and whose
+# rule is the rule vmapped, so grad(vmap(f)) still uses the user's rule.  Every
+# argument and output is batched at axis 0 (unbatched ones are broadcast).
+
+
+def _batch_prologue(trace, vals, dims, call_jaxpr, num_consts):
+    if any(d is not batching.not_mapped for d in dims[:num_consts]):
+        # The rule's Python closure holds these batched values, so it cannot
+        # be vmapped as a separate function: inline the body instead.
+        return None
+    size = trace.axis_size
+    with set_current_trace(trace.parent):
+        args = [batching.bdim_at_front(v, d, size)
+                for v, d in safe_zip(vals[num_consts:], dims[num_consts:])]
+    in_dims = [batching.not_mapped] * num_consts + [0] * len(args)
+    body, bconsts, _ = batching.batch_jaxpr(call_jaxpr, in_dims, size, trace.axis_name)
+    return [*bconsts, *vals[:num_consts], *args], body, len(bconsts) + num_consts
+
+
+def _vmapped(trace, fn):
+    """``fn`` (a flat list in, a flat list out, per example) mapped over axis 0."""
+    def mapped(*xs):
+        return batching.vmap_flat(fn, xs, [0] * len(xs), lambda k: [0] * k,
+                                  trace.axis_size, trace.axis_name)
+    return mapped
+
+
+def _custom_jvp_call_batch(trace, vals, dims, *, call_jaxpr, jvp, num_consts):
+    pro = _batch_prologue(trace, vals, dims, call_jaxpr, num_consts)
+    if pro is None:
+        return None
+    ops, body, n_consts = pro
+
+    def per_example(*xs):
+        n = len(xs) // 2
+        outs, t_outs = jvp(list(xs[:n]), list(xs[n:]))
+        return [*outs, *t_outs]
+
+    def batched_jvp(primals, tangents):
+        res = _vmapped(trace, per_example)(*primals, *tangents)
+        return res[:len(res) // 2], res[len(res) // 2:]
+
+    with set_current_trace(trace.parent):
+        outs = custom_jvp_call_p.bind(*ops, call_jaxpr=body, jvp=batched_jvp,
+                                      num_consts=n_consts)
+    return outs, [0] * len(outs)
+
+
+def _custom_vjp_call_batch(trace, vals, dims, *, call_jaxpr, fwd, bwd, num_consts,
+                           out_tree):
+    pro = _batch_prologue(trace, vals, dims, call_jaxpr, num_consts)
+    if pro is None:
+        return None
+    ops, body, n_consts = pro
+    n_out = len(call_jaxpr.out_avals)
+    arg_avals = call_jaxpr.in_avals[num_consts:]
+
+    def fwd_example(*xs):
+        outs, res = fwd(list(xs))
+        return [*outs, *res]
+
+    def bwd_example(*xs):
+        n_res = len(xs) - n_out
+        cts = bwd(list(xs[:n_res]), list(xs[n_res:]))
+        # a zero (None) cotangent must be an array to come out of vmap
+        return [ad.zeros_like_aval(a) if c is None else c
+                for c, a in safe_zip(cts, arg_avals)]
+
+    def batched_fwd(primals):
+        res = _vmapped(trace, fwd_example)(*primals)
+        return res[:n_out], res[n_out:]
+
+    def batched_bwd(res, cts):
+        return _vmapped(trace, bwd_example)(*res, *cts)
+
+    with set_current_trace(trace.parent):
+        outs = custom_vjp_call_p.bind(*ops, call_jaxpr=body, fwd=batched_fwd,
+                                      bwd=batched_bwd, num_consts=n_consts,
+                                      out_tree=out_tree)
+    return outs, [0] * len(outs)
+
+
+batching.call_batchers[custom_jvp_call_p] = _custom_jvp_call_batch
+batching.call_batchers[custom_vjp_call_p] = _custom_vjp_call_batch
