@@ -219,3 +219,26 @@ def test_custom_jvp_rule_kept_under_vmap():
     _, t = sciax.jvp(sciax.vmap(f), (xs,), (snp.ones(3),))
     np.testing.assert_allclose(t, [5.0] * 3, rtol=1e-15)
     np.testing.assert_allclose(sciax.vmap(f)(xs), np.sin(xs), rtol=1e-15)
+
+
+@pytest.mark.slow  # ~13 s: compiles minimize, its vmap and its gradient
+def test_grad_of_vmapped_minimize_uses_its_implicit_rule():
+    # minimize attaches implicit derivatives with a custom_vjp whose body is the
+    # identity on the optimum: inlining it under vmap gave zero gradients.
+    from sciax.optimize import minimize
+
+    def q(x, a):
+        return snp.sum((x - a) ** 2 * snp.array([1.0, 3.0])) + 0.1 * snp.sum(x ** 4)
+
+    def loss(a):
+        return snp.sum(minimize(q, snp.zeros(2), args=(a,)).x ** 2)
+
+    As = snp.array([[0.5, 1.0], [1.5, -0.3]])
+    g = sciax.grad(lambda A: snp.sum(sciax.vmap(loss)(A)))(As)
+    loop = np.stack([np.asarray(sciax.grad(loss)(a)) for a in As])
+    np.testing.assert_allclose(g, loop, rtol=1e-10)
+    # minimize's default gtol leaves ~1e-5 of error against finite differences
+    h = 1e-6
+    fd = [[(float(loss(a.at[j].add(h))) - float(loss(a.at[j].add(-h)))) / (2 * h)
+           for j in range(2)] for a in As]
+    np.testing.assert_allclose(g, fd, rtol=1e-4, atol=1e-6)
