@@ -221,6 +221,22 @@ def test_custom_jvp_rule_kept_under_vmap():
     np.testing.assert_allclose(sciax.vmap(f)(xs), np.sin(xs), rtol=1e-15)
 
 
+def test_rule_closing_over_a_vmapped_value_raises_clearly():
+    # The rule runs apart from the vmap (bwd in the backward pass), so a
+    # vmapped value it closes over cannot reach it: an error, never the body's
+    # derivative in the rule's place.
+    def f(x, a):
+        g = sciax.custom_vjp(lambda x: x * 2.0)
+        g.defvjp(lambda x: (x * 2.0, None), lambda r, ct: (ct * a,))
+        return g(x)
+
+    xs, a = snp.ones(3), snp.array([1.0, 2.0, 3.0])
+    with pytest.raises(TypeError, match="closes over.*as an argument"):
+        sciax.grad(lambda xs: snp.sum(sciax.vmap(f)(xs, a)))(xs)
+    # vmap of grad differentiates per example, inside the vmap: fine
+    np.testing.assert_allclose(sciax.vmap(sciax.grad(f))(xs, a), a)
+
+
 @pytest.mark.slow  # ~13 s: compiles minimize, its vmap and its gradient
 def test_grad_of_vmapped_minimize_uses_its_implicit_rule():
     # minimize attaches implicit derivatives with a custom_vjp whose body is the

@@ -22,7 +22,7 @@ from sciax._src import dispatch
 from sciax._src.backend.pytree import registry
 from sciax._src.core.avals import get_aval
 from sciax._src.core.jaxpr import ClosedJaxpr, close_over_consts, eval_jaxpr
-from sciax._src.core.trace import Primitive, set_current_trace
+from sciax._src.core.trace import Primitive, set_current_trace, UnexpectedTracerError
 from sciax._src.interpreters import ad, batching, lowering, partial_eval as pe
 from sciax._src.tree_util import OutTree, flatten_fun, leaf_paths
 from sciax._src.util import check_argnum_spec, safe_zip
@@ -393,11 +393,22 @@ def _batch_prologue(trace, vals, dims, call_jaxpr, num_consts):
     return [*bconsts, *vals[:num_consts], *args], body, len(bconsts) + num_consts
 
 
-def _vmapped(trace, fn):
-    """``fn`` (a flat list in, a flat list out, per example) mapped over axis 0."""
+def _vmapped(trace, fn, what):
+    """``fn`` (a flat list in, a flat list out, per example) mapped over axis 0.
+
+    It runs under a fresh batch trace, possibly after ``trace`` has ended (a
+    bwd rule runs in the backward pass), so a rule must not use the vmapped
+    values it closes over."""
     def mapped(*xs):
-        return batching.vmap_flat(fn, xs, [0] * len(xs), lambda k: [0] * k,
-                                  trace.axis_size, trace.axis_name)
+        try:
+            return batching.vmap_flat(fn, xs, [0] * len(xs), lambda k: [0] * k,
+                                      trace.axis_size, trace.axis_name)
+        except UnexpectedTracerError as e:
+            raise TypeError(
+                f"the {what} rule of a vmapped function uses a vmapped value that "
+                "it closes over (captured from the function being vmapped); the "
+                "rule is applied apart from that vmap. Pass the value to the "
+                f"custom function as an argument instead. ({e})") from None
     return mapped
 
 
@@ -413,7 +424,7 @@ def _custom_jvp_call_batch(trace, vals, dims, *, call_jaxpr, jvp, num_consts):
         return [*outs, *t_outs]
 
     def batched_jvp(primals, tangents):
-        res = _vmapped(trace, per_example)(*primals, *tangents)
+        res = _vmapped(trace, per_example, "custom_jvp")(*primals, *tangents)
         return res[:len(res) // 2], res[len(res) // 2:]
 
     with set_current_trace(trace.parent):
@@ -443,11 +454,11 @@ def _custom_vjp_call_batch(trace, vals, dims, *, call_jaxpr, fwd, bwd, num_const
                 for c, a in safe_zip(cts, arg_avals)]
 
     def batched_fwd(primals):
-        res = _vmapped(trace, fwd_example)(*primals)
+        res = _vmapped(trace, fwd_example, "custom_vjp fwd")(*primals)
         return res[:n_out], res[n_out:]
 
     def batched_bwd(res, cts):
-        return _vmapped(trace, bwd_example)(*res, *cts)
+        return _vmapped(trace, bwd_example, "custom_vjp bwd")(*res, *cts)
 
     with set_current_trace(trace.parent):
         outs = custom_vjp_call_p.bind(*ops, call_jaxpr=body, fwd=batched_fwd,
