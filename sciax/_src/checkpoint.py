@@ -57,11 +57,14 @@ def _checkpoint_jvp(primals, tangents, *, jaxpr, prevent_cse):
 def _checkpoint_partial_eval(trace: pe.PartialEvalTrace, args, params):
     jaxpr = params["jaxpr"]
     unknown = [trace.is_unknown(a) for a in args]
-    out_unknown = pe.dependent_outputs(jaxpr.jaxpr, unknown)
-    known_jaxpr = ad.dce_jaxpr(jaxpr.jaxpr, [not u for u in out_unknown])
+    # Which outputs are unknown must be found by partial evaluation itself, not
+    # by syntactic dependence: a JVP'd loop inside carries primals and tangents
+    # in one equation, and its primal outputs must stay known (else the primals
+    # become carries of an enclosing linear loop, or a cond predicate unknown).
+    _, run = pe.partial_eval_jaxpr(jaxpr, unknown)
     with set_current_trace(trace.parent):
-        known_outs = iter(eval_jaxpr(known_jaxpr, jaxpr.consts,
-                                     *[None if u else a for a, u in zip(args, unknown)]))
+        known_outs, _, out_unknown = run(*[a for a, u in zip(args, unknown) if not u])
+    known_outs = iter(known_outs)
     staged = ClosedJaxpr(ad.dce_jaxpr(jaxpr.jaxpr, out_unknown), jaxpr.consts)
     staged_outs = iter(trace.staged.process_primitive(
         checkpoint_p, args, {**params, "jaxpr": staged}))

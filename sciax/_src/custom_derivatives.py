@@ -21,8 +21,8 @@ from typing import Any
 from sciax._src import dispatch
 from sciax._src.backend.pytree import registry
 from sciax._src.core.avals import get_aval
-from sciax._src.core.jaxpr import ClosedJaxpr, close_over_consts
-from sciax._src.core.trace import Primitive
+from sciax._src.core.jaxpr import ClosedJaxpr, close_over_consts, eval_jaxpr
+from sciax._src.core.trace import Primitive, set_current_trace, UnexpectedTracerError
 from sciax._src.interpreters import ad, batching, lowering, partial_eval as pe
 from sciax._src.tree_util import OutTree, flatten_fun, leaf_paths
 from sciax._src.util import check_argnum_spec, safe_zip
@@ -87,7 +87,8 @@ def _define_call(name: str) -> Primitive:
     prim.def_abstract_eval(_call_abstract_eval)
     prim.def_impl(_call_impl)
     lowering.register_lowering(prim, _call_lowering)
-    # Traces without a dedicated rule (partial evaluation, batching) inline the body.
+    # Traces without a dedicated rule (partial evaluation) inline the body;
+    # batching has rules below that keep the custom rule.
     pe.call_jaxprs[prim] = lambda *, call_jaxpr, **params: call_jaxpr
     return prim
 
@@ -104,6 +105,35 @@ def _custom_jvp_call_jvp(primals, tangents, *, call_jaxpr, jvp, num_consts):
 
 
 ad.primitive_jvps[custom_jvp_call_p] = _custom_jvp_call_jvp
+
+
+def _custom_jvp_closure_jvp(trace, primals, tangents, *, call_jaxpr, jvp, num_consts):
+    """JVP of a custom_jvp call when values the function closed over (its
+    consts) carry tangents.  The rule only knows the explicit arguments, so the
+    tangent is the rule's, for the arguments, plus the ordinary JVP of the body
+    with respect to the closed-over values (JAX raises here instead; dropping
+    that part would silently give wrong derivatives)."""
+    c_t, x_t = tangents[:num_consts], tangents[num_consts:]
+    if all(type(t) is ad.Zero for t in c_t):
+        return None
+    body = lambda *a: eval_jaxpr(call_jaxpr.jaxpr, call_jaxpr.consts, *a)  # noqa: E731
+    x_zero = [ad.Zero(get_aval(p)) for p in primals[num_consts:]]
+    with set_current_trace(trace.parent):
+        outs, t_outs = ad.jvp_flat(body, primals, [*c_t, *x_zero])
+        if all(type(t) is ad.Zero for t in x_t):
+            return outs, t_outs
+        x_t = [ad.instantiate_zeros(t) for t in x_t]
+    # The rule runs under this JVP trace because it may use the closed-over
+    # tracers too; its tangent's primal part is the explicit arguments' share
+    # (its own tangent part, the rule's derivative, is not needed).
+    with set_current_trace(trace):
+        _, rule_t = jvp(primals[num_consts:], x_t)
+    with set_current_trace(trace.parent):
+        return outs, [ad.add_tangents(a, trace.to_primal_tangent(b)[0])
+                      for a, b in safe_zip(t_outs, rule_t)]
+
+
+ad.primitive_jvps_with_trace[custom_jvp_call_p] = _custom_jvp_closure_jvp
 
 
 class custom_jvp:
@@ -228,6 +258,13 @@ ad.primitive_transposes[custom_lin_p] = _custom_lin_transpose
 
 def _custom_vjp_call_jvp(primals, tangents, *, call_jaxpr, fwd, bwd, num_consts,
                          out_tree):
+    if any(type(t) is not ad.Zero for t in tangents[:num_consts]):
+        raise TypeError(
+            "a custom_vjp function was differentiated with respect to a value it "
+            "closes over (a traced value captured from an enclosing function); its "
+            "bwd rule only gives cotangents for the explicit arguments, so that "
+            "derivative would be lost. Pass the value to the custom_vjp function "
+            "as an argument (and return its cotangent from bwd).")
     outs, res = fwd(primals[num_consts:])
     out_avals = [get_aval(o) for o in outs]
     t_outs = custom_lin_p.bind(*res, *[ad.instantiate_zeros(t)
@@ -336,4 +373,99 @@ class custom_vjp:
         return out_tree.unflatten(outs)
 
 
-del batching
+# --- batching: keep the rule --------------------------------------------------------
+# Under vmap the call stays a custom_*_call whose body is the batched body and whose
+# rule is the rule vmapped, so grad(vmap(f)) still uses the user's rule.  Every
+# argument and output is batched at axis 0 (unbatched ones are broadcast).
+
+
+def _batch_prologue(trace, vals, dims, call_jaxpr, num_consts):
+    if any(d is not batching.not_mapped for d in dims[:num_consts]):
+        # The rule's Python closure holds these batched values, so it cannot
+        # be vmapped as a separate function: inline the body instead.
+        return None
+    size = trace.axis_size
+    with set_current_trace(trace.parent):
+        args = [batching.bdim_at_front(v, d, size)
+                for v, d in safe_zip(vals[num_consts:], dims[num_consts:])]
+    in_dims = [batching.not_mapped] * num_consts + [0] * len(args)
+    body, bconsts, _ = batching.batch_jaxpr(call_jaxpr, in_dims, size, trace.axis_name)
+    return [*bconsts, *vals[:num_consts], *args], body, len(bconsts) + num_consts
+
+
+def _vmapped(trace, fn, what):
+    """``fn`` (a flat list in, a flat list out, per example) mapped over axis 0.
+
+    It runs under a fresh batch trace, possibly after ``trace`` has ended (a
+    bwd rule runs in the backward pass), so a rule must not use the vmapped
+    values it closes over."""
+    def mapped(*xs):
+        try:
+            return batching.vmap_flat(fn, xs, [0] * len(xs), lambda k: [0] * k,
+                                      trace.axis_size, trace.axis_name)
+        except UnexpectedTracerError as e:
+            raise TypeError(
+                f"the {what} rule of a vmapped function uses a vmapped value that "
+                "it closes over (captured from the function being vmapped); the "
+                "rule is applied apart from that vmap. Pass the value to the "
+                f"custom function as an argument instead. ({e})") from None
+    return mapped
+
+
+def _custom_jvp_call_batch(trace, vals, dims, *, call_jaxpr, jvp, num_consts):
+    pro = _batch_prologue(trace, vals, dims, call_jaxpr, num_consts)
+    if pro is None:
+        return None
+    ops, body, n_consts = pro
+
+    def per_example(*xs):
+        n = len(xs) // 2
+        outs, t_outs = jvp(list(xs[:n]), list(xs[n:]))
+        return [*outs, *t_outs]
+
+    def batched_jvp(primals, tangents):
+        res = _vmapped(trace, per_example, "custom_jvp")(*primals, *tangents)
+        return res[:len(res) // 2], res[len(res) // 2:]
+
+    with set_current_trace(trace.parent):
+        outs = custom_jvp_call_p.bind(*ops, call_jaxpr=body, jvp=batched_jvp,
+                                      num_consts=n_consts)
+    return outs, [0] * len(outs)
+
+
+def _custom_vjp_call_batch(trace, vals, dims, *, call_jaxpr, fwd, bwd, num_consts,
+                           out_tree):
+    pro = _batch_prologue(trace, vals, dims, call_jaxpr, num_consts)
+    if pro is None:
+        return None
+    ops, body, n_consts = pro
+    n_out = len(call_jaxpr.out_avals)
+    arg_avals = call_jaxpr.in_avals[num_consts:]
+
+    def fwd_example(*xs):
+        outs, res = fwd(list(xs))
+        return [*outs, *res]
+
+    def bwd_example(*xs):
+        n_res = len(xs) - n_out
+        cts = bwd(list(xs[:n_res]), list(xs[n_res:]))
+        # a zero (None) cotangent must be an array to come out of vmap
+        return [ad.zeros_like_aval(a) if c is None else c
+                for c, a in safe_zip(cts, arg_avals)]
+
+    def batched_fwd(primals):
+        res = _vmapped(trace, fwd_example, "custom_vjp fwd")(*primals)
+        return res[:n_out], res[n_out:]
+
+    def batched_bwd(res, cts):
+        return _vmapped(trace, bwd_example, "custom_vjp bwd")(*res, *cts)
+
+    with set_current_trace(trace.parent):
+        outs = custom_vjp_call_p.bind(*ops, call_jaxpr=body, fwd=batched_fwd,
+                                      bwd=batched_bwd, num_consts=n_consts,
+                                      out_tree=out_tree)
+    return outs, [0] * len(outs)
+
+
+batching.call_batchers[custom_jvp_call_p] = _custom_jvp_call_batch
+batching.call_batchers[custom_vjp_call_p] = _custom_vjp_call_batch

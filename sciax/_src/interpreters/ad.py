@@ -34,6 +34,14 @@ from sciax._src.util import safe_map, safe_zip
 
 primitive_jvps: dict[Primitive, Callable[..., Any]] = {}
 primitive_transposes: dict[Primitive, Callable[..., Any]] = {}
+# rule(trace, primals, tangents, **params) for primitives whose JVP must run under
+# the JVP trace itself rather than its parent (custom_jvp: its rule may use values
+# the function closed over that are this trace's tracers).  It returns
+# (primals_out, tangents_out) free of this trace's tracers, or None to fall back
+# to the ordinary handling (the rule in primitive_jvps, or inlining the body).
+primitive_jvps_with_trace: dict[Primitive, Callable[..., Any]] = {}
+
+
 class Zero:
     """A symbolic zero tangent/cotangent of abstract value ``aval``."""
 
@@ -192,6 +200,12 @@ class JVPTrace(Trace):
         if all(type(t) is Zero for t in tangents):
             with set_current_trace(self.parent):
                 return primitive.bind(*primals, **params)
+        trace_rule = primitive_jvps_with_trace.get(primitive)
+        if trace_rule is not None:
+            res = trace_rule(self, primals, tangents, **params)
+            if res is not None:
+                out, t_out = res
+                return [self._wrap(p, t) for p, t in safe_zip(out, t_out)]
         rule = primitive_jvps.get(primitive)
         if rule is None:
             if primitive in call_jaxprs:
