@@ -17,6 +17,8 @@ import numpy as np
 import sciax
 import sciax.numpy as snp
 from sciax import lax
+from sciax import optimize
+from sciax.integrate import solve_ivp
 
 
 def _section(title: str) -> None:
@@ -250,7 +252,6 @@ def linear_algebra_and_random() -> None:
 
 def optimization() -> None:
     _section("sciax.optimize: SciPy's minimize, exact derivatives, differentiable")
-    from sciax import optimize
 
     # One compiled solve (BFGS) serves both the minimiser and its derivative.
     f = lambda x, a: snp.sum((x - a) ** 2) + 0.1 * snp.sum(x ** 4)  # noqa: E731
@@ -265,7 +266,6 @@ def optimization() -> None:
 
 def ode_section() -> None:
     _section("ODEs: sciax.integrate.solve_ivp (SciPy's steps, differentiable)")
-    from sciax.integrate import solve_ivp
 
     def decay(t, y, k):
         return -k * y

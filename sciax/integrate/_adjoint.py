@@ -26,6 +26,7 @@ import sciax
 import sciax.lax as lax
 import sciax.numpy as snp
 from sciax.integrate._ravel import Ravel
+from sciax.integrate._interp import OdeSolution
 
 ADJOINTS = ("direct", "backsolve", "interpolated")
 
@@ -53,7 +54,7 @@ def _solve_jit(st, adjoint, y0, args, t0, t1, te, rtol, atol):
 
 
 def _direct(st, y0, args, t0, t1, te, rtol, atol):
-    from sciax.integrate._ivp import run
+    from sciax.integrate._ivp import run  # cycle: _ivp imports this module
 
     # The tolerances are arguments, not closures: the rule is re-run when an
     # enclosing jit is transformed, and must not capture that trace's values.
@@ -72,7 +73,7 @@ def _direct(st, y0, args, t0, t1, te, rtol, atol):
 
 
 def _continuous(st, adjoint, y0, args, t0, t1, te, rtol, atol):
-    from sciax.integrate._ivp import _Static, run
+    from sciax.integrate._ivp import _Static, run  # cycle: _ivp imports this module
     interpolated = adjoint == "interpolated"
     fwd_st = st._replace(dense=interpolated, save_steps=interpolated)
 
@@ -97,7 +98,6 @@ def _continuous(st, adjoint, y0, args, t0, t1, te, rtol, atol):
             return rv.ravel(f)
 
         if interpolated:
-            from sciax.integrate._interp import OdeSolution
             sol = OdeSolution(out["ts"], out["hs"], out["ys"], out["cs"], out["n_acc"],
                               st.solver.dense_eval, lambda v, trailing=False: v)
             state_at = lambda t, z: sol(t)  # noqa: E731

@@ -29,6 +29,7 @@ import numpy as np
 import sciax
 import sciax.lax as lax
 import sciax.numpy as snp
+from sciax.integrate import _rk
 
 SAFETY, MIN_FACTOR, MAX_FACTOR = 0.9, 0.2, 10.0
 
@@ -374,7 +375,6 @@ def _ift_time(g: Callable, r: Any) -> Any:
 
 
 def _dense_rows(solver: Any) -> int:
-    from sciax.integrate import _rk
     if isinstance(solver, _rk.DOP853):
         return 7
     return solver.tableau.p.shape[1]

@@ -37,6 +37,7 @@ import sciax.numpy as snp
 from sciax import lax
 from sciax.integrate import _qelg
 from sciax.integrate._qelg import GK15, GK21
+from sciax.integrate import _weights
 
 __all__ = ["IntegrationWarning", "quad"]
 
@@ -708,7 +709,6 @@ def _weighted(func: Callable, a: Any, b: Any, args: tuple, full_output: int,
               limlst: int, complex_func: bool) -> tuple:
     """``quad`` with a weight function: reduced to plain ``quad`` calls (see
     ``_weights``)."""
-    from sciax.integrate import _weights
 
     if complex_func:
         raise NotImplementedError("quad: complex_func with a weight is not supported")

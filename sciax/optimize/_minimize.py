@@ -22,6 +22,7 @@ from sciax import lax
 
 from sciax.optimize._base import (Objective, OptimizeResult, OptimizeWarning,
                                   iterative_solve, scipy_status)
+from sciax.optimize._util import Bounds
 
 _METHODS: dict[str, type] = {}
 # Options SciPy documents that make no difference here (derivatives are exact).
@@ -131,7 +132,6 @@ def _make_unravel(key):
 
 
 def _bounds_arrays(bounds, n, dtype):
-    from sciax.optimize._util import Bounds
 
     if bounds is None:
         return None, None

@@ -304,7 +304,7 @@ def show_options(solver: str | None = None, method: str | None = None,
     >>> print("gtol" in show_options("minimize", "BFGS", disp=False))
     True
     """
-    from sciax.optimize._minimize import _METHODS
+    from sciax.optimize._minimize import _METHODS  # cycle: _minimize imports us
 
     if solver not in (None, "minimize"):
         raise ValueError(f"show_options: solver must be 'minimize', got {solver!r}")
