@@ -36,3 +36,22 @@ sciax.config.update("enable_checks", True)
 @pytest.fixture(autouse=True)
 def _doctest_namespace(doctest_namespace: dict) -> None:
     doctest_namespace.update(sciax=sciax, snp=snp, lax=lax, np=np)
+
+
+# Doctest examples that compile a whole solver (nested adaptive quadrature, an
+# ODE solve, a minimisation) take many seconds each on two cores: they run in
+# CI's second step with the other slow tests, not in the default run.
+SLOW_DOCTESTS = {
+    "sciax.integrate._multi.nquad", "sciax.integrate._multi.dblquad",
+    "sciax.integrate._multi.tplquad", "sciax.integrate._tanhsinh.tanhsinh",
+    "sciax.integrate._quadpack.quad", "sciax.integrate._quad_vec.quad_vec",
+    "sciax.integrate._qmc.qmc_quad", "sciax.integrate._interp.OdeSolution",
+    "sciax.integrate._ivp.solve_ivp", "sciax.optimize._lbfgsb.LbfgsInvHessProduct",
+    "sciax.optimize._minimize.minimize", "sciax.optimize._curve_fit.curve_fit",
+}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list) -> None:
+    for item in items:
+        if isinstance(item, pytest.DoctestItem) and item.name in SLOW_DOCTESTS:
+            item.add_marker(pytest.mark.slow)

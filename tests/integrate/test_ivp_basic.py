@@ -86,6 +86,7 @@ def test_methods_match_scipy_steps(method):
     np.testing.assert_allclose(np.asarray(r.y), s.y, rtol=1e-9, atol=1e-9)
 
 
+@pytest.mark.slow  # compiles a whole solver: CI's second step
 @pytest.mark.parametrize("method", ["RK45",
                                     pytest.param("DOP853", marks=pytest.mark.slow),
                                     pytest.param("RK23", marks=pytest.mark.slow)])

@@ -40,6 +40,7 @@ def _check(n):
                                    atol=1e-12)
     assert len(set(np.asarray(nfev).tolist())) > 1  # lanes really differ
 
+@pytest.mark.slow  # compiles a whole solver: CI's second step
 
 def test_vmap_50_initial_conditions_equals_loop():
     _check(50)

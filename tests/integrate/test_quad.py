@@ -77,6 +77,7 @@ def test_limit_derivatives_leibniz():
     d2 = sciax.grad(sciax.grad(g, argnums=1), argnums=1)(a, b, s)
     assert abs(float(d2) + b / s ** 2 * fn(b, s)) < 1e-10
 
+@pytest.mark.slow  # compiles a whole solver: CI's second step
 
 def test_vmap_200_equals_loop():
     s = np.linspace(0.5, 3.0, 200)
@@ -160,6 +161,7 @@ def test_statuses_and_warnings():
     j = sciax.jit(lambda: quad(lambda x: x, 0.0, 1.0, full_output=1))()
     assert int(j[2]["ier"]) == 0 and abs(float(j[0]) - 0.5) < 1e-15
 
+@pytest.mark.slow  # compiles a whole solver: CI's second step
 
 def test_full_output_infodict_matches_scipy():
     y, err, info = quad(lambda x: snp.abs(x - 0.3), 0.0, 1.0, full_output=1)

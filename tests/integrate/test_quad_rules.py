@@ -16,6 +16,7 @@ from sciax import integrate as I
 TOL = 1e-13
 
 
+@pytest.mark.slow  # compiles a whole solver: CI's second step
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 8, 9])
 def test_sample_rules_vs_scipy(n):
     rng = np.random.default_rng(n)
