@@ -23,6 +23,11 @@ if "SCIAX_TEST_CACHE_OWNER" not in os.environ:
     os.environ["SCIAX_TEST_CACHE_OWNER"] = str(os.getpid())
     os.environ["SCIAX_COMPILATION_CACHE_DIR"] = tempfile.mkdtemp(prefix="sciax-cc-")
     atexit.register(shutil.rmtree, os.environ["SCIAX_COMPILATION_CACHE_DIR"], True)
+    # ...and stores nothing there except in the tests of the cache itself (which
+    # lower the threshold): jaxlib's serialize_executable segfaulted once, after
+    # hundreds of large solver programs in one process (2026-12-01, not yet
+    # reproduced alone), and a crash would take a whole test worker with it.
+    os.environ.setdefault("SCIAX_COMPILATION_CACHE_MIN_COMPILE_TIME", "1e9")
 
 import sciax  # noqa: E402
 import sciax.numpy as snp  # noqa: E402
