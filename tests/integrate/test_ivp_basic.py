@@ -102,6 +102,7 @@ def test_dense_output_and_t_eval_match_scipy(method):
     np.testing.assert_allclose(np.asarray(r.sol(tq)), s.sol(tq), rtol=1e-8, atol=1e-8)
     np.testing.assert_allclose(np.asarray(r.sol(0.7)), s.sol(0.7), rtol=1e-8)
 
+@pytest.mark.slow  # compiles a whole solver: CI's second step
 
 def test_backward_pytree_and_fixed_step():
     # y' = -y on a dict state, integrated from 1 back to 0: y(0) = e y(1).
@@ -118,6 +119,7 @@ def test_backward_pytree_and_fixed_step():
     assert r4.t.shape == (11,) and int(r4.nfev) == 1 + 4 * 10
     assert abs(float(r4.y[0, -1]) - np.exp(-1)) < 1e-6
 
+@pytest.mark.slow  # compiles a whole solver: CI's second step
 
 def test_jit_shapes_and_counts():
     te = snp.linspace(0.0, 1.0, 5)
@@ -130,6 +132,7 @@ def test_jit_shapes_and_counts():
     assert r.t.shape == (65,) and r.y.shape == (3, 65) and 2 < n < 65
     assert np.isnan(np.asarray(r.t)[n:]).all() and float(r.t[n - 1]) == 1.0
 
+@pytest.mark.slow  # compiles a whole solver: CI's second step
 
 def test_failures_are_reported():
     r = solve_ivp(lorenz, (0.0, 10.0), snp.ones(3), max_steps=5)

@@ -51,6 +51,7 @@ def test_bouncing_ball_terminal_and_direction():
                       events=[ground, apex], rtol=1e-8, atol=1e-10)
     assert len(r2.t_events[1]) == len(s2.t_events[1]) == 0
 
+@pytest.mark.slow  # compiles a whole solver: CI's second step
 
 def test_terminal_count_and_two_events_in_one_step():
     # sin(t) crosses zero at pi, 2 pi, 3 pi; terminal=2 stops at the second.
