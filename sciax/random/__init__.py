@@ -48,12 +48,12 @@ import inspect as _inspect  # noqa: E402
 import sciax as _sciax  # noqa: E402
 
 _STRUCTURAL = ("shape", "dtype", "num", "bit_width", "axis", "independent",
-               "replace", "n", "mode", "method")
+               "replace", "mode", "method")
 
 
-def _program(fun):
+def _program(fun, extra=()):
     params = list(_inspect.signature(fun).parameters)
-    static = tuple(p for p in params if p in _STRUCTURAL)
+    static = tuple(p for p in params if p in _STRUCTURAL or p in extra)
     where = {params.index(p): p for p in static}
     jitted = _sciax.jit(fun, static_argnames=static)
 
@@ -75,6 +75,8 @@ for _name in ("split", "fold_in", "random_bits", "bits", "uniform", "normal",
               "exponential", "laplace", "cauchy", "logistic", "gumbel", "lognormal",
               "rademacher", "pareto", "rayleigh", "weibull_min", "geometric", "gamma",
               "loggamma", "beta", "dirichlet", "chisquare", "t", "f", "poisson",
-              "binomial", "multivariate_normal", "orthogonal"):
+              "binomial", "multivariate_normal"):
     globals()[_name] = _program(globals()[_name])
 del _name
+# orthogonal's n and m are matrix sizes (binomial's n, by contrast, is data)
+orthogonal = _program(orthogonal, extra=("n", "m"))
