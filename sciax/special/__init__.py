@@ -1,0 +1,25 @@
+"""
+Special functions (:mod:`sciax.special`)
+========================================
+
+SciPy's ``scipy.special`` names, signatures and broadcasting, written over
+``sciax.lax`` and ``sciax.numpy`` so that every function runs under ``jit``,
+``vmap`` and ``grad``, with derivatives in every continuous argument.
+
+The functions are grouped by family, one private module each:
+
+   _gamma        gamma, beta, incomplete gamma/beta and their inverses
+   _error        error functions, Faddeeva, Fresnel, normal distribution
+   _convenience  expit/logit, xlogy, entropy helpers, Box-Cox, sinc, ...
+   _cdflib       distribution functions (stdtr, chdtr, bdtr, ...)
+   _orthogonal   orthogonal polynomials and Gauss quadrature rules
+   _bessel       Bessel, Airy, Struve and spherical Bessel functions
+   _zeta         zeta, exponential/sine/cosine integrals, Lambert W, ...
+   _elliptic     Legendre and Carlson elliptic integrals
+   _hyper        hypergeometric functions
+"""
+
+from __future__ import annotations
+
+# Each family module lists its public names in ``__all__``; the imports below
+# are kept one line per module so that families can be added independently.
