@@ -306,7 +306,8 @@ def _jy_temme(v, x):
         k, ym, y1 = st
         yt = (mu + k) * xi2 * y1 - ym
         ok = snp.isfinite(yt)
-        return (k + 1.0, snp.where(ok, y1, ym), snp.where(ok, yt, -snp.inf)), (k + 1.0 <= nl) & ok
+        # Overflow before the last step: Y_v itself is infinite.
+        return (k + 1.0, snp.where(ok | (k >= nl), y1, yt), yt), (k + 1.0 <= nl) & ok
 
     _, rymu, ry1 = U.masked_loop(up, (snp.ones_like(x), rymu, ry1), nl >= 1.0, 1 << 30)
     y = rymu
@@ -443,7 +444,8 @@ def _ik_temme(v, x):
     def up(i, st):
         k, km, k1 = st
         kt = (mu + k) * xi2 * k1 + km
-        return (k + 1.0, k1, kt), (k + 1.0 <= nl) & snp.isfinite(kt)
+        ok = snp.isfinite(kt)
+        return (k + 1.0, snp.where(ok | (k >= nl), k1, kt), kt), (k + 1.0 <= nl) & ok
 
     _, rkmu, rk1 = U.masked_loop(up, (one, rkmu, rk1), nl >= 1.0, 1 << 30)
     ke = rkmu
@@ -518,9 +520,9 @@ def _jy_real(v, x):
     yn_, ypn = refl_y(j, y), refl_y(jp, yp)
     j, jp = snp.where(neg, jn_, j), snp.where(neg, jpn, jp)
     y, yp = snp.where(neg, yn_, y), snp.where(neg, ypn, yp)
-    # Large arguments: J, Y -> 0.
-    inf = snp.isinf(ax)
-    j, y, jp, yp = (snp.where(inf, 0.0, t) for t in (j, y, jp, yp))
+    # Infinite arguments give NaN, as in SciPy.
+    inf = snp.isinf(ax) | snp.isnan(x) | snp.isnan(v)
+    j, y, jp, yp = (snp.where(inf, snp.nan, t) for t in (j, y, jp, yp))
     # Negative x: integer orders by parity, otherwise complex (NaN).
     vint = U.is_int(v)
     par = snp.where(U.is_int(0.5 * v), 1.0, -1.0)
@@ -531,10 +533,10 @@ def _jy_real(v, x):
     yp = snp.where(xneg, snp.nan, yp)
     # x == 0.
     zero = x == 0
-    j0v = snp.where(v == 0, 1.0, snp.where(neg & ~vint, s * snp.inf, 0.0))
+    j0v = snp.where(v == 0, 1.0, snp.where(neg & ~vint, snp.where(s > 0, snp.inf, -snp.inf), 0.0))
     y0v = snp.where(neg & (c < 0), snp.inf, -snp.inf)
-    j = snp.where(zero, j0v, j)
-    y = snp.where(zero, y0v, y)
+    j = snp.where(zero & ~snp.isnan(v), j0v, j)
+    y = snp.where(zero & ~snp.isnan(v), y0v, y)
     jp0 = snp.where(snp.abs(v) == 1.0, 0.5 * snp.where(v < 0, -1.0, 1.0),
                     snp.where((snp.abs(v) > 1.0) | (v == 0) | vint, 0.0, snp.inf))
     jp = snp.where(zero, jp0, jp)
@@ -569,12 +571,13 @@ def _ik_real(v, x):
     ke = snp.where(xneg, snp.nan, ke)
     kep = snp.where(xneg, snp.nan, kep)
     zero = x == 0
-    i0v = snp.where(v == 0, 1.0, snp.where(neg & ~vint, s * snp.inf, 0.0))
+    i0v = snp.where(v == 0, 1.0, snp.where(neg & ~vint, snp.where(s > 0, snp.inf, -snp.inf), 0.0))
     ie = snp.where(zero, i0v, ie)
     ke = snp.where(zero, snp.inf, ke)
-    inf = snp.isposinf(x)
-    ie = snp.where(inf, 0.0, ie)
-    ke = snp.where(inf, 0.0, ke)
+    # SciPy: I_v(+-inf) and the scaled functions at inf are NaN, K_v(inf) = 0
+    # (set by the caller, which knows whether it is scaled).
+    nan = snp.isinf(x) | snp.isnan(x) | snp.isnan(v)
+    ie, ke, iep, kep = (snp.where(nan, snp.nan, t) for t in (ie, ke, iep, kep))
     return ie, ke, iep, kep
 
 
@@ -686,7 +689,9 @@ def ive(v, z):
     0.00398947
     """
     v, x, out = _vx("ive", v, z)
-    return U.finish(out, _ik_real(v, x)[0])
+    r = _ik_real(v, x)[0]
+    # SciPy returns NaN (not inf) for the scaled function at 0, v < 0.
+    return U.finish(out, snp.where(snp.isinf(r) & (x == 0), snp.nan, r))
 
 
 def kv(v, z):
@@ -703,7 +708,7 @@ def kv(v, z):
     v, x, out = _vx("kv", v, z)
     ke = _ik_real(v, x)[1]
     h = snp.exp(-0.5 * x)
-    return U.finish(out, (ke * h) * h)
+    return U.finish(out, snp.where(snp.isposinf(x) & ~snp.isnan(v), 0.0, (ke * h) * h))
 
 
 def kve(v, z):
