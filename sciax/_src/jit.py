@@ -29,6 +29,7 @@ from sciax._src.core.jaxpr import ClosedJaxpr, Jaxpr, close_over_consts, eval_ja
 from sciax._src.core.trace import (Primitive, Tracer, UnexpectedTracerError, _state,
                                    eval_trace, set_current_trace)
 from sciax._src.interpreters import ad, batching, lowering, partial_eval as pe
+from sciax._src.lru import LRUCache
 from sciax._src.tree_util import flatten_fun
 from sciax._src.util import check_argnum_spec
 
@@ -325,9 +326,10 @@ class JitWrapped:
         self._static_nums, self._static_names = _normalize_static(
             fun, static_argnums, static_argnames)
         self._has_statics = bool(self._static_nums or self._static_names)
-        self._cache: dict[Any, _Entry] = {}
-        self._trace_cache: dict[Any, tuple[ClosedJaxpr, Any]] = {}
-        self._call_cache: dict[int, tuple[ClosedJaxpr, ClosedJaxpr, list[Any]]] = {}
+        # all bounded by config.jit_cache_size, least recently used first out
+        self._cache: LRUCache = LRUCache("jit_cache_size")  # -> _Entry
+        self._trace_cache: LRUCache = LRUCache("jit_cache_size")  # -> (jaxpr, tree)
+        self._call_cache: LRUCache = LRUCache("jit_cache_size")  # id(jaxpr) -> call
         self._name = getattr(fun, "__name__", None) or repr(fun)
         functools.update_wrapper(self, fun, updated=())
         _live_jitted.add(self)
@@ -374,7 +376,7 @@ class JitWrapped:
     def _trace(self, in_tree: Any, statics: tuple, avals: list[ShapedArray]
                ) -> tuple[ClosedJaxpr, Any]:
         key = (in_tree, statics, *avals)
-        hit = self._trace_cache.get(key)
+        hit = self._trace_cache.lookup(key)
         if hit is not None:
             return hit
         flat_fun, out_tree = flatten_fun(
@@ -383,7 +385,7 @@ class JitWrapped:
         closed = pe.trace_to_jaxpr(flat_fun, avals)
         result = (closed, out_tree())
         if not any(isinstance(c, Tracer) for c in closed.consts):
-            self._trace_cache[key] = result
+            self._trace_cache.put(key, result)
         return result
 
     def _flatten_args(self, args: tuple, kwargs: dict) -> tuple:
@@ -405,7 +407,8 @@ class JitWrapped:
                 bufs = [x._buf for x in leaves]
             except AttributeError:  # NumPy arrays / Python scalars among the args
                 key = bufs = None
-            entry = self._cache.get(key) if key is not None else None
+            cache = self._cache
+            entry = cache.get(key) if key is not None else None
             if entry is None:
                 bufs, avals = [], []
                 for x in leaves:
@@ -413,9 +416,11 @@ class JitWrapped:
                     bufs.append(b)
                     avals.append(a)
                 key = (in_tree, statics, *avals)
-                entry = self._cache.get(key)
+                entry = cache.get(key)
                 if entry is None:
                     entry = self._compile(key, in_tree, statics, avals)
+            if len(cache) > 1:  # least-recently-used order (one entry: no order)
+                cache.move_to_end(key)
             if entry.const_bufs:
                 bufs = [*entry.const_bufs, *bufs]
             out_bufs = entry.execute(bufs)
@@ -425,11 +430,11 @@ class JitWrapped:
         closed, out_tree = self._trace(in_tree, statics, avals)
         # one ClosedJaxpr object per trace, so the transformation rules' caches
         # hit by identity instead of comparing structures
-        call = self._call_cache.get(id(closed))
+        call = self._call_cache.lookup(id(closed))
         if call is None or call[0] is not closed:
             call = (closed, *close_over_consts(closed))
             if self._trace_cache.get((in_tree, statics, *avals), (None,))[0] is closed:
-                self._call_cache[id(closed)] = call
+                self._call_cache.put(id(closed), call)
         _, jaxpr, consts = call
         outs = jit_p.bind(*consts, *leaves, jaxpr=jaxpr, name=self._name)
         return out_tree.unflatten(outs)
@@ -445,7 +450,7 @@ class JitWrapped:
             if isinstance(c, Tracer):
                 raise UnexpectedTracerError(c)
             const_bufs.append(dispatch.to_buffer(c)[0])
-        entry = self._cache[key] = _Entry(exe, const_bufs, out_tree)
+        entry = self._cache.put(key, _Entry(exe, const_bufs, out_tree))
         if config.log_compiles:
             compile_log.log_first_call(entry, self._name, avals, t1 - t0,
                                        time.perf_counter() - t1)
