@@ -64,7 +64,7 @@ def _linalg_sample(fn, name):
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                fn.__wrapped__(*args) if hasattr(fn, "__wrapped__") else fn(*args)
+                getattr(fn, "__wrapped__", fn)(*args)
         except Exception:
             continue
         return args
@@ -80,8 +80,8 @@ def _calls():
                        and not isinstance(getattr(module, n), type))
         for name in names:
             fn = getattr(module, name)
-            args, _ = _sample(getattr(fn, "__wrapped__", fn), name) \
-                if hasattr(fn, "__wrapped__") else _sample_direct(fn, name)
+            args, _ = (_sample(fn, name) if hasattr(fn, "_eager_cache")
+                       else _sample_direct(fn, name))
             if args is not None:
                 out.append((f"{module.__name__}.{name}", fn, args))
     for name in _public_functions(sciax.linalg):

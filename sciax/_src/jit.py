@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import operator
 import time
 import weakref
 from collections.abc import Callable, Iterable, Sequence
@@ -24,6 +25,9 @@ from sciax._src.backend.array import device_put as _device_put
 from sciax._src.backend.pytree import registry
 
 _flatten = registry.flatten
+_get_aval = operator.attrgetter("aval")
+_get_buf = operator.attrgetter("_buf")
+_POSITIONAL = object()  # cache-key tag of a call without statics or keywords
 from sciax._src.core.avals import ShapedArray, get_aval
 from sciax._src.core.jaxpr import ClosedJaxpr, Jaxpr, close_over_consts, eval_jaxpr
 from sciax._src.core.trace import (Primitive, Tracer, UnexpectedTracerError, _state,
@@ -251,15 +255,24 @@ def _check_hashable(value: Any, what: str) -> None:
 
 
 class _Entry:
-    __slots__ = ("exe", "const_bufs", "out_tree", "out_avals", "execute")
+    """A compiled signature of a jitted function, laid out for the hot path:
+    ``run(bufs).consume_with_handlers(handlers)`` executes (jaxlib's
+    ``execute_sharded`` and C++ result handlers), ``single`` is the aval of
+    the one output when the result is a bare array (no tree to rebuild)."""
+
+    __slots__ = ("exe", "const_bufs", "out_tree", "out_avals", "run", "handlers",
+                 "single")
 
     def __init__(self, exe, const_bufs, out_tree):
         self.exe = exe
         self.const_bufs = const_bufs
         self.out_tree = out_tree
         self.out_avals = exe.out_avals
-        # bound once: the hot path calls it directly
-        self.execute = exe.execute
+        self.run = exe.run
+        self.handlers = exe.handlers
+        self.single = (self.out_avals[0] if len(self.out_avals) == 1
+                       and out_tree.num_nodes == 1 and out_tree.num_leaves == 1
+                       else None)
 
 
 class Lowered:
@@ -397,35 +410,37 @@ class JitWrapped:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self._has_statics:
             leaves, in_tree, statics = self._flatten_args(args, kwargs)
-        else:
+            tag = statics
+        elif kwargs:
             leaves, in_tree = _flatten((args, kwargs))
-            statics = ()
+            statics = tag = ()
+        else:
+            # The common call, positional only: flatten just ``args`` (one
+            # node less to build, walk and hash).  Its cache keys carry the
+            # _POSITIONAL tag where the others carry their statics tuple, so
+            # the two kinds of tree never meet in one key.
+            leaves, in_tree = _flatten(args)
+            statics, tag = (), _POSITIONAL
         if _state.trace is eval_trace:
             # The hot path: every leaf an Array and the signature seen before.
-            try:
-                key = (in_tree, statics, *[x.aval for x in leaves])
-                bufs = [x._buf for x in leaves]
-            except AttributeError:  # NumPy arrays / Python scalars among the args
-                key = bufs = None
+            # (map with attrgetter runs in C: no comprehension frame.)
             cache = self._cache
-            entry = cache.get(key) if key is not None else None
-            if entry is None:
-                bufs, avals = [], []
-                for x in leaves:
-                    b, a = dispatch.to_buffer(x)
-                    bufs.append(b)
-                    avals.append(a)
-                key = (in_tree, statics, *avals)
-                entry = cache.get(key)
-                if entry is None:
-                    entry = self._compile(key, in_tree, statics, avals)
+            try:
+                key = (in_tree, tag, *map(_get_aval, leaves))
+                entry = cache[key]
+                bufs = list(map(_get_buf, leaves))
+            except (AttributeError, KeyError):  # a miss, or non-Array leaves
+                key, entry, bufs = self._miss(in_tree, tag, leaves, args, kwargs)
             if len(cache) > 1:  # least-recently-used order (one entry: no order)
                 cache.move_to_end(key)
             if entry.const_bufs:
                 bufs = [*entry.const_bufs, *bufs]
-            out_bufs = entry.execute(bufs)
-            return entry.out_tree.unflatten(
-                [Array(b, a) for b, a in zip(out_bufs, entry.out_avals)])
+            outs = entry.run(bufs).consume_with_handlers(entry.handlers)
+            if entry.single is not None:
+                return Array(outs[0], entry.single)
+            return entry.out_tree.unflatten(list(map(Array, outs, entry.out_avals)))
+        if tag is _POSITIONAL:
+            in_tree = _flatten((args, kwargs))[1]
         avals = [get_aval(x) for x in leaves]
         closed, out_tree = self._trace(in_tree, statics, avals)
         # one ClosedJaxpr object per trace, so the transformation rules' caches
@@ -438,6 +453,24 @@ class JitWrapped:
         _, jaxpr, consts = call
         outs = jit_p.bind(*consts, *leaves, jaxpr=jaxpr, name=self._name)
         return out_tree.unflatten(outs)
+
+    def _miss(self, tree: Any, tag: Any, leaves: list, args: tuple, kwargs: dict
+              ) -> tuple:
+        """``(key, entry, buffers)`` for leaves that are not all Arrays or a
+        signature not in the cache (compiled now).  ``tree`` and ``tag`` are
+        as in ``__call__``."""
+        bufs, avals = [], []
+        for x in leaves:
+            b, a = dispatch.to_buffer(x)
+            bufs.append(b)
+            avals.append(a)
+        key = (tree, tag, *avals)
+        entry = self._cache.get(key)
+        if entry is None:
+            if tag is _POSITIONAL:
+                tree, tag = _flatten((args, kwargs))[1], ()
+            entry = self._compile(key, tree, tag, avals)
+        return key, entry, bufs
 
     def _compile(self, key: Any, in_tree: Any, statics: tuple,
                  avals: list[ShapedArray]) -> _Entry:
