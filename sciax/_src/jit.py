@@ -25,9 +25,15 @@ from sciax._src.backend.array import device_put as _device_put
 from sciax._src.backend.pytree import registry
 
 _flatten = registry.flatten
-_get_aval = operator.attrgetter("aval")
+_get_key = operator.attrgetter("aval.key")
 _get_buf = operator.attrgetter("_buf")
-_POSITIONAL = object()  # cache-key tag of a call without statics or keywords
+_ARRAY = frozenset({Array})
+# Cache keys: (_FLAT, *aval keys) for positional calls whose every argument is
+# one leaf; (tree, tag, *aval keys) otherwise, the tag being _POSITIONAL for
+# other positional calls (tree of args) or the statics tuple (tree of (args,
+# kwargs)).
+_FLAT = object()
+_POSITIONAL = object()
 from sciax._src.core.avals import ShapedArray, get_aval
 from sciax._src.core.jaxpr import ClosedJaxpr, Jaxpr, close_over_consts, eval_jaxpr
 from sciax._src.core.trace import (Primitive, Tracer, UnexpectedTracerError, _state,
@@ -408,29 +414,26 @@ class JitWrapped:
 
     # -- calling -----------------------------------------------------------------
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if self._has_statics:
-            leaves, in_tree, statics = self._flatten_args(args, kwargs)
-            tag = statics
-        elif kwargs:
-            leaves, in_tree = _flatten((args, kwargs))
-            statics = tag = ()
-        else:
-            # The common call, positional only: flatten just ``args`` (one
-            # node less to build, walk and hash).  Its cache keys carry the
-            # _POSITIONAL tag where the others carry their statics tuple, so
-            # the two kinds of tree never meet in one key.
-            leaves, in_tree = _flatten(args)
-            statics, tag = (), _POSITIONAL
         if _state.trace is eval_trace:
-            # The hot path: every leaf an Array and the signature seen before.
-            # (map with attrgetter runs in C: no comprehension frame.)
+            # The hot path: the signature seen before.  (map with attrgetter
+            # runs in C: no comprehension frame; avals' keys are plain tuples.)
             cache = self._cache
-            try:
-                key = (in_tree, tag, *map(_get_aval, leaves))
-                entry = cache[key]
-                bufs = list(map(_get_buf, leaves))
-            except (AttributeError, KeyError):  # a miss, or non-Array leaves
-                key, entry, bufs = self._miss(in_tree, tag, leaves, args, kwargs)
+            if not (kwargs or self._has_statics) and _ARRAY.issuperset(map(type, args)):
+                # positional Arrays only, the commonest call: no tree to flatten
+                key = (_FLAT, *map(_get_key, args))
+                entry = cache.get(key)
+                if entry is None:
+                    leaves, in_tree = _flatten(args)
+                    key, entry, _ = self._miss(in_tree, _POSITIONAL, leaves, args, kwargs)
+                bufs = list(map(_get_buf, args))
+            else:
+                leaves, in_tree, tag = self._flatten_call(args, kwargs)
+                try:
+                    key = (in_tree, tag, *map(_get_key, leaves))
+                    entry = cache[key]
+                    bufs = list(map(_get_buf, leaves))
+                except (AttributeError, KeyError):  # a miss, or non-Array leaves
+                    key, entry, bufs = self._miss(in_tree, tag, leaves, args, kwargs)
             if len(cache) > 1:  # least-recently-used order (one entry: no order)
                 cache.move_to_end(key)
             if entry.const_bufs:
@@ -439,8 +442,11 @@ class JitWrapped:
             if entry.single is not None:
                 return Array(outs[0], entry.single)
             return entry.out_tree.unflatten(list(map(Array, outs, entry.out_avals)))
-        if tag is _POSITIONAL:
-            in_tree = _flatten((args, kwargs))[1]
+        if self._has_statics:
+            leaves, in_tree, statics = self._flatten_args(args, kwargs)
+        else:
+            leaves, in_tree = _flatten((args, kwargs))
+            statics = ()
         avals = [get_aval(x) for x in leaves]
         closed, out_tree = self._trace(in_tree, statics, avals)
         # one ClosedJaxpr object per trace, so the transformation rules' caches
@@ -454,17 +460,37 @@ class JitWrapped:
         outs = jit_p.bind(*consts, *leaves, jaxpr=jaxpr, name=self._name)
         return out_tree.unflatten(outs)
 
+    def _flatten_call(self, args: tuple, kwargs: dict) -> tuple:
+        """``(leaves, tree, tag)`` of an eager call.  Positional calls flatten
+        only ``args`` (one node less to build, walk and hash) and are tagged
+        ``_POSITIONAL``; the others flatten ``(args, kwargs)`` and are tagged by
+        their statics tuple, so the two kinds of tree never meet in one key."""
+        if self._has_statics:
+            leaves, in_tree, statics = self._flatten_args(args, kwargs)
+            return leaves, in_tree, statics
+        if kwargs:
+            leaves, in_tree = _flatten((args, kwargs))
+            return leaves, in_tree, ()
+        leaves, in_tree = _flatten(args)
+        return leaves, in_tree, _POSITIONAL
+
     def _miss(self, tree: Any, tag: Any, leaves: list, args: tuple, kwargs: dict
               ) -> tuple:
         """``(key, entry, buffers)`` for leaves that are not all Arrays or a
         signature not in the cache (compiled now).  ``tree`` and ``tag`` are
-        as in ``__call__``."""
+        as from ``_flatten_call``; a positional call whose every argument is
+        one leaf gets the key of the all-Arrays path, so NumPy arguments and
+        Arrays of the same types share one program."""
         bufs, avals = [], []
         for x in leaves:
             b, a = dispatch.to_buffer(x)
             bufs.append(b)
             avals.append(a)
-        key = (tree, tag, *avals)
+        if (tag is _POSITIONAL and len(leaves) == len(args)
+                and tree.num_nodes == len(args) + 1):
+            key = (_FLAT, *(a.key for a in avals))
+        else:
+            key = (tree, tag, *(a.key for a in avals))
         entry = self._cache.get(key)
         if entry is None:
             if tag is _POSITIONAL:
