@@ -81,3 +81,9 @@ def _resize(name: str, value: Any) -> None:
 
 
 config.on_change(_resize)
+
+
+def clear_all() -> None:
+    """Empty every live :class:`LRUCache` (compiled programs and traces)."""
+    for cache in list(_live.values()):
+        cache.clear()
