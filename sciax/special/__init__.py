@@ -26,3 +26,4 @@ from __future__ import annotations
 # are kept one line per module so that families can be added independently.
 from sciax.special._gamma import *  # noqa: F401,F403
 from sciax.special._incomplete import *  # noqa: F401,F403
+from sciax.special._error import *  # noqa: F401,F403
