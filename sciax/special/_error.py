@@ -185,6 +185,7 @@ def _ndtr(x: Any) -> Any:
     # rounding of x/sqrt 2 (erfc itself would amplify it by x^2)
     lower = x < -1.0
     xl = _util.safe(lower, x, -2.0)
+    xl = snp.maximum(xl, -40.0)                 # below: 0 (and no inf - inf)
     v_lo = 0.5 * _erfcx_cj(-xl / _SQRT2) * _exp_x2(xl, -0.5)
     return snp.where(lower, v_lo, 0.5 * lax.erfc(-x / _SQRT2))
 
@@ -194,7 +195,7 @@ def _log_ndtr(x: Any) -> Any:
     xl = _util.safe(lower, x, -2.0)
     v_lo = snp.log(0.5 * _erfcx_cj(-xl / _SQRT2)) - 0.5 * xl * xl
     xu = _util.safe(~lower, x, 0.0)
-    v_hi = snp.log1p(-0.5 * lax.erfc(xu / _SQRT2))
+    v_hi = snp.log1p(-_ndtr(-xu))
     return snp.where(lower, v_lo, v_hi)
 
 
