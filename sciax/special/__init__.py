@@ -24,3 +24,4 @@ from __future__ import annotations
 # Each family module lists its public names in ``__all__``; the imports below
 # are kept one line per module so that families can be added independently.
 from sciax.special._bessel import *  # noqa: F401,F403
+from sciax.special._zeta import *  # noqa: F401,F403
