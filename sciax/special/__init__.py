@@ -25,3 +25,4 @@ from __future__ import annotations
 # are kept one line per module so that families can be added independently.
 from sciax.special._bessel import *  # noqa: F401,F403
 from sciax.special._zeta import *  # noqa: F401,F403
+from sciax.special._elliptic import *  # noqa: F401,F403
