@@ -10,13 +10,17 @@ import numpy as np
 import sciax
 import sciax.lax as lax
 import sciax.numpy as snp
-from sciax.integrate import _adjoint, _ode_loop, _rk
+from sciax.integrate import _adjoint, _bdf, _ode_loop, _radau, _rk
 from sciax.integrate._interp import OdeSolution
 from sciax.integrate._ravel import Ravel, flat_rhs
 
 EPS = np.finfo(np.float64).eps
 _OPTIONS = ("first_step", "max_step", "rtol", "atol", "max_steps", "adjoint",
-            "progress", "event_capacity")
+            "progress", "event_capacity", "jac", "mass")
+
+# The implicit methods live in their own modules (they subclass _rk's solver
+# interface), and join the registry here.
+_rk.METHODS.update(BDF=_bdf.BDF, Radau=_radau.Radau)
 
 
 class OdeResult:
@@ -117,6 +121,45 @@ class _Static(NamedTuple):
     event_capacity: int
     progress: bool
     order: str             # "ty" (solve_ivp) or "yt" (odeint)
+    jac: Any = None        # None, a callable jac(t, y, *args), or a ConstMatrix
+    mass: Any = None       # None or a ConstMatrix
+
+
+class ConstMatrix:
+    """A constant matrix (``jac`` or ``mass``) as hashable static data."""
+
+    def __init__(self, a: Any, n: int, name: str):
+        if not _is_concrete(a):
+            raise TypeError(f"a constant `{name}` must be a concrete array (it is "
+                            f"static); pass a callable to use traced values")
+        self.array = np.asarray(a, np.float64)
+        if self.array.shape != (n, n):
+            raise ValueError(f"`{name}` is expected to have shape {(n, n)}, but "
+                             f"actually has {self.array.shape}.")
+        self._key = (self.array.shape, self.array.tobytes())
+
+    def __hash__(self) -> int:
+        return hash(self._key)
+
+    def __eq__(self, other: Any) -> bool:
+        return isinstance(other, ConstMatrix) and self._key == other._key
+
+
+def _flat_jac(st: "_Static", args: tuple) -> Any:
+    if st.jac is None:
+        return None
+    if isinstance(st.jac, ConstMatrix):
+        return snp.asarray(st.jac.array)
+    n = st.rv.size
+
+    def jac(t, y):
+        J = snp.asarray(st.jac(t, st.rv(y), *args) if st.order == "ty"
+                        else st.jac(st.rv(y), t, *args))
+        if tuple(J.shape) != (n, n):
+            raise ValueError(f"`jac` is expected to have shape {(n, n)}, but "
+                             f"actually has {tuple(J.shape)}.")
+        return J
+    return jac
 
 
 def run(st: _Static, kind: str, y0: Any, args: tuple, t0: Any, t1: Any,
@@ -130,9 +173,11 @@ def run(st: _Static, kind: str, y0: Any, args: tuple, t0: Any, t1: Any,
         solver=st.solver, fun=fun, max_step=st.max_step, first_step=st.first_step,
         max_steps=st.max_steps, t_eval=t_eval if st.has_t_eval else None,
         save_steps=st.save_steps, dense=st.dense, events=events,
-        event_capacity=st.event_capacity, kind=kind, progress=st.progress)
+        event_capacity=st.event_capacity, kind=kind, progress=st.progress,
+        jac=_flat_jac(st, args),
+        mass=None if st.mass is None else snp.asarray(st.mass.array))
     s = _ode_loop.integrate(cfg, t0, t1, y0, rtol, atol)
-    keep = ["t", "y", "nfev", "status", "n_acc", "i_eval", "ys_eval", "ts", "ys",
+    keep = ["t", "y", "nfev", "njev", "nlu", "status", "n_acc", "i_eval", "ys_eval", "ts", "ys",
             "hs", "cs", "ev_t", "ev_y", "ev_n"]
     return {k: s[k] for k in keep if k in s}
 
@@ -353,14 +398,34 @@ def solve_ivp(fun: Callable, t_span: Sequence[Any], y0: Any, method: Any = "RK45
     if max_steps < 1:
         raise ValueError(f"`max_steps` must be a positive int, got {max_steps}")
     adjoint = options.get("adjoint", "direct")
+    jac, mass = _implicit_options(solver, options, rv.size)
     st = _Static(fun=fun, rv=rv, solver=solver, events=_event_specs(events),
                  max_step=max_step, first_step=first_step, max_steps=max_steps,
                  dense=bool(dense_output), save_steps=te is None or bool(dense_output),
                  has_t_eval=te is not None,
                  event_capacity=int(options.get("event_capacity", 64)),
-                 progress=bool(options.get("progress", False)), order="ty")
+                 progress=bool(options.get("progress", False)), order="ty",
+                 jac=jac, mass=mass)
     out = _adjoint.solve(st, adjoint, y0f, args, t0, t1, te, rtol, atol)
     return _result(st, out, te, t0)
+
+
+def _implicit_options(solver: Any, options: dict, n: int) -> tuple[Any, Any]:
+    """``jac`` and ``mass`` as static data, checked against the method."""
+    stateful = getattr(solver, "stateful", False)
+    jac, mass = options.get("jac"), options.get("mass")
+    if jac is not None and not stateful:
+        warnings.warn(f"The following arguments have no effect for a chosen solver: "
+                      f"jac.", stacklevel=3)
+        jac = None
+    if jac is not None and not callable(jac):
+        jac = ConstMatrix(jac, n, "jac")
+    if mass is not None:
+        if not getattr(solver, "supports_mass", False):
+            raise ValueError(f"a mass matrix is supported by method 'Radau' only, "
+                             f"not {type(solver).__name__}")
+        mass = ConstMatrix(mass, n, "mass")
+    return jac, mass
 
 
 def _result(st: _Static, out: dict, te: Any, t0: Any) -> OdeResult:
@@ -395,5 +460,6 @@ def _result(st: _Static, out: dict, te: Any, t0: Any) -> OdeResult:
             y_events.append(rv.leading(ey))
     zero = snp.zeros((), np.int32)
     return OdeResult(t=t, y=rv(ys.T, trailing=True), sol=sol, t_events=t_events,
-                     y_events=y_events, nfev=out["nfev"], njev=zero, nlu=zero,
+                     y_events=y_events, nfev=out["nfev"],
+                     njev=out.get("njev", zero), nlu=out.get("nlu", zero),
                      status=out["status"], n_points=n_pts, n_events=n_events)
