@@ -12,7 +12,8 @@ Initial value problems
    odeint - Integrate an ODE at given times (SciPy's/JAX's ``odeint`` interface)
    OdeSolution - Continuous solution returned with ``dense_output=True``
    OdeResult - Result of ``solve_ivp`` (a pytree)
-   RK23, RK45, DOP853, Tsit5, RK4, Euler - Solvers (``METHODS`` maps names)
+   RK23, RK45, DOP853, Tsit5, RK4, Euler - Explicit solvers (``METHODS`` maps names)
+   BDF, Radau, Kvaerno3, Kvaerno4, Kvaerno5 - Implicit solvers for stiff problems
 
 Quadrature
 ----------
@@ -38,6 +39,12 @@ from sciax.integrate._rk import AbstractODESolver as AbstractODESolver
 from sciax.integrate._rk import Euler as Euler
 from sciax.integrate._rk import Tsit5 as Tsit5
 from sciax.integrate._odeint import odeint as odeint
+from sciax.integrate._bdf import BDF as BDF
+from sciax.integrate._radau import Radau as Radau
+from sciax.integrate._esdirk import Kvaerno3 as Kvaerno3
+from sciax.integrate._esdirk import Kvaerno4 as Kvaerno4
+from sciax.integrate._esdirk import Kvaerno5 as Kvaerno5
+from sciax.integrate._implicit import AbstractImplicitSolver as AbstractImplicitSolver
 
 # --- quadrature (issue 19) ---
 from sciax.integrate._quadpack import IntegrationWarning as IntegrationWarning

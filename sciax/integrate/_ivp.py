@@ -10,7 +10,7 @@ import numpy as np
 import sciax
 import sciax.lax as lax
 import sciax.numpy as snp
-from sciax.integrate import _adjoint, _bdf, _ode_loop, _radau, _rk
+from sciax.integrate import _adjoint, _bdf, _esdirk, _ode_loop, _radau, _rk
 from sciax.integrate._interp import OdeSolution
 from sciax.integrate._ravel import Ravel, flat_rhs
 
@@ -20,7 +20,8 @@ _OPTIONS = ("first_step", "max_step", "rtol", "atol", "max_steps", "adjoint",
 
 # The implicit methods live in their own modules (they subclass _rk's solver
 # interface), and join the registry here.
-_rk.METHODS.update(BDF=_bdf.BDF, Radau=_radau.Radau)
+_rk.METHODS.update(BDF=_bdf.BDF, Radau=_radau.Radau, Kvaerno3=_esdirk.Kvaerno3,
+                   Kvaerno4=_esdirk.Kvaerno4, Kvaerno5=_esdirk.Kvaerno5)
 
 
 class OdeResult:
@@ -248,9 +249,10 @@ def solve_ivp(fun: Callable, t_span: Sequence[Any], y0: Any, method: Any = "RK45
     y0 : array_like or pytree
         Initial state.
     method : str, solver class or solver instance
-        One of ``METHODS``: ``'RK45'`` (default), ``'RK23'``, ``'DOP853'``,
-        ``'Tsit5'``, and the fixed-step ``'RK4'`` and ``'Euler'`` (which need
-        ``first_step``).
+        One of ``METHODS``: the explicit ``'RK45'`` (default), ``'RK23'``,
+        ``'DOP853'``, ``'Tsit5'``, the fixed-step ``'RK4'`` and ``'Euler'``
+        (which need ``first_step``), and for stiff problems the implicit
+        ``'BDF'``, ``'Radau'``, ``'Kvaerno3'``, ``'Kvaerno4'``, ``'Kvaerno5'``.
     t_eval : array_like, optional
         Times at which to report the solution, sorted along the direction of
         integration and inside ``t_span``; they are interpolated as the steps
@@ -271,7 +273,12 @@ def solve_ivp(fun: Callable, t_span: Sequence[Any], y0: Any, method: Any = "RK45
         sciax extras ``max_steps`` (4096: the bound on attempted steps that
         ``jit`` needs), ``adjoint`` (``'direct'``, ``'backsolve'`` or
         ``'interpolated'``), ``event_capacity`` (64 occurrences per event kept)
-        and ``progress`` (a text progress bar on stderr).
+        and ``progress`` (a text progress bar on stderr).  Implicit methods
+        also take ``jac``: ``None`` (default: the exact Jacobian by autodiff),
+        a callable ``jac(t, y, *args)`` returning the ``(n, n)`` Jacobian of
+        the flattened state, or a constant ``(n, n)`` array; and ``'Radau'``
+        takes ``mass``, a constant (possibly singular) ``(n, n)`` matrix ``M``
+        for ``M y' = fun(t, y)`` (index-1 DAEs; give consistent ``y0``).
 
     Returns
     -------
@@ -289,7 +296,10 @@ def solve_ivp(fun: Callable, t_span: Sequence[Any], y0: Any, method: Any = "RK45
     -----
     *Differences from SciPy.*  Failures (``max_steps`` reached, step size
     underflow, NaN/inf) set ``status`` (< 0) and ``success=False``, as SciPy's
-    step failures do.  Eagerly the output is trimmed as in SciPy.  Under
+    step failures do; for the implicit methods a step-size underflow says
+    whether Newton kept diverging (-4) or the iteration matrix was singular
+    (-5).  ``BDF`` and ``Radau`` follow SciPy's algorithms (same steps and
+    counts up to rounding); ``jac_sparsity`` is not supported.  Eagerly the output is trimmed as in SciPy.  Under
     ``jit`` or ``vmap`` shapes are static: with ``t_eval`` the output has
     exactly ``len(t_eval)`` points (NaN past a terminal event); without it
     ``t``/``y`` are buffers of ``max_steps + 1`` points of which ``n_points``

@@ -124,6 +124,14 @@ def test_radau_mass_matrix_dae_robertson():
     np.testing.assert_allclose(y.sum(axis=0), 1.0, rtol=0, atol=1e-12)
 
 
+def test_kvaerno5_robertson_short():
+    r = _rober_short("Kvaerno5")
+    assert r.success
+    tight = si.solve_ivp(rober_np, (0.0, 40.0), np.array([1.0, 0, 0]), method="Radau",
+                         t_eval=TE_SHORT, rtol=1e-11, atol=1e-16)
+    np.testing.assert_allclose(np.asarray(r.y), tight.y, rtol=2e-4, atol=1e-10)
+
+
 def test_bad_options():
     y0 = snp.array([1.0, 0.0, 0.0])
     with pytest.raises(ValueError, match="mass matrix"):
@@ -149,6 +157,27 @@ def test_robertson_to_1e11_bari(method):
     print(f"Robertson 1e11 {method}: rel. error sciax {ours}, SciPy {theirs}")
     assert np.all(ours <= 2 * theirs + 1e-9)
     _compare_counts(r, ref, f"Robertson t=1e11 {method}")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("method", ["Kvaerno3", "Kvaerno4", "Kvaerno5"])
+def test_kvaerno_hires_and_robertson(method):
+    # No SciPy counterpart: accuracy against the Bari references at the
+    # tolerance asked (errors a small multiple of rtol).
+    tol = dict(rtol=1e-7, atol=1e-9)
+    r = solve_ivp(hires, (0.0, HIRES_T), snp.asarray(HIRES_Y0), method=method,
+                  max_steps=20000, **tol)
+    assert r.success
+    err = np.max(np.abs(np.asarray(r.y[:, -1]) - HIRES_REF) / HIRES_REF)
+    print(f"HIRES {method}: max rel. error {err:.2e}, nfev {int(r.nfev)}, "
+          f"njev {int(r.njev)}, nlu {int(r.nlu)}")
+    assert err < 2e-4
+    r = solve_ivp(rober, (0.0, 1e11), snp.array([1.0, 0.0, 0.0]), method=method,
+                  args=(snp.asarray(K_ROB),), max_steps=20000, **TOL)
+    assert r.success
+    err = np.abs(np.asarray(r.y[:, -1]) / ROB_REF_1E11 - 1)
+    print(f"Robertson 1e11 {method}: rel. error {err}, nfev {int(r.nfev)}")
+    assert np.all(err < 1e-2)
 
 
 @pytest.mark.slow
@@ -197,7 +226,8 @@ def _fd_grad(f, k, rel=1e-5):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("method,adjoint", [("BDF", "direct"), ("Radau", "direct"),
-                                            ("BDF", "backsolve")])
+                                            ("Kvaerno5", "direct"), ("BDF", "backsolve"),
+                                            ("Radau", "interpolated")])
 def test_robertson_gradient_wrt_rate_constants(method, adjoint):
     y0 = snp.array([1.0, 0.0, 0.0])
 
