@@ -147,7 +147,7 @@ class BDF(im.AbstractImplicitSolver):
         J = s["J"]
         lu, piv, singular = lax.cond(
             lu_valid, lambda: (s["lu"], s["piv"], s["singular"]),
-            lambda: im.lu_factor(eye - c * J))
+            lambda: im.lu_factor(eye - lax.stop_gradient(c) * J))
         s = im.counters(s, nlu=~lu_valid)
 
         conv, n_iter, y_new, d = _newton(fun, t_new, y_pred, c, psi, lu, piv, scale,
@@ -166,9 +166,10 @@ class BDF(im.AbstractImplicitSolver):
         halve = ~conv & current_jac & ~too_small
 
         safety = 0.9 * (2 * NEWTON_MAXITER + 1) / (2 * NEWTON_MAXITER + n_iter)
-        scale_new = atol + rtol * snp.abs(y_new)
-        err = im.rms(snp.asarray(ERROR_CONST)[order] * d / scale_new)
-        err = lax.stop_gradient(err)
+        # Step-size decisions take no derivative: cut before computing them.
+        sg = lax.stop_gradient
+        scale_new = atol + rtol * snp.abs(sg(y_new))
+        err = im.rms(snp.asarray(ERROR_CONST)[order] * sg(d) / scale_new)
         good = conv & (err <= 1)  # NaN fails
         reject = conv & ~good
         safe_err = snp.where(snp.isfinite(err) & (err > 0), err, 1.0)
@@ -187,14 +188,15 @@ class BDF(im.AbstractImplicitSolver):
         coeffs = _rows_upto(D_acc, order)
         n_eq = n_equal + 1
         ec = snp.asarray(ERROR_CONST)
+        D_sg = sg(D_acc)
         err_m = snp.where(order > 1,
-                          im.rms(ec[snp.maximum(order - 1, 0)] * D_acc[order] / scale_new),
+                          im.rms(ec[snp.maximum(order - 1, 0)] * D_sg[order] / scale_new),
                           snp.inf)
         err_p = snp.where(order < MAX_ORDER,
                           im.rms(ec[snp.minimum(order + 1, MAX_ORDER)]
-                                 * D_acc[snp.minimum(order + 2, MAX_ORDER + 2)] / scale_new),
+                                 * D_sg[snp.minimum(order + 2, MAX_ORDER + 2)] / scale_new),
                           snp.inf)
-        norms = lax.stop_gradient(snp.stack([err_m, err, err_p]))
+        norms = snp.stack([err_m, err, err_p])
         expo = -1.0 / (order + snp.arange(3))
         facs = snp.where(norms == 0, snp.inf,
                          snp.where(snp.isinf(norms), 0.0,

@@ -121,7 +121,8 @@ class AbstractESDIRK(im.AbstractImplicitSolver):
         t_new = snp.where(direction * (t_new - t1) > 0, t1, t_new)
         h = t_new - t
         J = s["J"]
-        lu, piv, singular = im.lu_factor(snp.eye(n, dtype=y.dtype) - h * tb.gamma * J)
+        lu, piv, singular = im.lu_factor(snp.eye(n, dtype=y.dtype)
+                                         - lax.stop_gradient(h) * tb.gamma * J)
         s = im.counters(s, nlu=1)
         scale = atol + snp.abs(y) * rtol
         tol = im.newton_tol(rtol)
@@ -164,9 +165,10 @@ class AbstractESDIRK(im.AbstractImplicitSolver):
         conv = conv & ~singular & ~too_small
         s = im.counters(s, nfev=snp.where(too_small, 0, nfev))
         y_new = y + h * (snp.asarray(tb.b) @ K)
-        err_vec = h * (snp.asarray(tb.e) @ K)
-        scale_new = atol + snp.maximum(snp.abs(y), snp.abs(y_new)) * rtol
-        err = lax.stop_gradient(im.rms(err_vec / scale_new))
+        # Step-size decisions take no derivative: cut before computing them.
+        err_vec = sg(h * (snp.asarray(tb.e) @ K))
+        scale_new = atol + snp.maximum(snp.abs(sg(y)), snp.abs(sg(y_new))) * rtol
+        err = im.rms(err_vec / scale_new)
         good = conv & (err < 1)
         reject = conv & ~good
         expo = -1.0 / (self.error_estimator_order + 1)

@@ -152,8 +152,9 @@ class Radau(im.AbstractImplicitSolver):
         M = snp.eye(n, dtype=y.dtype) if mass is None else mass
 
         def factor():
-            lr, pr, sr = im.lu_factor(MU_REAL / h * M - J)
-            lc, pc, sc = im.lu_factor(MU_COMPLEX / h * M.astype(np.complex128) - J)
+            hs = lax.stop_gradient(h)
+            lr, pr, sr = im.lu_factor(MU_REAL / hs * M - J)
+            lc, pc, sc = im.lu_factor(MU_COMPLEX / hs * M.astype(np.complex128) - J)
             return lr, pr, lc, pc, sr | sc
 
         lu_r, piv_r, lu_c, piv_c, singular = lax.cond(
@@ -179,17 +180,19 @@ class Radau(im.AbstractImplicitSolver):
         halve = ~conv & current_jac & ~too_small
 
         y_new = y + Z[2]
-        ZE = snp.asarray(E) @ Z / h
+        # Step-size decisions take no derivative: cut before computing them.
+        sg = lax.stop_gradient
+        ZE = snp.asarray(E) @ sg(Z) / sg(h)
         lu_real = (lu_r, piv_r)
-        err = im.lu_solve(*lu_real, f + mm(ZE))
-        scale_new = atol + snp.maximum(snp.abs(y), snp.abs(y_new)) * rtol
+        err = im.lu_solve(*lu_real, sg(f) + mm(ZE))
+        scale_new = atol + snp.maximum(snp.abs(sg(y)), snp.abs(sg(y_new))) * rtol
         err_norm = im.rms(err / scale_new)
         safety = 0.9 * (2 * NEWTON_MAXITER + 1) / (2 * NEWTON_MAXITER + n_iter)
         # After a rejection, one more filtering of the estimate through f
         # (Hairer and Wanner, Sec. IV.8, (8.20)); it costs an evaluation.
         again = conv & rejected & ~(err_norm <= 1)
         err_norm = lax.cond(
-            again, lambda: im.rms(im.lu_solve(*lu_real, fun(t, y + err) + mm(ZE))
+            again, lambda: im.rms(im.lu_solve(*lu_real, fun(sg(t), sg(y) + err) + mm(ZE))
                                   / scale_new), lambda: err_norm)
         err_norm = lax.stop_gradient(err_norm)
         s = im.counters(s, nfev=again)

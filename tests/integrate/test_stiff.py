@@ -225,9 +225,14 @@ def _fd_grad(f, k, rel=1e-5):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("method,adjoint", [("BDF", "direct"), ("Radau", "direct"),
-                                            ("Kvaerno5", "direct"), ("BDF", "backsolve"),
-                                            ("Radau", "interpolated")])
+@pytest.mark.parametrize("method,adjoint", [
+    ("BDF", "direct"), ("Radau", "direct"), ("Kvaerno5", "direct"),
+    ("BDF", "interpolated"),
+    pytest.param("BDF", "backsolve", marks=pytest.mark.xfail(
+        strict=True, reason="backsolve re-integrates the state backwards in time, "
+        "where Robertson's fast decay becomes an explosion (the gradient comes out "
+        "~1e13); a known limit of that adjoint for stiff problems: use "
+        "'interpolated' or 'direct'"))])
 def test_robertson_gradient_wrt_rate_constants(method, adjoint):
     y0 = snp.array([1.0, 0.0, 0.0])
 
@@ -284,6 +289,6 @@ def test_failure_statuses_and_odeint():
     assert "step size" in r.message
     ys = odeint(lambda y, t, k: rober(t, y, k), snp.array([1.0, 0.0, 0.0]),
                 snp.asarray(TE_SHORT), snp.asarray(K_ROB), method="Radau")
-    tight = si.odeint(lambda y, t: rober_np(t, y), [1.0, 0, 0], TE_SHORT, rtol=1e-11,
-                      atol=1e-16)
-    np.testing.assert_allclose(np.asarray(ys), tight, rtol=1e-5, atol=1e-12)
+    tight = si.solve_ivp(rober_np, (1.0, 40.0), np.array([1.0, 0, 0]), method="Radau",
+                         t_eval=TE_SHORT, rtol=1e-11, atol=1e-16)
+    np.testing.assert_allclose(np.asarray(ys), tight.y.T, rtol=1e-5, atol=1e-12)
