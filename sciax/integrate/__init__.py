@@ -8,12 +8,30 @@ SciPy's ``scipy.integrate`` names and conventions, differentiable (``grad``/
 
 Initial value problems
 ----------------------
-   solve_ivp - Solve an initial value problem (explicit Runge-Kutta methods)
+   solve_ivp - Solve an initial value problem (explicit and implicit methods)
    odeint - Integrate an ODE at given times (SciPy's/JAX's ``odeint`` interface)
    OdeSolution - Continuous solution returned with ``dense_output=True``
    OdeResult - Result of ``solve_ivp`` (a pytree)
    RK23, RK45, DOP853, Tsit5, RK4, Euler - Explicit solvers (``METHODS`` maps names)
    BDF, Radau, Kvaerno3, Kvaerno4, Kvaerno5 - Implicit solvers for stiff problems
+
+Choosing a solver
+-----------------
+Start with ``'RK45'`` (or ``'Tsit5'``).  If it takes many more steps than the
+solution's features suggest, or stalls with tiny steps, the problem is stiff
+(widely separated time scales: chemistry, combustion, circuits, heat flow):
+
+* ``'Radau'`` (order 5) for tight tolerances, and the only one that takes a
+  mass matrix (``mass=M`` for ``M y' = f``: DAEs of index 1);
+* ``'BDF'`` (orders 1 to 5) for loose tolerances and large systems: the fewest
+  LU factorisations;
+* ``'Kvaerno5'`` (or 3, 4) when Jacobians are cheap and a one-step method is
+  wanted (no history to restart after events).
+
+Implicit methods differentiate ``fun`` for their Jacobian unless ``jac`` is
+given.  For derivatives of a stiff solve use ``adjoint='direct'`` or
+``'interpolated'``; ``'backsolve'`` re-integrates the state backwards, which is
+unstable when the forward problem is stiff.
 
 Quadrature
 ----------

@@ -292,3 +292,15 @@ def test_failure_statuses_and_odeint():
     tight = si.solve_ivp(rober_np, (1.0, 40.0), np.array([1.0, 0, 0]), method="Radau",
                          t_eval=TE_SHORT, rtol=1e-11, atol=1e-16)
     np.testing.assert_allclose(np.asarray(ys), tight.y.T, rtol=1e-5, atol=1e-12)
+
+
+@pytest.mark.slow
+def test_vmap_1000_parameter_sets_equals_loop():
+    rng = np.random.default_rng(1)
+    ks = K_ROB * np.exp(0.3 * rng.standard_normal((1000, 3)))
+    batched = np.asarray(sciax.jit(sciax.vmap(
+        lambda k: _rober_short("BDF", k).y))(snp.asarray(ks)))
+    for i in range(0, 1000, 1):
+        one = np.asarray(_rober_short("BDF", ks[i]).y)
+        np.testing.assert_allclose(batched[i], one, rtol=1e-12, atol=1e-18,
+                                   err_msg=f"lane {i}")
