@@ -14,6 +14,7 @@ Initial value problems
    OdeResult - Result of ``solve_ivp`` (a pytree)
    RK23, RK45, DOP853, Tsit5, RK4, Euler - Explicit solvers (``METHODS`` maps names)
    BDF, Radau, Kvaerno3, Kvaerno4, Kvaerno5 - Implicit solvers for stiff problems
+   KenCarp3, KenCarp4, KenCarp5 - IMEX solvers (``fun=(f_explicit, f_implicit)``)
 
 Choosing a solver
 -----------------
@@ -26,7 +27,9 @@ solution's features suggest, or stalls with tiny steps, the problem is stiff
 * ``'BDF'`` (orders 1 to 5) for loose tolerances and large systems: the fewest
   LU factorisations;
 * ``'Kvaerno5'`` (or 3, 4) when Jacobians are cheap and a one-step method is
-  wanted (no history to restart after events).
+  wanted (no history to restart after events);
+* ``'KenCarp4'`` (or 3, 5) when only part of the right-hand side is stiff:
+  pass ``fun=(f_explicit, f_implicit)`` and only the second is solved for.
 
 Implicit methods differentiate ``fun`` for their Jacobian unless ``jac`` is
 given.  For derivatives of a stiff solve use ``adjoint='direct'`` or
@@ -62,6 +65,9 @@ from sciax.integrate._radau import Radau as Radau
 from sciax.integrate._esdirk import Kvaerno3 as Kvaerno3
 from sciax.integrate._esdirk import Kvaerno4 as Kvaerno4
 from sciax.integrate._esdirk import Kvaerno5 as Kvaerno5
+from sciax.integrate._esdirk import KenCarp3 as KenCarp3
+from sciax.integrate._esdirk import KenCarp4 as KenCarp4
+from sciax.integrate._esdirk import KenCarp5 as KenCarp5
 from sciax.integrate._implicit import AbstractImplicitSolver as AbstractImplicitSolver
 
 # --- quadrature (issue 19) ---

@@ -40,11 +40,14 @@ class Problem(NamedTuple):
 
     ``jac`` is None (Jacobian by forward-mode autodiff), a callable ``(t, y) ->
     (n, n)`` or a constant ``(n, n)`` array; ``mass`` is None or a constant
-    ``(n, n)`` array (``M y' = f(t, y)``, Radau only).
+    ``(n, n)`` array (``M y' = f(t, y)``, Radau only); ``split`` is None or
+    the IMEX pair ``(f_explicit, f_implicit)`` (``jac`` is then that of
+    ``f_implicit``).
     """
     fun: Callable
     jac: Any = None
     mass: Any = None
+    split: Any = None  # IMEX: (f_explicit, f_implicit), whose sum is ``fun``
 
     @property
     def jac_constant(self) -> bool:
@@ -55,7 +58,8 @@ def jacobian(prob: Problem, t: Any, y: Any) -> Any:
     """``df/dy`` at ``(t, y)``, cut from derivatives (it only shapes iterations)."""
     t, y = lax.stop_gradient(t), lax.stop_gradient(y)
     if prob.jac is None:
-        J = sciax.jacfwd(lambda v: prob.fun(t, v))(y)
+        f = prob.fun if prob.split is None else prob.split[1]
+        J = sciax.jacfwd(lambda v: f(t, v))(y)
     elif callable(prob.jac):
         J = prob.jac(t, y)
     else:

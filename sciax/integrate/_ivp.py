@@ -21,7 +21,9 @@ _OPTIONS = ("first_step", "max_step", "rtol", "atol", "max_steps", "adjoint",
 # The implicit methods live in their own modules (they subclass _rk's solver
 # interface), and join the registry here.
 _rk.METHODS.update(BDF=_bdf.BDF, Radau=_radau.Radau, Kvaerno3=_esdirk.Kvaerno3,
-                   Kvaerno4=_esdirk.Kvaerno4, Kvaerno5=_esdirk.Kvaerno5)
+                   Kvaerno4=_esdirk.Kvaerno4, Kvaerno5=_esdirk.Kvaerno5,
+                   KenCarp3=_esdirk.KenCarp3, KenCarp4=_esdirk.KenCarp4,
+                   KenCarp5=_esdirk.KenCarp5)
 
 
 class OdeResult:
@@ -166,7 +168,13 @@ def _flat_jac(st: "_Static", args: tuple) -> Any:
 def run(st: _Static, kind: str, y0: Any, args: tuple, t0: Any, t1: Any,
         t_eval: Any, rtol: Any, atol: Any) -> dict:
     """One solve with the array inputs explicit (the unit the adjoints wrap)."""
-    fun = flat_rhs(st.fun, st.rv, args, order=st.order)
+    split = None
+    if isinstance(st.fun, tuple):  # IMEX: (f_explicit, f_implicit)
+        split = tuple(flat_rhs(g, st.rv, args, name=nm, order=st.order)
+                      for g, nm in zip(st.fun, ("fun[0]", "fun[1]")))
+        fun = lambda t, y: split[0](t, y) + split[1](t, y)  # noqa: E731
+    else:
+        fun = flat_rhs(st.fun, st.rv, args, order=st.order)
     events = tuple(_ode_loop.Event(
         (lambda t, y, e=e: snp.reshape(snp.asarray(e(t, st.rv(y), *args)), ())),
         term, dirn) for e, term, dirn in st.events)
@@ -176,10 +184,10 @@ def run(st: _Static, kind: str, y0: Any, args: tuple, t0: Any, t1: Any,
         save_steps=st.save_steps, dense=st.dense, events=events,
         event_capacity=st.event_capacity, kind=kind, progress=st.progress,
         jac=_flat_jac(st, args),
-        mass=None if st.mass is None else snp.asarray(st.mass.array))
+        mass=None if st.mass is None else snp.asarray(st.mass.array), split=split)
     s = _ode_loop.integrate(cfg, t0, t1, y0, rtol, atol)
-    keep = ["t", "y", "nfev", "njev", "nlu", "status", "n_acc", "i_eval", "ys_eval", "ts", "ys",
-            "hs", "cs", "ev_t", "ev_y", "ev_n"]
+    keep = ["t", "y", "nfev", "njev", "nlu", "status", "n_acc", "i_eval", "ys_eval",
+            "ts", "ys", "hs", "cs", "ev_t", "ev_y", "ev_n"]
     return {k: s[k] for k in keep if k in s}
 
 
@@ -241,9 +249,11 @@ def solve_ivp(fun: Callable, t_span: Sequence[Any], y0: Any, method: Any = "RK45
 
     Parameters
     ----------
-    fun : callable
+    fun : callable or pair of callables
         ``fun(t, y, *args)`` returning ``dy/dt`` with ``y``'s structure and
-        shapes (``y`` may be any pytree of real arrays).
+        shapes (``y`` may be any pytree of real arrays).  For the IMEX methods
+        ``'KenCarp3/4/5'``, a pair ``(f_explicit, f_implicit)`` whose sum is
+        ``dy/dt``: only ``f_implicit`` (the stiff part) is treated implicitly.
     t_span : pair of floats
         ``(t0, t1)``; ``t1 < t0`` integrates backwards.
     y0 : array_like or pytree
@@ -252,7 +262,8 @@ def solve_ivp(fun: Callable, t_span: Sequence[Any], y0: Any, method: Any = "RK45
         One of ``METHODS``: the explicit ``'RK45'`` (default), ``'RK23'``,
         ``'DOP853'``, ``'Tsit5'``, the fixed-step ``'RK4'`` and ``'Euler'``
         (which need ``first_step``), and for stiff problems the implicit
-        ``'BDF'``, ``'Radau'``, ``'Kvaerno3'``, ``'Kvaerno4'``, ``'Kvaerno5'``.
+        ``'BDF'``, ``'Radau'``, ``'Kvaerno3'``, ``'Kvaerno4'``, ``'Kvaerno5'``,
+        and the IMEX ``'KenCarp3'``, ``'KenCarp4'``, ``'KenCarp5'``.
     t_eval : array_like, optional
         Times at which to report the solution, sorted along the direction of
         integration and inside ``t_span``; they are interpolated as the steps
@@ -361,6 +372,15 @@ def solve_ivp(fun: Callable, t_span: Sequence[Any], y0: Any, method: Any = "RK45
         warnings.warn(f"The following arguments have no effect for a chosen solver: "
                       f"{', '.join(unknown)}.", stacklevel=2)
     solver = _rk.resolve_method(method)
+    if isinstance(fun, tuple):
+        if not getattr(solver, "imex", False):
+            raise ValueError(f"`fun` as a pair (f_explicit, f_implicit) needs an IMEX "
+                             f"method (KenCarp3/4/5), not {type(solver).__name__}")
+        if len(fun) != 2 or not all(callable(g) for g in fun):
+            raise TypeError("an IMEX `fun` must be a pair of callables "
+                            "(f_explicit, f_implicit)")
+        if options.get("adjoint", "direct") != "direct":
+            raise ValueError("an IMEX split supports adjoint='direct' only")
     if len(t_span) != 2:
         raise ValueError(f"`t_span` must be a pair (t0, t1), got {len(t_span)} values")
     t0 = snp.asarray(t_span[0], np.float64)

@@ -304,3 +304,32 @@ def test_vmap_1000_parameter_sets_equals_loop():
         one = np.asarray(_rober_short("BDF", ks[i]).y)
         np.testing.assert_allclose(batched[i], one, rtol=1e-12, atol=1e-18,
                                    err_msg=f"lane {i}")
+
+
+def _imex_parts():
+    f_ex = lambda t, y: snp.stack([0.0 * y[1], -0.2 * y[1] + 0.1 * snp.sin(t)])  # noqa
+    f_im = lambda t, y: snp.stack([-1000.0 * (y[0] - snp.cos(t)) + 0.5 * y[1],  # noqa
+                                   -50.0 * (y[1] - y[0])])
+    return f_ex, f_im
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("method", ["KenCarp3", "KenCarp4", "KenCarp5"])
+def test_kencarp_imex_split(method):
+    f_ex, f_im = _imex_parts()
+    te = np.array([0.5, 1.0, 2.0])
+
+    def f_np(t, y):
+        return np.array([0.5 * y[1] - 1000.0 * (y[0] - np.cos(t)),
+                         -0.2 * y[1] + 0.1 * np.sin(t) - 50.0 * (y[1] - y[0])])
+    ref = si.solve_ivp(f_np, (0.0, 2.0), [0.0, 1.0], method="Radau", t_eval=te,
+                       rtol=1e-12, atol=1e-14)
+    r = solve_ivp((f_ex, f_im), (0.0, 2.0), snp.array([0.0, 1.0]), method=method,
+                  t_eval=snp.asarray(te), rtol=1e-7, atol=1e-10)
+    assert r.success
+    err = np.max(np.abs(np.asarray(r.y) - ref.y))
+    print(f"IMEX {method}: max abs. error {err:.2e}, nfev {int(r.nfev)}, "
+          f"njev {int(r.njev)}, nlu {int(r.nlu)}")
+    assert err < 1e-5
+    with pytest.raises(ValueError, match="IMEX"):
+        solve_ivp((f_ex, f_im), (0.0, 2.0), snp.array([0.0, 1.0]), method="BDF")
