@@ -16,7 +16,7 @@ from sciax.integrate._ravel import Ravel, flat_rhs
 
 EPS = np.finfo(np.float64).eps
 _OPTIONS = ("first_step", "max_step", "rtol", "atol", "max_steps", "adjoint",
-            "progress", "event_capacity", "jac", "mass")
+            "progress", "event_capacity", "jac", "jac_sparsity", "mass")
 
 # The implicit methods live in their own modules (they subclass _rk's solver
 # interface), and join the registry here.
@@ -126,6 +126,7 @@ class _Static(NamedTuple):
     order: str             # "ty" (solve_ivp) or "yt" (odeint)
     jac: Any = None        # None, a callable jac(t, y, *args), or a ConstMatrix
     mass: Any = None       # None or a ConstMatrix
+    sparsity: Any = None   # None or a ConstMatrix (boolean pattern of df/dy)
 
 
 class ConstMatrix:
@@ -184,7 +185,8 @@ def run(st: _Static, kind: str, y0: Any, args: tuple, t0: Any, t1: Any,
         save_steps=st.save_steps, dense=st.dense, events=events,
         event_capacity=st.event_capacity, kind=kind, progress=st.progress,
         jac=_flat_jac(st, args),
-        mass=None if st.mass is None else snp.asarray(st.mass.array), split=split)
+        mass=None if st.mass is None else snp.asarray(st.mass.array), split=split,
+        sparsity=None if st.sparsity is None else st.sparsity.array != 0)
     s = _ode_loop.integrate(cfg, t0, t1, y0, rtol, atol)
     keep = ["t", "y", "nfev", "njev", "nlu", "status", "n_acc", "i_eval", "ys_eval",
             "ts", "ys", "hs", "cs", "ev_t", "ev_y", "ev_n"]
@@ -290,6 +292,9 @@ def solve_ivp(fun: Callable, t_span: Sequence[Any], y0: Any, method: Any = "RK45
         the flattened state, or a constant ``(n, n)`` array; and ``'Radau'``
         takes ``mass``, a constant (possibly singular) ``(n, n)`` matrix ``M``
         for ``M y' = fun(t, y)`` (index-1 DAEs; give consistent ``y0``).
+        ``jac_sparsity`` (an ``(n, n)`` pattern, nonzero where ``df_i/dy_j``
+        may be nonzero) lets the autodiff Jacobian take one derivative per
+        group of structurally independent columns instead of one per column.
 
     Returns
     -------
@@ -310,7 +315,7 @@ def solve_ivp(fun: Callable, t_span: Sequence[Any], y0: Any, method: Any = "RK45
     step failures do; for the implicit methods a step-size underflow says
     whether Newton kept diverging (-4) or the iteration matrix was singular
     (-5).  ``BDF`` and ``Radau`` follow SciPy's algorithms (same steps and
-    counts up to rounding); ``jac_sparsity`` is not supported.  Eagerly the output is trimmed as in SciPy.  Under
+    counts up to rounding); sparse Jacobians are used in dense form.  Eagerly the output is trimmed as in SciPy.  Under
     ``jit`` or ``vmap`` shapes are static: with ``t_eval`` the output has
     exactly ``len(t_eval)`` points (NaN past a terminal event); without it
     ``t``/``y`` are buffers of ``max_steps + 1`` points of which ``n_points``
@@ -429,13 +434,21 @@ def solve_ivp(fun: Callable, t_span: Sequence[Any], y0: Any, method: Any = "RK45
         raise ValueError(f"`max_steps` must be a positive int, got {max_steps}")
     adjoint = options.get("adjoint", "direct")
     jac, mass = _implicit_options(solver, options, rv.size)
+    sparsity = options.get("jac_sparsity")
+    if sparsity is not None:
+        if jac is not None or not getattr(solver, "stateful", False):
+            warnings.warn("`jac_sparsity` has no effect with a given `jac` or an "
+                          "explicit method.", stacklevel=2)
+            sparsity = None
+        else:
+            sparsity = ConstMatrix(np.asarray(sparsity) != 0, rv.size, "jac_sparsity")
     st = _Static(fun=fun, rv=rv, solver=solver, events=_event_specs(events),
                  max_step=max_step, first_step=first_step, max_steps=max_steps,
                  dense=bool(dense_output), save_steps=te is None or bool(dense_output),
                  has_t_eval=te is not None,
                  event_capacity=int(options.get("event_capacity", 64)),
                  progress=bool(options.get("progress", False)), order="ty",
-                 jac=jac, mass=mass)
+                 jac=jac, mass=mass, sparsity=sparsity)
     out = _adjoint.solve(st, adjoint, y0f, args, t0, t1, te, rtol, atol)
     return _result(st, out, te, t0)
 

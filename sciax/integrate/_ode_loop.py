@@ -73,6 +73,7 @@ class LoopConfig(NamedTuple):
     jac: Any = None        # implicit methods: None (autodiff), flat callable or array
     mass: Any = None       # Radau: None or a constant (n, n) mass matrix
     split: Any = None      # IMEX: flat (f_explicit, f_implicit); fun is their sum
+    sparsity: Any = None   # implicit methods: a boolean numpy (n, n) Jacobian pattern
 
 
 def _norm(x: Any) -> Any:
@@ -174,7 +175,7 @@ def integrate(cfg: LoopConfig, t0: Any, t1: Any, y0: Any, rtol: Any, atol: Any
     h_abs = lax.stop_gradient(h_abs)
     stateful = getattr(solver, "stateful", False)
     if stateful:
-        prob = _implicit.Problem(fun, cfg.jac, cfg.mass, cfg.split)
+        prob = _implicit.Problem(fun, cfg.jac, cfg.mass, cfg.split, cfg.sparsity)
 
     s: dict[str, Any] = dict(
         t=t0 + 0 * t1, y=y0, f=f0, h_abs=h_abs, rejected=snp.asarray(False),

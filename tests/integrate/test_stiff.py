@@ -132,6 +132,19 @@ def test_kvaerno5_robertson_short():
     np.testing.assert_allclose(np.asarray(r.y), tight.y, rtol=2e-4, atol=1e-10)
 
 
+def test_coloured_jacobian_equals_dense():
+    from sciax.integrate import _implicit
+    y = snp.asarray(np.random.default_rng(0).uniform(0.1, 1.0, 8))
+    dense = np.asarray(sciax.jacfwd(lambda v: hires(0.0, v))(y))
+    pattern = dense != 0
+    groups = _implicit.column_groups(pattern)
+    assert groups.max() + 1 < 8  # fewer derivatives than columns
+    for g in range(groups.max() + 1):  # a group's columns share no row
+        assert np.all(pattern[:, groups == g].sum(axis=1) <= 1)
+    prob = _implicit.Problem(hires, sparsity=pattern)
+    np.testing.assert_array_equal(np.asarray(_implicit.jacobian(prob, 0.0, y)), dense)
+
+
 def test_bad_options():
     y0 = snp.array([1.0, 0.0, 0.0])
     with pytest.raises(ValueError, match="mass matrix"):
@@ -192,6 +205,13 @@ def test_hires_bari(method):
     ours = np.max(np.abs(np.asarray(r.y[:, -1]) - HIRES_REF) / HIRES_REF)
     theirs = np.max(np.abs(ref.y[:, -1] - HIRES_REF) / HIRES_REF)
     print(f"HIRES {method}: max rel. error sciax {ours:.2e}, SciPy {theirs:.2e}")
+    # A Jacobian sparsity pattern changes how the Jacobian is computed, not it.
+    pattern = np.asarray(sciax.jacfwd(lambda v: hires(0.0, v))(
+        snp.asarray(np.linspace(0.1, 1.0, 8)))) != 0
+    sparse = solve_ivp(hires, (0.0, HIRES_T), snp.asarray(HIRES_Y0), method=method,
+                       max_steps=4000, jac_sparsity=pattern, **tol)
+    np.testing.assert_allclose(np.asarray(sparse.y[:, -1]), np.asarray(r.y[:, -1]),
+                               rtol=1e-10)
     assert ours <= 2 * theirs + 1e-9
     _compare_counts(r, ref, f"HIRES {method}")
 
