@@ -361,3 +361,40 @@ def test_kencarp_imex_split(method):
     assert err < 1e-5
     with pytest.raises(ValueError, match="IMEX"):
         solve_ivp((f_ex, f_im), (0.0, 2.0), snp.array([0.0, 1.0]), method="BDF")
+
+
+def orego(t, y):
+    # Hairer and Wanner's OREGO (the Oregonator), on [0, 360].
+    return snp.stack([77.27 * (y[1] + y[0] * (1 - 8.375e-6 * y[0] - y[1])),
+                      (y[2] - (1 + y[0]) * y[1]) / 77.27, 0.161 * (y[0] - y[2])])
+
+
+def e5(t, y):
+    # Hairer and Wanner's E5 (a chemical pyrolysis), on [0, 1e13].
+    A, B, C, M = 7.89e-10, 1.1e7, 1.13e3, 1e6
+    return snp.stack([-A * y[0] - B * y[0] * y[2], A * y[0] - M * C * y[1] * y[2],
+                      A * y[0] - B * y[0] * y[2] - M * C * y[1] * y[2] + C * y[3],
+                      B * y[0] * y[2] - C * y[3]])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("method", ["BDF", "Radau"])
+@pytest.mark.parametrize("name", ["OREGO", "E5"])
+def test_orego_e5_vs_scipy(name, method):
+    f, t1, y0, tol = {
+        "OREGO": (orego, 360.0, np.array([1.0, 2.0, 3.0]), dict(rtol=1e-6, atol=1e-6)),
+        "E5": (e5, 1e13, np.array([1.76e-3, 0, 0, 0]), dict(rtol=1e-6, atol=1e-20)),
+    }[name]
+    f_np = lambda t, y: np.asarray(f(t, snp.asarray(y)))  # noqa: E731
+    r = solve_ivp(f, (0.0, t1), snp.asarray(y0), method=method, max_steps=4000, **tol)
+    ref = si.solve_ivp(f_np, (0.0, t1), y0, method=method, **tol)
+    tight = si.solve_ivp(f_np, (0.0, t1), y0, method="Radau", rtol=1e-11,
+                         atol=tol["atol"] * 1e-3)
+    assert r.success
+    ours = np.abs(np.asarray(r.y[:, -1]) - tight.y[:, -1])
+    theirs = np.abs(ref.y[:, -1] - tight.y[:, -1])
+    print(f"{name} {method}: abs. error sciax {ours}, SciPy {theirs}")
+    # E5's end values (1e-16 and below) are below what atol = 1e-20 resolves
+    # after 1e13 time units; both solvers are judged at 10 atol there.
+    assert np.all(ours <= 3 * theirs + 10 * tol["atol"])
+    _compare_counts(r, ref, f"{name} {method}")
