@@ -59,6 +59,7 @@ SLOW_DOCTESTS = {
     "sciax.integrate._esdirk.Kvaerno3", "sciax.integrate._esdirk.Kvaerno4",
     "sciax.integrate._esdirk.Kvaerno5", "sciax.integrate._esdirk.KenCarp3",
     "sciax.integrate._esdirk.KenCarp4", "sciax.integrate._esdirk.KenCarp5",
+    "sciax.integrate._lsoda.LSODA",
 }
 
 

@@ -15,12 +15,14 @@ Initial value problems
    RK23, RK45, DOP853, Tsit5, RK4, Euler - Explicit solvers (``METHODS`` maps names)
    BDF, Radau, Kvaerno3, Kvaerno4, Kvaerno5 - Implicit solvers for stiff problems
    KenCarp3, KenCarp4, KenCarp5 - IMEX solvers (``fun=(f_explicit, f_implicit)``)
+   LSODA - Automatic switching between RK45 and BDF by a stiffness estimate
 
 Choosing a solver
 -----------------
 Start with ``'RK45'`` (or ``'Tsit5'``).  If it takes many more steps than the
 solution's features suggest, or stalls with tiny steps, the problem is stiff
-(widely separated time scales: chemistry, combustion, circuits, heat flow):
+(widely separated time scales: chemistry, combustion, circuits, heat flow);
+``'LSODA'`` decides this by itself, switching between RK45 and BDF.  Otherwise:
 
 * ``'Radau'`` (order 5) for tight tolerances, and the only one that takes a
   mass matrix (``mass=M`` for ``M y' = f``: DAEs of index 1);
@@ -68,6 +70,7 @@ from sciax.integrate._esdirk import Kvaerno5 as Kvaerno5
 from sciax.integrate._esdirk import KenCarp3 as KenCarp3
 from sciax.integrate._esdirk import KenCarp4 as KenCarp4
 from sciax.integrate._esdirk import KenCarp5 as KenCarp5
+from sciax.integrate._lsoda import LSODA as LSODA
 from sciax.integrate._implicit import AbstractImplicitSolver as AbstractImplicitSolver
 
 # --- quadrature (issue 19) ---

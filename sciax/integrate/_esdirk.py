@@ -21,7 +21,6 @@ import sciax.numpy as snp
 from sciax.integrate import _implicit as im
 
 NEWTON_MAXITER = 10
-SAFETY, MIN_FACTOR, MAX_FACTOR = 0.9, 0.2, 10.0
 
 
 class ESDIRKTableau:
@@ -187,13 +186,8 @@ class AbstractESDIRK(im.AbstractImplicitSolver):
         err = im.rms(err_vec / scale_new)
         good = conv & (err < 1)
         reject = conv & ~good
-        expo = -1.0 / (self.error_estimator_order + 1)
-        safe = snp.where(snp.isfinite(err) & (err > 0), err, 1.0)
-        grow = snp.where(err == 0, MAX_FACTOR,
-                         snp.minimum(MAX_FACTOR, SAFETY * safe ** expo))
-        grow = snp.where(s["rejected"], snp.minimum(1.0, grow), grow)
-        shrink = snp.where(snp.isfinite(err),
-                           snp.maximum(MIN_FACTOR, SAFETY * safe ** expo), MIN_FACTOR)
+        grow, shrink = im.step_factors(err, s["rejected"], snp.isfinite(err),
+                                       self.error_estimator_order)
         refresh = ~conv & ~s["current_jac"] & ~too_small
         halve = ~conv & s["current_jac"] & ~too_small
         J = lax.cond(refresh, lambda: im.jacobian(prob, t, y), lambda: J)

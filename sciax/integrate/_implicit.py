@@ -168,6 +168,19 @@ def ift_refine(residual: Callable, x: Any) -> Any:
     return x - snp.linalg.solve(A, r - lax.stop_gradient(r))
 
 
+def step_factors(err: Any, rejected: Any, finite: Any, q: int) -> tuple[Any, Any]:
+    """SciPy's RK controller: the factors ``(grow, shrink)`` for an accepted or
+    a rejected step from the error norm ``err`` of an order-``q`` estimate
+    (safety 0.9, factors within [0.2, 10], no growth right after a
+    rejection)."""
+    expo = -1.0 / (q + 1)
+    safe = snp.where(finite & (err > 0), err, 1.0)
+    grow = snp.where(err == 0, 10.0, snp.minimum(10.0, 0.9 * safe ** expo))
+    grow = snp.where(rejected, snp.minimum(1.0, grow), grow)
+    shrink = snp.where(finite, snp.maximum(0.2, 0.9 * safe ** expo), 0.2)
+    return grow, shrink
+
+
 def newton_tol(rtol: Any) -> Any:
     """SciPy's Newton tolerance for BDF and Radau, ``max(10 eps / rtol,
     min(0.03, sqrt(rtol)))`` (the smallest ``rtol`` when it is an array)."""

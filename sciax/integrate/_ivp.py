@@ -10,7 +10,7 @@ import numpy as np
 import sciax
 import sciax.lax as lax
 import sciax.numpy as snp
-from sciax.integrate import _adjoint, _bdf, _esdirk, _ode_loop, _radau, _rk
+from sciax.integrate import _adjoint, _bdf, _esdirk, _lsoda, _ode_loop, _radau, _rk
 from sciax.integrate._interp import OdeSolution
 from sciax.integrate._ravel import Ravel, flat_rhs
 
@@ -23,7 +23,7 @@ _OPTIONS = ("first_step", "max_step", "rtol", "atol", "max_steps", "adjoint",
 _rk.METHODS.update(BDF=_bdf.BDF, Radau=_radau.Radau, Kvaerno3=_esdirk.Kvaerno3,
                    Kvaerno4=_esdirk.Kvaerno4, Kvaerno5=_esdirk.Kvaerno5,
                    KenCarp3=_esdirk.KenCarp3, KenCarp4=_esdirk.KenCarp4,
-                   KenCarp5=_esdirk.KenCarp5)
+                   KenCarp5=_esdirk.KenCarp5, LSODA=_lsoda.LSODA)
 
 
 class OdeResult:
@@ -265,7 +265,8 @@ def solve_ivp(fun: Callable, t_span: Sequence[Any], y0: Any, method: Any = "RK45
         ``'DOP853'``, ``'Tsit5'``, the fixed-step ``'RK4'`` and ``'Euler'``
         (which need ``first_step``), and for stiff problems the implicit
         ``'BDF'``, ``'Radau'``, ``'Kvaerno3'``, ``'Kvaerno4'``, ``'Kvaerno5'``,
-        and the IMEX ``'KenCarp3'``, ``'KenCarp4'``, ``'KenCarp5'``.
+        the IMEX ``'KenCarp3'``, ``'KenCarp4'``, ``'KenCarp5'``, and
+        ``'LSODA'`` (switching between RK45 and BDF by a stiffness estimate).
     t_eval : array_like, optional
         Times at which to report the solution, sorted along the direction of
         integration and inside ``t_span``; they are interpolated as the steps

@@ -440,3 +440,44 @@ def test_akzo_nobel_dae_with_mass_matrix():
           f"{theirs:.2e}), nfev {int(r.nfev)} vs {ref.nfev}, nlu {int(r.nlu)} vs "
           f"{ref.nlu}")
     assert ours < max(10 * theirs, 1e-6)
+
+
+def vdp_mu(t, y, mu):
+    return snp.stack([y[1], mu * (1 - y[0] ** 2) * y[1] - y[0]])
+
+
+@pytest.mark.slow
+def test_lsoda_switching_vs_scipy_lsoda():
+    # Van der Pol mu = 100 alternates stiff (slow branches) and non-stiff
+    # (fast jumps) stretches; Robertson is stiff after a short transient.
+    tol = dict(rtol=1e-6, atol=1e-8)
+    f_np = lambda t, y: np.asarray(vdp_mu(t, snp.asarray(y), 100.0))  # noqa: E731
+    r = solve_ivp(vdp_mu, (0.0, 200.0), snp.array([2.0, 0.0]), method="LSODA",
+                  args=(100.0,), max_steps=20000, **tol)
+    ref = si.solve_ivp(f_np, (0.0, 200.0), [2.0, 0.0], method="LSODA", **tol)
+    tight = si.solve_ivp(f_np, (0.0, 200.0), [2.0, 0.0], method="Radau", rtol=1e-11,
+                         atol=1e-12)
+    assert r.success
+    ours = np.abs(np.asarray(r.y[:, -1]) - tight.y[:, -1])
+    theirs = np.abs(ref.y[:, -1] - tight.y[:, -1])
+    print(f"VDP mu=100 LSODA: abs. error sciax {ours}, SciPy {theirs}; nfev "
+          f"{int(r.nfev)} vs {ref.nfev}, njev {int(r.njev)} vs {ref.njev}, nlu "
+          f"{int(r.nlu)} vs {ref.nlu}")
+    assert np.all(ours <= 10 * theirs + 1e-7)
+    # Dormand-Prince in place of Adams: more evaluations, fewer Jacobians.
+    assert int(r.nfev) <= 2 * ref.nfev and int(r.nlu) <= 1.5 * ref.nlu
+    rob = solve_ivp(rober, (0.0, 1e11), snp.array([1.0, 0.0, 0.0]), method="LSODA",
+                    args=(snp.asarray(K_ROB),), max_steps=4000, **TOL)
+    ref = si.solve_ivp(rober_np, (0.0, 1e11), [1.0, 0, 0], method="LSODA", **TOL)
+    ours = np.abs(np.asarray(rob.y[:, -1]) / ROB_REF_1E11 - 1)
+    theirs = np.abs(ref.y[:, -1] / ROB_REF_1E11 - 1)
+    print(f"Robertson 1e11 LSODA: rel. error sciax {ours}, SciPy {theirs}; nfev "
+          f"{int(rob.nfev)} vs {ref.nfev}, nlu {int(rob.nlu)} vs {ref.nlu}")
+    assert rob.success and np.all(ours <= 10 * theirs + 1e-9)
+    assert int(rob.nfev) <= 1.5 * ref.nfev and int(rob.nlu) <= 1.5 * ref.nlu
+    # A non-stiff problem never leaves RK45: no Jacobian, RK45's own steps.
+    r1 = solve_ivp(vdp_mu, (0.0, 20.0), snp.array([2.0, 0.0]), method="LSODA",
+                   args=(1.0,), **tol)
+    rk = solve_ivp(vdp_mu, (0.0, 20.0), snp.array([2.0, 0.0]), method="RK45",
+                   args=(1.0,), **tol)
+    assert int(r1.njev) == 0 and int(r1.nfev) == int(rk.nfev)
