@@ -9,3 +9,9 @@ the public API (``sciax``, ``sciax.numpy``, ``sciax.lax``, ``sciax.special``,
 """
 
 from __future__ import annotations
+
+from sciax.stats._distn_base import FitEstimate as FitEstimate
+from sciax.stats._distn_base import rv_continuous as rv_continuous
+from sciax.stats._distn_base import rv_discrete as rv_discrete
+from sciax.stats._distn_base import rv_frozen as rv_frozen
+from sciax.stats._continuous import *  # noqa: F401,F403
