@@ -320,10 +320,15 @@ class rv_continuous(rv_generic):
         return 1.0 - self._cdf(x, *s)
 
     def _logcdf(self, x, *s):
-        return snp.log(self._cdf(x, *s))
+        # log1p(-sf) keeps precision where the CDF is close to 1
+        sf = self._sf(x, *s)
+        return snp.where(sf < 0.5, snp.log1p(-snp.minimum(sf, 0.5)),
+                         snp.log(self._cdf(x, *s)))
 
     def _logsf(self, x, *s):
-        return snp.log(self._sf(x, *s))
+        cdf = self._cdf(x, *s)
+        return snp.where(cdf < 0.5, snp.log1p(-snp.minimum(cdf, 0.5)),
+                         snp.log(self._sf(x, *s)))
 
     def _ppf(self, q, *s):
         raise NotImplementedError(f"{self.name} has no ppf")
