@@ -249,7 +249,10 @@ class cauchy_gen(rv_continuous):
         return snp.arctan2(1.0, x) / _PI
 
     def _ppf(self, q):
-        return snp.where(q < 0.5, -1.0 / snp.tan(_PI * q), 1.0 / snp.tan(_PI * (1.0 - q)))
+        # q - 0.5 is exact for q in [0.25, 0.75]; the cotangent forms in the tails
+        return snp.where(q < 0.25, -1.0 / snp.tan(_PI * q),
+                         snp.where(q > 0.75, 1.0 / snp.tan(_PI * (1.0 - q)),
+                                   snp.tan(_PI * (q - 0.5))))
 
     def _isf(self, q):
         return -self._ppf(q)
@@ -281,9 +284,6 @@ class gumbel_r_gen(rv_continuous):
     def _sf(self, x):
         return -snp.expm1(-snp.exp(-x))
 
-    def _logsf(self, x):
-        return snp.log(-snp.expm1(-snp.exp(-x)))
-
     def _ppf(self, q):
         return -snp.log(-snp.log(q))
 
@@ -307,9 +307,6 @@ class gumbel_l_gen(rv_continuous):
 
     def _cdf(self, x):
         return -snp.expm1(-snp.exp(x))
-
-    def _logcdf(self, x):
-        return snp.log(-snp.expm1(-snp.exp(x)))
 
     def _sf(self, x):
         return snp.exp(-snp.exp(x))
@@ -378,7 +375,8 @@ class halfnorm_gen(rv_continuous):
         return 2.0 * _sf.ndtr(-x)
 
     def _logsf(self, x):
-        return _LOG2 + _sf.log_ndtr(-x)
+        return snp.where(x < 1.0, snp.log1p(-self._cdf(snp.minimum(x, 1.0))),
+                         _LOG2 + _sf.log_ndtr(-x))
 
     def _ppf(self, q):
         return _sf.ndtri(0.5 + 0.5 * q)
@@ -443,7 +441,8 @@ class halflogistic_gen(rv_continuous):
         return 2.0 * lax.logistic(-x)
 
     def _logsf(self, x):
-        return _LOG2 - _softplus(x)
+        return snp.where(x < 1.0, snp.log1p(-snp.tanh(0.5 * snp.minimum(x, 1.0))),
+                         _LOG2 - _softplus(x))
 
     def _ppf(self, q):
         return 2.0 * snp.arctanh(q)
@@ -797,10 +796,13 @@ class arcsine_gen(rv_continuous):
         return -math.log(_PI) - 0.5 * (snp.log(x) + snp.log1p(-x))
 
     def _cdf(self, x):
-        return 2.0 / _PI * snp.arcsin(snp.sqrt(x))
+        # asin(sqrt x) = acos(sqrt(1 - x)): each form where its argument is exact
+        return 2.0 / _PI * snp.where(x < 0.5, snp.arcsin(snp.sqrt(x)),
+                                     snp.arccos(snp.sqrt(1.0 - x)))
 
     def _sf(self, x):
-        return 2.0 / _PI * snp.arcsin(snp.sqrt(1.0 - x))
+        return 2.0 / _PI * snp.where(x < 0.5, snp.arccos(snp.sqrt(x)),
+                                     snp.arcsin(snp.sqrt(1.0 - x)))
 
     def _ppf(self, q):
         return snp.sin(0.5 * _PI * q) ** 2

@@ -71,6 +71,25 @@ _TS_V = 1.0 / (1.0 + np.exp(_TS_S))         # 1 - u, without cancellation
 _TS_W = _TS_H * np.pi * np.cosh(_TS_T) * _TS_U * _TS_V
 
 
+def _stats_from_raw(m, central=None):
+    """(mean, variance, skewness, excess kurtosis) from the raw moments ``m``
+    (or from the mean and the central moments ``central``); an infinite
+    moment makes the mean/variance infinite and skewness/kurtosis NaN, as
+    SciPy."""
+    mu = m[0]
+    if central is None:
+        mu2 = m[1] - mu * mu
+        c3 = m[2] - 3 * mu * m[1] + 2 * mu**3
+        c4 = m[3] - 4 * mu * m[2] + 6 * mu * mu * m[1] - 3 * mu**4
+    else:
+        mu2, c3, c4 = central
+    fin = [snp.isfinite(v) for v in m]
+    mu2 = snp.where(fin[1] & fin[0], mu2, _INF)
+    g1 = snp.where(fin[2] & fin[1], c3 / mu2**1.5, math.nan)
+    g2 = snp.where(fin[3] & fin[1], c4 / mu2**2 - 3.0, math.nan)
+    return mu, mu2, g1, g2
+
+
 class FitEstimate(NamedTuple):
     """Maximum-likelihood estimates with their standard errors (a pytree).
 
@@ -164,12 +183,8 @@ class rv_generic:
     # -- quantities that follow from the standardized moments --
 
     def _stats(self, *s):
-        m = [self._munp(k, *s) for k in (1, 2, 3, 4)]
-        mu = m[0]
-        mu2 = m[1] - mu * mu
-        c3 = m[2] - 3 * mu * m[1] + 2 * mu**3
-        c4 = m[3] - 4 * mu * m[2] + 6 * mu * mu * m[1] - 3 * mu**4
-        return mu, mu2, c3 / mu2**1.5, c4 / mu2**2 - 3.0
+        m = [snp.asarray(self._munp(k, *s)) for k in (1, 2, 3, 4)]
+        return _stats_from_raw(m)
 
     def _munp_from_stats(self, n, *s):
         mu, mu2, g1, g2 = self._stats(*s)
@@ -440,6 +455,15 @@ class rv_continuous(rv_generic):
 
     def _entropy(self, *s):
         return -self._expect_u(lambda x: self._logpdf(x, *s), *s)
+
+    def _stats(self, *s):
+        if type(self)._munp is not rv_continuous._munp:
+            return super()._stats(*s)
+        # by quadrature: central moments directly (no cancellation of raw ones)
+        mu = self._expect_u(lambda x: x, *s)
+        c = [self._expect_u(lambda x, n=n: (x - mu) ** n, *s) for n in (2, 3, 4)]
+        m = [mu, c[0] + mu * mu, c[1], c[2]]
+        return _stats_from_raw(m, central=c)
 
     def _rvs(self, key, shape, dtype, *s):
         u = sciax.random.uniform(key, shape, dtype)
@@ -712,7 +736,8 @@ class rv_discrete(rv_generic):
 
         def cond(c):
             k, acc, i = c
-            return snp.any((self._sf(k - 1.0, *s) > 1e-18) & (k <= hi)) & (i < 100000)
+            head = (k <= start) | (self._sf(k - 1.0, *s) > 1e-18)
+            return snp.any(head & (k <= hi)) & (i < 100000)
 
         zero = snp.zeros_like(start)
         _, acc, _ = lax.while_loop(cond, body, (start, zero, 0))

@@ -47,3 +47,23 @@ NEEDS = {
 # methods whose accuracy rests on a fallback until sciax.special lands:
 # (distribution, method) -> special function
 FALLBACK = {"ndtri": {"norm", "lognorm", "halfnorm", "levy"}}
+
+# discrete: parameter tuples (*shapes, loc)
+DISCRETE = {
+    "bernoulli": [(0.3, 0.0), (0.85, 2.0)],
+    "binom": [(9.0, 0.3, 0.0), (25.0, 0.8, -3.0)],
+    "poisson": [(0.7, 0.0), (12.5, 1.0)],
+    "geom": [(0.3, 0.0), (0.05, -1.0)],
+    "nbinom": [(3.0, 0.4, 0.0), (7.5, 0.8, 1.0)],
+    "randint": [(2.0, 9.0, 0.0), (-3.0, 4.0, 1.0)],
+    "dlaplace": [(0.8, 0.0), (2.1, 3.0)],
+    "planck": [(0.6, 0.0), (1.7, 2.0)],
+    "boltzmann": [(0.6, 7.0, 0.0), (1.4, 19.0, -2.0)],
+    "yulesimon": [(5.5, 0.0), (11.0, 1.0)],
+    "logser": [(0.6, 0.0), (0.25, 2.0)],
+    "hypergeom": [(20.0, 7.0, 12.0, 0.0), (31.0, 20.0, 9.0, 1.0)],
+    "betabinom": [(9.0, 2.3, 1.7, 0.0), (16.0, 0.6, 4.5, -1.0)],
+    "zipfian": [(1.2, 15.0, 0.0), (0.5, 8.0, 1.0)],
+}
+NEEDS.update({"binom": ["betainc"], "nbinom": ["betainc"],
+              "poisson": ["gammainc", "gammaincc"]})

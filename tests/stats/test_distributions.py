@@ -60,7 +60,12 @@ TOLS = dict(pdf=1e-12, logpdf=1e-12, cdf=1e-10, sf=1e-10, logcdf=1e-10,
             logsf=1e-10, ppf=1e-10, isf=1e-10)
 # Where SciPy itself is the less accurate one: it computes triang's sf as
 # 1 - cdf, which loses 1e-16/sf relative near the upper end (ours is direct).
-TOL_OVERRIDE = {("triang", "sf"): 1e-9}
+# SciPy's burr12 cdf is 1 - (1 + x^c)^-d and its weibull_max isf takes
+# log(1 - q): both lose 1e-16/value relative at the q = 1e-10 point (ours use
+# expm1/log1p).  foldnorm's cdf is a difference of two normal CDFs in both
+# libraries, good to ~eps ndtr(c)/cdf relative at its lower end.
+TOL_OVERRIDE = {("triang", "sf"): 1e-9, ("burr12", "logcdf"): 1e-8,
+                ("weibull_max", "isf"): 1e-6, ("foldnorm", "cdf"): 1e-6}
 
 
 @pytest.mark.parametrize("name", _cases(DEFAULT))
@@ -109,7 +114,8 @@ def test_parameter_gradients(name):
     central differences of SciPy's functions."""
     _require(name)
     d, ref, p, x = _grid(name)
-    x = x[:, 2:-1]  # interior points: differences need room on both sides
+    # interior points away from the median (a kink of laplace and dweibull)
+    x = x[:, [2, 3, 5, 6]]
     k = p.shape[0]
 
     def grads(fn):
