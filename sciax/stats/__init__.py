@@ -16,3 +16,4 @@ from sciax.stats._distn_base import rv_discrete as rv_discrete
 from sciax.stats._distn_base import rv_frozen as rv_frozen
 from sciax.stats._continuous import *  # noqa: F401,F403
 from sciax.stats._discrete import *  # noqa: F401,F403
+from sciax.stats._multivariate import *  # noqa: F401,F403
