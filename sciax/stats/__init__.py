@@ -17,3 +17,4 @@ from sciax.stats._distn_base import rv_frozen as rv_frozen
 from sciax.stats._continuous import *  # noqa: F401,F403
 from sciax.stats._discrete import *  # noqa: F401,F403
 from sciax.stats._multivariate import *  # noqa: F401,F403
+from sciax.stats._continuous_special import *  # noqa: F401,F403

@@ -67,3 +67,24 @@ DISCRETE = {
 }
 NEEDS.update({"binom": ["betainc"], "nbinom": ["betainc"],
               "poisson": ["gammainc", "gammaincc"]})
+
+CONTINUOUS.update({
+    "gamma": [(0.7, 0.0, 1.0), (4.5, 1.0, 2.0)],
+    "erlang": [(1.0, 0.0, 1.0), (4.0, 1.0, 2.0)],
+    "chi2": [(1.5, 0.0, 1.0), (9.0, 1.0, 2.0)],
+    "chi": [(1.5, 0.0, 1.0), (5.0, 1.0, 2.0)],
+    "maxwell": [(0.0, 1.0), (1.0, 2.0)],
+    "nakagami": [(0.7, 0.0, 1.0), (3.0, 1.0, 2.0)],
+    "invgamma": [(2.5, 0.0, 1.0), (9.5, 1.0, 2.0)],
+    "gennorm": [(0.8, 0.0, 1.0), (3.0, 1.0, 2.0)],
+    "loggamma": [(0.7, 0.0, 1.0), (4.0, 1.0, 2.0)],
+    "t": [(2.5, 0.0, 1.0), (9.5, 1.0, 2.0)],
+    "beta": [(0.7, 1.5, 0.0, 1.0), (3.0, 2.5, 1.0, 2.0)],
+    "betaprime": [(2.5, 5.5, 0.0, 1.0), (1.5, 9.5, 1.0, 2.0)],
+    "f": [(3.0, 9.5, 0.0, 1.0), (7.0, 12.0, 1.0, 2.0)],
+})
+_GAMMA = ["gammainc", "gammaincc", "gammaincinv", "gammainccinv"]
+_BETA = ["betainc", "betaincinv"]
+NEEDS.update({n: _GAMMA for n in ("gamma", "erlang", "chi2", "chi", "maxwell",
+                                  "nakagami", "invgamma", "gennorm", "loggamma")})
+NEEDS.update({n: _BETA for n in ("t", "beta", "betaprime", "f")})
