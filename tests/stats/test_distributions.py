@@ -65,7 +65,12 @@ TOLS = dict(pdf=1e-12, logpdf=1e-12, cdf=1e-10, sf=1e-10, logcdf=1e-10,
 # expm1/log1p).  foldnorm's cdf is a difference of two normal CDFs in both
 # libraries, good to ~eps ndtr(c)/cdf relative at its lower end.
 TOL_OVERRIDE = {("triang", "sf"): 1e-9, ("burr12", "logcdf"): 1e-8,
-                ("weibull_max", "isf"): 1e-6, ("foldnorm", "cdf"): 1e-6}
+                ("weibull_max", "isf"): 1e-6, ("foldnorm", "cdf"): 1e-6,
+                ("foldnorm", "logcdf"): 1e-6,
+                # SciPy integrates gompertz's moments with quad: its excess
+                # kurtosis at c = 0.7 is off by 2e-9 (mpmath at 25 digits:
+                # -0.29885271925611010; ours -0.29885271925610990)
+                ("gompertz", "stats"): 1e-7}
 
 
 @pytest.mark.parametrize("name", _cases(DEFAULT))
@@ -88,7 +93,9 @@ def test_methods_vs_scipy(name):
     mvsk = ref.stats(*p[:, :, 0], moments="mvsk")
     for i, (got, exp) in enumerate(zip(out["mvsk"], mvsk)):
         np.testing.assert_allclose(np.ravel(got), np.ravel(exp),
-                                   rtol=1e-9 if generic else 1e-10, atol=1e-12,
+                                   rtol=TOL_OVERRIDE.get((name, "stats"),
+                                                         1e-9 if generic else 1e-10),
+                                   atol=1e-12,
                                    err_msg=f"{name}.stats[{'mvsk'[i]}]")
     np.testing.assert_allclose(np.ravel(out["entropy"]), ref.entropy(*p[:, :, 0]),
                                rtol=1e-9, atol=1e-12, err_msg=f"{name}.entropy")
