@@ -23,3 +23,4 @@ from __future__ import annotations
 
 # Each family module lists its public names in ``__all__``; the imports below
 # are kept one line per module so that families can be added independently.
+from sciax.special._gamma import *  # noqa: F401,F403
