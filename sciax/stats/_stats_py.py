@@ -109,7 +109,7 @@ def skew(a, axis=0, bias=True):
     --------
     >>> from sciax.stats import skew
     >>> print(round(float(skew(snp.array([1.0, 2.0, 3.0, 10.0]))), 6))
-    1.013147
+    1.018234
     """
     a, axis = _axis_data(a, axis)
     n = a.shape[axis]
@@ -128,7 +128,7 @@ def kurtosis(a, axis=0, fisher=True, bias=True):
     --------
     >>> from sciax.stats import kurtosis
     >>> print(round(float(kurtosis(snp.array([1.0, 2.0, 3.0, 10.0]))), 6))
-    -0.755
+    -0.7696
     """
     a, axis = _axis_data(a, axis)
     n = a.shape[axis]
@@ -353,7 +353,7 @@ def pearsonr(x, y, *, alternative="two-sided", axis=0):
     >>> from sciax.stats import pearsonr
     >>> r = pearsonr(snp.array([1.0, 2.0, 3.0, 4.0]), snp.array([1.0, 3.0, 2.0, 5.0]))
     >>> print(round(float(r.statistic), 6))
-    0.837
+    0.831522
     """
     x, y = _arr(x), _arr(y)
     x, y = snp.moveaxis(x, axis, -1), snp.moveaxis(y, axis, -1)
@@ -403,7 +403,7 @@ def linregress(x, y=None, alternative="two-sided"):
     >>> from sciax.stats import linregress
     >>> r = linregress(snp.array([0.0, 1.0, 2.0, 3.0]), snp.array([1.0, 3.0, 5.2, 6.9]))
     >>> print(round(float(r.slope), 6), round(float(r.intercept), 6))
-    1.98 1.03
+    1.99 1.04
     """
     if y is None:
         xy = _arr(x)
@@ -435,7 +435,7 @@ def ttest_1samp(a, popmean, axis=0, nan_policy="propagate", alternative="two-sid
     >>> from sciax.stats import ttest_1samp
     >>> r = ttest_1samp(snp.array([5.1, 4.9, 5.6, 5.8, 6.0]), 5.0)
     >>> print(round(float(r.statistic), 6), float(r.df))
-    2.140642 4.0
+    2.304074 4.0
     """
     a, axis = _axis_data(a, axis)
     n = a.shape[axis]
@@ -460,7 +460,7 @@ def ttest_ind(a, b, *, axis=0, equal_var=True, nan_policy="propagate",
     >>> from sciax.stats import ttest_ind
     >>> r = ttest_ind(snp.array([1.0, 2.0, 3.0, 4.0]), snp.array([2.0, 4.0, 6.0, 9.0]))
     >>> print(round(float(r.statistic), 6), float(r.df))
-    -1.871658 6.0
+    -1.690641 6.0
     """
     a, b = _arr(a), _arr(b)
     n1, n2 = a.shape[axis], b.shape[axis]
