@@ -1,7 +1,9 @@
 """Resampling methods batched with ``vmap``: ``bootstrap`` and
 ``permutation_test``.
 
-Resample ``i`` draws from ``sciax.random.split(key, n_resamples)[i]``, so a
+Resample ``i`` draws from ``k = sciax.random.split(key, n_resamples)[i]`` (the
+indices of one sample or of paired samples are ``randint(k, (n,), 0, n)``; of
+sample ``j`` among several unpaired ones, from ``split(k, m)[j]``), so a
 Python loop over the same keys reproduces any resample exactly; the whole
 batch is one ``vmap`` of the user's statistic, compiled once.
 """
@@ -79,7 +81,7 @@ def _resample_indices(key, n_resamples, sizes, paired):
     keys = sciax.random.split(key, n_resamples)
 
     def one(k):
-        if paired:
+        if paired or len(sizes) == 1:
             idx = sciax.random.randint(k, (sizes[0],), 0, sizes[0])
             return [idx for _ in sizes]
         ks = sciax.random.split(k, len(sizes))
