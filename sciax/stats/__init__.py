@@ -20,3 +20,4 @@ from sciax.stats._multivariate import *  # noqa: F401,F403
 from sciax.stats._continuous_special import *  # noqa: F401,F403
 from sciax.stats._stats_py import *  # noqa: F401,F403
 from sciax.stats._resampling import *  # noqa: F401,F403
+from sciax.stats._continuous_more import *  # noqa: F401,F403

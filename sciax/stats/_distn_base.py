@@ -454,7 +454,12 @@ class rv_continuous(rv_generic):
         return snp.sum(snp.where(w > 0, w * gx, 0.0), axis=0)
 
     def _entropy(self, *s):
-        return -self._expect_u(lambda x: self._logpdf(x, *s), *s)
+        # a zero density at an end of the support is a null set of the integral
+        def logpdf(x):
+            lp = self._logpdf(x, *s)
+            return snp.where(lp == -_INF, 0.0, lp)
+
+        return -self._expect_u(logpdf, *s)
 
     def _stats(self, *s):
         if type(self)._munp is not rv_continuous._munp:

@@ -88,3 +88,38 @@ _BETA = ["betainc", "betaincinv"]
 NEEDS.update({n: _GAMMA for n in ("gamma", "erlang", "chi2", "chi", "maxwell",
                                   "nakagami", "invgamma", "gennorm", "loggamma")})
 NEEDS.update({n: _BETA for n in ("t", "beta", "betaprime", "f")})
+
+CONTINUOUS.update({
+    "anglit": [(0.0, 1.0), (1.0, 2.0)],
+    "bradford": [(0.7, 0.0, 1.0), (5.0, 1.0, 2.0)],
+    "cosine": [(0.0, 1.0), (1.0, 2.0)],
+    "exponweib": [(2.5, 0.8, 0.0, 1.0), (0.7, 2.0, 1.0, 2.0)],
+    "exponpow": [(0.8, 0.0, 1.0), (2.5, 1.0, 2.0)],
+    "genlogistic": [(0.7, 0.0, 1.0), (3.0, 1.0, 2.0)],
+    "gibrat": [(0.0, 1.0), (1.0, 2.0)],
+    "hypsecant": [(0.0, 1.0), (1.0, 2.0)],
+    "loglaplace": [(5.5, 0.0, 1.0), (9.0, 1.0, 2.0)],
+    "moyal": [(0.0, 1.0), (1.0, 2.0)],
+    "powerlognorm": [(2.1, 0.5, 0.0, 1.0), (0.8, 1.2, 1.0, 2.0)],
+    "powernorm": [(2.1, 0.0, 1.0), (0.7, 1.0, 2.0)],
+    "semicircular": [(0.0, 1.0), (1.0, 2.0)],
+    "truncexpon": [(1.5, 0.0, 1.0), (4.0, 1.0, 2.0)],
+    "truncnorm": [(-1.0, 2.0, 0.0, 1.0), (0.5, 3.0, 1.0, 2.0)],
+    "trapezoid": [(0.2, 0.7, 0.0, 1.0), (0.4, 0.5, 1.0, 2.0)],
+    "loguniform": [(0.5, 4.0, 0.0, 1.0), (1.0, 30.0, 1.0, 2.0)],
+    "invgauss": [(0.4, 0.0, 1.0), (2.0, 1.0, 2.0)],
+    "wald": [(0.0, 1.0), (1.0, 2.0)],
+    "fatiguelife": [(0.6, 0.0, 1.0), (2.0, 1.0, 2.0)],
+    "johnsonsu": [(0.5, 1.5, 0.0, 1.0), (-1.0, 3.0, 1.0, 2.0)],
+    "johnsonsb": [(0.5, 1.5, 0.0, 1.0), (-1.0, 3.0, 1.0, 2.0)],
+    "exponnorm": [(0.7, 0.0, 1.0), (2.5, 1.0, 2.0)],
+    "genhalflogistic": [(0.6, 0.0, 1.0), (1.5, 1.0, 2.0)],
+    "wrapcauchy": [(0.3, 0.0, 1.0), (0.8, 1.0, 2.0)],
+})
+FALLBACK["ndtri"] |= {"gibrat", "moyal", "powerlognorm", "powernorm", "fatiguelife",
+                      "johnsonsu", "johnsonsb"}
+
+# generic moments and entropies integrate over the quantile function, whose
+# normal-quantile fallback is not accurate in the far tails
+NEEDS.update({n: ["ndtri"] for n in ("powerlognorm", "powernorm", "johnsonsu",
+                                     "johnsonsb", "fatiguelife")})
