@@ -15,7 +15,7 @@ import sciax.random
 from sciax import lax
 
 from sciax.stats import _sf
-from sciax.stats._distn_base import rv_discrete
+from sciax.stats._distn_base import _stats_from_raw, rv_discrete
 
 _INF = math.inf
 _NAN = math.nan
@@ -455,6 +455,43 @@ class zipfian_gen(_SumCDF, rv_discrete):
         return -a * snp.log(k) - snp.log(h)
 
 
+class nhypergeom_gen(_SumCDF, rv_discrete):
+    """The negative hypergeometric distribution: red balls drawn (of ``n`` red
+    among ``M``) before the ``r``-th blue one."""
+
+    name, shapes = "nhypergeom", ("M", "n", "r")
+
+    def _argcheck(self, M, n, r):
+        return ((n >= 0) & (n <= M) & (r >= 0) & (r <= M - n)
+                & _is_int(M) & _is_int(n) & _is_int(r))
+
+    def _support(self, M, n, r):
+        return 0.0 * n, n
+
+    def _logpmf(self, k, M, n, r):
+        return (_lcomb(k + r - 1.0, k) + _lcomb(M - r - k, n - k) - _lcomb(M, n))
+
+
+class zipf_gen(_SumCDF, rv_discrete):
+    """The Zipf (zeta) distribution on ``1, 2, ...``, exponent ``a > 1``.  Its
+    normalisation needs :func:`sciax.special.zeta`."""
+
+    name, shapes, a = "zipf", ("a",), 1.0
+    _shape_domain = ((1.0, _INF),)
+
+    def _logpmf(self, k, a):
+        return -a * snp.log(k) - snp.log(_sf.zeta(a, 1.0))
+
+    def _ppf_guess(self, q, a):
+        return 1.0 + 0.0 * q
+
+    def _stats(self, a):
+        z = _sf.zeta(a, 1.0)
+        m = [snp.where(a > n + 1, _sf.zeta(snp.where(a > n + 1, a - n, 2.0), 1.0) / z,
+                       _INF) for n in (1, 2, 3, 4)]
+        return _stats_from_raw(m)
+
+
 bernoulli = bernoulli_gen()
 binom = binom_gen()
 poisson = poisson_gen()
@@ -469,7 +506,9 @@ logser = logser_gen()
 hypergeom = hypergeom_gen()
 betabinom = betabinom_gen()
 zipfian = zipfian_gen()
+nhypergeom = nhypergeom_gen()
+zipf = zipf_gen()
 
 __all__ = ["bernoulli", "binom", "poisson", "geom", "nbinom", "randint", "dlaplace",
            "planck", "boltzmann", "yulesimon", "logser", "hypergeom", "betabinom",
-           "zipfian"]
+           "zipfian", "nhypergeom", "zipf"]

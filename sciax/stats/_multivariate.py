@@ -322,7 +322,93 @@ class dirichlet_frozen:
         return dirichlet.rvs(self.alpha, size, random_state)
 
 
+class multinomial_gen(rv_generic):
+    """The multinomial distribution (as :data:`scipy.stats.multinomial`):
+    ``n`` trials over categories with probabilities ``p`` (last axis).
+
+    Examples
+    --------
+    >>> from sciax.stats import multinomial
+    >>> print(round(float(multinomial.pmf([3, 1, 2], 6, [0.5, 0.2, 0.3])), 6))
+    0.135
+    """
+
+    name = "multinomial"
+
+    def __call__(self, n, p, seed=None):
+        return multinomial_frozen(n, p)
+
+    def logpmf(self, x, n, p):
+        """Log-probability of the counts ``x`` (-inf unless they sum to ``n``;
+        NaN for invalid ``n`` or ``p``)."""
+        p = snp.asarray(p)
+        p = p.astype(snp.result_type(p, 1.0))
+        x = snp.asarray(x, dtype=p.dtype)
+        n = snp.asarray(n, dtype=p.dtype)
+        out = (lax.lgamma(n + 1.0) - snp.sum(lax.lgamma(x + 1.0), axis=-1)
+               + snp.sum(_sf.xlogy(x, p), axis=-1))
+        ok_x = (snp.sum(x, axis=-1) == n) & snp.all((x >= 0) & (x == snp.floor(x)),
+                                                   axis=-1)
+        ok_p = snp.all((p >= 0) & (p <= 1), axis=-1) & (
+            snp.abs(snp.sum(p, axis=-1) - 1.0) < 1e-8) & (n >= 0) & (n == snp.floor(n))
+        return snp.where(ok_p, snp.where(ok_x, out, -snp.inf), snp.nan)
+
+    def pmf(self, x, n, p):
+        return snp.exp(self.logpmf(x, n, p))
+
+    def mean(self, n, p):
+        return snp.asarray(n)[..., None] * snp.asarray(p)
+
+    def cov(self, n, p):
+        p = snp.asarray(p)
+        n = snp.asarray(n)[..., None, None]
+        eye = snp.eye(p.shape[-1], dtype=p.dtype)
+        return n * (p[..., :, None] * eye - p[..., :, None] * p[..., None, :])
+
+    def rvs(self, n, p, size=1, random_state=None):
+        """Counts of shape ``(*size, k)``: one binomial per category, each
+        conditional on the counts before it."""
+        p = snp.asarray(p)
+        p = p.astype(snp.result_type(p, 1.0))
+        shape = (int(size),) if isinstance(size, (int, np.integer)) else tuple(size)
+        keys = sciax.random.split(self._key(random_state), p.shape[-1])
+        left = snp.full(shape, float(n), dtype=p.dtype)
+        mass = snp.ones((), dtype=p.dtype)
+        out = []
+        for j in range(p.shape[-1] - 1):
+            prob = snp.clip(p[j] / snp.maximum(mass, 1e-300), 0.0, 1.0)
+            c = sciax.random.binomial(keys[j], left, prob, shape, p.dtype)
+            out.append(c)
+            left = left - c
+            mass = mass - p[j]
+        out.append(left)
+        return snp.stack(out, axis=-1)
+
+
+class multinomial_frozen:
+    """``multinomial(n, p)`` with the parameters fixed."""
+
+    def __init__(self, n, p):
+        self.n, self.p = n, p
+
+    def logpmf(self, x):
+        return multinomial.logpmf(x, self.n, self.p)
+
+    def pmf(self, x):
+        return multinomial.pmf(x, self.n, self.p)
+
+    def mean(self):
+        return multinomial.mean(self.n, self.p)
+
+    def cov(self):
+        return multinomial.cov(self.n, self.p)
+
+    def rvs(self, size=1, random_state=None):
+        return multinomial.rvs(self.n, self.p, size, random_state)
+
+
 multivariate_normal = multivariate_normal_gen()
+multinomial = multinomial_gen()
 dirichlet = dirichlet_gen()
 
-__all__ = ["Covariance", "multivariate_normal", "dirichlet"]
+__all__ = ["Covariance", "multivariate_normal", "dirichlet", "multinomial"]

@@ -123,3 +123,7 @@ FALLBACK["ndtri"] |= {"gibrat", "moyal", "powerlognorm", "powernorm", "fatigueli
 # normal-quantile fallback is not accurate in the far tails
 NEEDS.update({n: ["ndtri"] for n in ("powerlognorm", "powernorm", "johnsonsu",
                                      "johnsonsb", "fatiguelife")})
+
+DISCRETE.update({"nhypergeom": [(20.0, 7.0, 8.0, 0.0), (31.0, 12.0, 5.0, 1.0)],
+                 "zipf": [(2.5, 0.0), (6.5, 1.0)]})
+NEEDS["zipf"] = ["zeta"]

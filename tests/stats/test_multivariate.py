@@ -63,3 +63,15 @@ def test_dirichlet():
     np.testing.assert_allclose(s.sum(1), 1.0, rtol=1e-12)
     np.testing.assert_allclose(s.mean(0), a / a.sum(), atol=0.01)
     assert np.isnan(stats.dirichlet.logpdf(x, -a))
+
+
+def test_multinomial():
+    p = np.array([0.5, 0.2, 0.3])
+    xs = np.array([[3, 1, 2], [6, 0, 0], [2, 2, 1]])
+    np.testing.assert_allclose(stats.multinomial.pmf(xs, 6, p),
+                               ss.multinomial.pmf(xs, 6, p), rtol=1e-12)
+    np.testing.assert_allclose(stats.multinomial.cov(6, p), ss.multinomial.cov(6, p),
+                               rtol=1e-14)
+    s = np.asarray(stats.multinomial.rvs(6, p, size=4000, random_state=0))
+    assert s.shape == (4000, 3) and np.all(s.sum(1) == 6)
+    np.testing.assert_allclose(s.mean(0), 6 * p, atol=0.1)
