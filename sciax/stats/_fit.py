@@ -72,8 +72,14 @@ def _start(dist, data, guesses, fixed):
     s0 = list(dist._fitstart(data))
     shapes = [snp.asarray(fixed.get(n, guesses.get(n, s0[i])), dtype=data.dtype)
               for i, n in enumerate(dist.shapes)]
-    q = dist._ppf(snp.asarray([0.25, 0.5, 0.75], dtype=data.dtype), *shapes)
     dq = snp.quantile(data, snp.asarray([0.25, 0.5, 0.75], dtype=data.dtype))
+    try:
+        q = dist._ppf(snp.asarray([0.25, 0.5, 0.75], dtype=data.dtype), *shapes)
+    except NotImplementedError:  # the quantile needs a sciax.special function
+        mu, mu2 = dist._stats(*shapes)[:2]
+        q = snp.stack([mu - snp.sqrt(mu2), mu, mu + snp.sqrt(mu2)])
+        dq = snp.stack([snp.mean(data) - snp.std(data), snp.mean(data),
+                        snp.mean(data) + snp.std(data)])
     spread = q[2] - q[0]
     scale = snp.where(spread > 0, (dq[2] - dq[0]) / spread, snp.std(data))
     scale = snp.where(scale > 0, scale, 1.0)
