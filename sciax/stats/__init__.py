@@ -6,6 +6,28 @@ SciPy's ``scipy.stats`` distributions and statistical functions, differentiable
 in every continuous parameter, jittable and batchable; written only against
 the public API (``sciax``, ``sciax.numpy``, ``sciax.lax``, ``sciax.special``,
 ``sciax.optimize``).
+
+Distributions (``rv_continuous``/``rv_discrete`` instances, SciPy's names and
+parametrisations) have ``pdf/logpdf`` (``pmf/logpmf``), ``cdf, logcdf, sf,
+logsf, ppf, isf, mean, var, std, median, moment, stats, entropy, interval,
+support``, ``rvs(..., size, random_state=key)`` and, for continuous ones,
+``fit``; calling a distribution freezes it (a pytree).  Parameters outside
+their domain give NaN, never an exception.  Every method is jittable,
+vmappable and differentiable in ``x`` and in every continuous parameter
+(quantiles without a closed form by implicit differentiation of the CDF).
+
+``fit(data, ..., return_se=True)`` (a sciax extension) returns a
+:class:`FitEstimate` with standard errors and covariance from the inverse of
+the exact observed-information hessian.
+
+Special functions come from :mod:`sciax.special` at call time (see
+``_sf.py``): CDFs and quantiles that are incomplete gamma/beta functions
+raise ``NotImplementedError`` until sciax.special provides them.
+
+Also: ``multivariate_normal`` (with :class:`Covariance` objects),
+``dirichlet``, ``multinomial``; descriptive statistics, correlation,
+regression and tests (``describe ... chisquare``); ``bootstrap`` and
+``permutation_test`` vmapped over resamples drawn with sciax.random keys.
 """
 
 from __future__ import annotations
