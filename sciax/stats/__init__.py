@@ -32,7 +32,7 @@ regression and tests (``describe ... chisquare``); ``bootstrap`` and
 
 from __future__ import annotations
 
-from sciax.stats._distn_base import FitEstimate as FitEstimate
+from sciax.stats._fit import FitEstimate as FitEstimate
 from sciax.stats._distn_base import rv_continuous as rv_continuous
 from sciax.stats._distn_base import rv_discrete as rv_discrete
 from sciax.stats._distn_base import rv_frozen as rv_frozen

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -32,7 +31,7 @@ import sciax.numpy as snp
 import sciax.random
 from sciax import lax
 
-from sciax.stats import _sf
+from sciax.stats import _fit, _sf
 
 _INF = math.inf
 
@@ -88,23 +87,6 @@ def _stats_from_raw(m, central=None):
     g1 = snp.where(fin[2] & fin[1], c3 / mu2**1.5, math.nan)
     g2 = snp.where(fin[3] & fin[1], c4 / mu2**2 - 3.0, math.nan)
     return mu, mu2, g1, g2
-
-
-class FitEstimate(NamedTuple):
-    """Maximum-likelihood estimates with their standard errors (a pytree).
-
-    ``params`` are the estimates in SciPy's order (shapes, ``loc``,
-    ``scale``); ``se`` their standard errors from the inverse of the exact
-    observed information (the hessian of the negative log-likelihood at the
-    estimate), 0 for a fixed parameter; ``cov`` the full covariance matrix in
-    the same order (zero rows and columns for fixed parameters); ``nllf`` the
-    negative log-likelihood at the estimate.
-    """
-
-    params: tuple
-    se: tuple
-    cov: Any
-    nllf: Any
 
 
 # --- the common base ---------------------------------------------------------------
@@ -629,8 +611,6 @@ class rv_continuous(rv_generic):
         tuple
             The estimates ``(*shapes, loc, scale)``, or a :class:`FitEstimate`.
         """
-        from sciax.stats import _fit
-
         return _fit.fit(self, data, args, kwds, return_se)
 
     def _fitstart(self, data):
@@ -924,4 +904,4 @@ sciax.tree_util.register_pytree_node(
     lambda dist, params: rv_frozen(dist, *params))
 
 
-__all__ = ["rv_continuous", "rv_discrete", "rv_frozen", "FitEstimate"]
+__all__ = ["rv_continuous", "rv_discrete", "rv_frozen"]

@@ -22,6 +22,7 @@ inverse hessian of the negative log-likelihood in the natural parameters.
 from __future__ import annotations
 
 import math
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -29,7 +30,23 @@ import sciax
 import sciax.numpy as snp
 import sciax.optimize
 
-from sciax.stats._distn_base import FitEstimate
+
+
+class FitEstimate(NamedTuple):
+    """Maximum-likelihood estimates with their standard errors (a pytree).
+
+    ``params`` are the estimates in SciPy's order (shapes, ``loc``,
+    ``scale``); ``se`` their standard errors from the inverse of the exact
+    observed information (the hessian of the negative log-likelihood at the
+    estimate), 0 for a fixed parameter; ``cov`` the full covariance matrix in
+    the same order (zero rows and columns for fixed parameters); ``nllf`` the
+    negative log-likelihood at the estimate.
+    """
+
+    params: tuple
+    se: tuple
+    cov: Any
+    nllf: Any
 
 
 def _parse_fit_args(dist, args, kwds):
