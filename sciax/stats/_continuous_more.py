@@ -76,6 +76,9 @@ class bradford_gen(rv_continuous):
     def _cdf(self, x, c):
         return snp.log1p(c * x) / snp.log1p(c)
 
+    def _sf(self, x, c):
+        return snp.log1p(c * (1.0 - x) / (1.0 + c * x)) / snp.log1p(c)
+
     def _ppf(self, q, c):
         return snp.expm1(q * snp.log1p(c)) / c
 
@@ -92,11 +95,19 @@ class cosine_gen(_NumericQuantile, rv_continuous):
     def _pdf(self, x):
         return (1.0 + snp.cos(x)) / (2.0 * _PI)
 
+    @staticmethod
+    def _lower(t):
+        # (t - sin t) / (2 pi) for t = pi + x, by its series near the lower end
+        t2 = t * t
+        series = t * t2 / 6.0 * (1.0 - t2 / 20.0 * (1.0 - t2 / 42.0 * (
+            1.0 - t2 / 72.0 * (1.0 - t2 / 110.0))))
+        return snp.where(t < 0.5, series, t - snp.sin(t)) / (2.0 * _PI)
+
     def _cdf(self, x):
-        return (_PI + x + snp.sin(x)) / (2.0 * _PI)
+        return self._lower(_PI + x)
 
     def _sf(self, x):
-        return (_PI - x - snp.sin(x)) / (2.0 * _PI)
+        return self._lower(_PI - x)
 
     def _stats(self):
         return (0.0, _PI**2 / 3 - 2, 0.0,
@@ -367,8 +378,14 @@ class semicircular_gen(_NumericQuantile, rv_continuous):
     def _logpdf(self, x):
         return math.log(2.0 / _PI) + 0.5 * snp.log1p(-x * x)
 
+    @staticmethod
+    def _lower(t):
+        # cdf(-1 + t) = (acos(1 - t) - (1 - t) sqrt(t (2 - t))) / pi, t exact
+        return (2.0 * snp.arcsin(snp.sqrt(0.5 * t))
+                - (1.0 - t) * snp.sqrt(t * (2.0 - t))) / _PI
+
     def _cdf(self, x):
-        return 0.5 + (x * snp.sqrt(1.0 - x * x) + snp.arcsin(x)) / _PI
+        return snp.where(x < 0, self._lower(1.0 + x), 1.0 - self._lower(1.0 - x))
 
     def _sf(self, x):
         return self._cdf(-x)
@@ -402,7 +419,9 @@ class truncexpon_gen(rv_continuous):
         return -snp.log1p(q * snp.expm1(-b))
 
     def _isf(self, q, b):
-        return -snp.log(snp.exp(-b) - q * snp.expm1(-b))
+        # x = -log(1 - (1 - q)(1 - e^-b)), with log1p where q is near 1
+        return snp.where(q > 0.5, -snp.log1p((1.0 - q) * snp.expm1(-b)),
+                         -snp.log(snp.exp(-b) - q * snp.expm1(-b)))
 
     def _fitstart(self, data):
         return (2.0,)
