@@ -77,12 +77,14 @@ def cospi(x: Any) -> Any:
     return sinpi(snp.abs(x) + 0.5)
 
 
-def log1pmx(t: Any) -> Any:
+def log1pmx(t: Any, log1p_t: Any = None) -> Any:
     """``log(1 + t) - t`` accurate for small ``t`` (``t >= -1``).
 
     With ``u = t / (2 + t)``, ``log(1 + t) = 2 atanh(u)`` and ``t = 2u/(1 - u)``,
     so ``log(1 + t) - t = -2u^2/(1 - u) + 2 (u^3/3 + u^5/5 + ...)``: no
-    cancellation, and ``|u| <= 0.43`` on the range where it is used.
+    cancellation, and ``|u| <= 0.43`` on the range where it is used.  Outside
+    it, ``log1p_t`` (``log(1 + t)`` computed by the caller from unrounded
+    quantities, when ``1 + t`` itself would round) is used if given.
     """
     near = (t > -0.6) & (t < 1.5)
     ts = snp.where(near, t, 0.0)
@@ -92,7 +94,9 @@ def log1pmx(t: Any) -> Any:
     for k in range(27, 0, -1):              # u^3 (1/3 + u^2/5 + ...), Horner
         s = s * u2 + 1.0 / (2 * k + 1)
     series = -2.0 * u2 / (1.0 - u) + 2.0 * u * u2 * s
-    return snp.where(near, series, snp.log1p(t) - t)
+    if log1p_t is None:
+        log1p_t = snp.log1p(t)
+    return snp.where(near, series, log1p_t - t)
 
 
 # B_{2k} / (2k (2k - 1)): the Stirling series of log Gamma (DLMF 5.11.1)
@@ -143,13 +147,13 @@ def continued_fraction(terms: Callable, shape_like: Any, nderiv: int, *,
     dz = tuple(z for _ in range(nderiv))
     # (A_{n-1}, A_{n-2}, B_{n-1}, B_{n-2}) with A_0 = 0, A_{-1} = 1, B_0 = 1, B_{-1} = 0
     init = (snp.asarray(1, dtype=np.int32), z, o, o, z, dz, dz, dz, dz, z, dz,
-            snp.asarray(True))
+            snp.zeros(shape_like.shape, dtype=bool))
 
     def cond(c):
-        return (c[0] <= max_iter) & c[-1]
+        return (c[0] <= max_iter) & ~snp.all(c[-1])
 
     def body(c):
-        n, A1, A2, B1, B2, dA1, dA2, dB1, dB2, f_old, df_old, _ = c
+        n, A1, A2, B1, B2, dA1, dA2, dB1, dB2, f_old, df_old, done = c
         an, bn, dan, dbn = terms(n.astype(shape_like.dtype))
         A = bn * A1 + an * A2
         B = bn * B1 + an * B2
@@ -168,25 +172,31 @@ def continued_fraction(terms: Callable, shape_like: Any, nderiv: int, *,
         small = snp.abs(f - f_old) <= tol * snp.abs(f)
         for i in range(nderiv):
             small = small & (snp.abs(df[i] - df_old[i]) <= tol * snp.abs(df[i]))
-        going = ~snp.all(small | ~snp.isfinite(f))
-        return (n + 1, A, A1, B, B1, dA, dA1, dB, dB1, f, df, going)
+        # converged elements keep their value: later terms (run for the
+        # slower elements) would only add rounding
+        f = snp.where(done, f_old, f)
+        df = tuple(snp.where(done, o_, n_) for o_, n_ in zip(df_old, df))
+        done = done | small | ~snp.isfinite(f)
+        return (n + 1, A, A1, B, B1, dA, dA1, dB, dB1, f, df, done)
 
     out = lax.while_loop(cond, body, init)
     return out[9], out[10]
 
 
-def series(step: Callable, init: tuple, *, max_iter: int, tol: float) -> tuple:
+def series(step: Callable, init: tuple, *, max_iter: int) -> tuple:
     """Sum a series with a state machine: ``step(n, state)`` returns
-    ``(state, converged)`` where ``converged`` is an elementwise bool; stops
-    when all elements have converged or after ``max_iter`` steps.  Returns the
-    final state."""
+    ``(state, converged)`` where ``converged`` is an elementwise bool; an
+    element's state is frozen once it has converged, and the loop stops when
+    all have or after ``max_iter`` steps.  Returns the final state."""
     def cond(c):
-        return (c[0] <= max_iter) & c[2]
+        return (c[0] <= max_iter) & ~snp.all(c[2])
 
     def body(c):
-        n, st, _ = c
-        st, done = step(n, st)
-        return n + 1, st, ~snp.all(done)
+        n, st, done = c
+        new, conv = step(n, st)
+        st = tuple(snp.where(done, o, v) for o, v in zip(st, new))
+        return n + 1, st, done | conv
 
+    done0 = snp.zeros(snp.shape(init[0]), dtype=bool)
     return lax.while_loop(cond, body, (snp.asarray(1, dtype=np.int32), init,
-                                       snp.asarray(True)))[1]
+                                       done0))[1]

@@ -1,0 +1,159 @@
+"""sciax.special Bessel family against SciPy (and mpmath where SciPy is weak).
+
+Oscillating functions (J, Y, Airy on the negative axis, spherical j/y) are
+compared relative to their envelope ``hypot(J, Y)``: near a zero the
+relative error of any double-precision evaluation is unbounded, while the
+error relative to the local amplitude is what the algorithms control.
+"""
+
+from __future__ import annotations
+
+import mpmath as mp
+import numpy as np
+import pytest
+import scipy.special as sc
+
+import sciax
+import sciax.numpy as snp
+from sciax import special as S
+
+V = np.array([-7.5, -2.3, -1.0, -0.5, 0.0, 0.3, 1.0, 2.5, 10.0, 30.7, 100.0])
+X = np.array([1e-8, 1e-3, 0.1, 0.5, 1.9, 2.0, 2.1, 5.0, 10.0, 25.0, 40.0, 100.0,
+              1e3, 1e4])
+VV, XX = (a.ravel() for a in np.meshgrid(V, X))
+
+
+def _err(a, b, env=None):
+    a = np.asarray(a, np.float64)
+    b = np.asarray(b, np.float64)
+    env = np.abs(b) if env is None else np.maximum(np.abs(b), env)
+    with np.errstate(all="ignore"):
+        e = np.abs(a - b) / env
+    e = np.where(a == b, 0.0, e)                       # equal infinities, zeros
+    return np.where(np.isnan(a) & np.isnan(b), 0.0, np.where(np.isnan(e), np.inf, e))
+
+
+def _mp_fix(ref, v, x, f, mask):
+    """Replace SciPy's value by mpmath's where SciPy is known to be weak."""
+    ref = ref.copy()
+    for i in np.nonzero(mask)[0]:
+        ref[i] = float(f(mp.mpf(v[i]), mp.mpf(x[i])))
+    return ref
+
+
+@sciax.jit
+def _all_real_order(v, x):
+    return (S.jv(v, x), S.yv(v, x), S.iv(v, x), S.kv(v, x), S.ive(v, x), S.kve(v, x))
+
+
+def test_real_order_grid():
+    mp.mp.dps = 30
+    j, y, i, k, ie, ke = (np.asarray(t) for t in _all_real_order(VV, XX))
+    rj, ry = sc.jv(VV, XX), sc.yv(VV, XX)
+    # SciPy (AMOS) loses ~4e-13 for order 100 at x = 1000.
+    weak = (np.abs(VV) >= 50) & (XX >= 500) & (XX < 5000)
+    rj = _mp_fix(rj, VV, XX, mp.besselj, weak)
+    ry = _mp_fix(ry, VV, XX, mp.bessely, weak)
+    env = np.hypot(rj, ry)
+    assert _err(j, rj, env).max() < 1e-13
+    assert _err(y, ry, env).max() < 1e-13
+    assert _err(i, sc.iv(VV, XX)).max() < 1e-13
+    assert _err(k, sc.kv(VV, XX)).max() < 1e-13
+    assert _err(ie, sc.ive(VV, XX)).max() < 1e-13
+    assert _err(ke, sc.kve(VV, XX)).max() < 1e-13
+
+
+def test_edges_and_integer_orders():
+    v = np.array([0.0, 1.0, 2.0, -1.0, -0.5, 0.5, 3.0, 2.5, np.nan, 1.0])
+    x = np.array([0.0, 0.0, -3.0, -2.0, 0.0, -1.0, np.inf, 0.0, 1.0, np.nan])
+    for f, g in [(S.jv, sc.jv), (S.yv, sc.yv), (S.iv, sc.iv), (S.kv, sc.kv),
+                 (S.ive, sc.ive), (S.kve, sc.kve)]:
+        a, b = np.asarray(f(v, x)), g(v, x)
+        np.testing.assert_allclose(a, b, rtol=1e-14, atol=0, err_msg=f.__name__)
+    xs = np.array([0.0, 1e-5, 0.7, 3.0, 20.0, 700.0])
+    for f, g in [(S.j0, sc.j0), (S.j1, sc.j1), (S.y0, sc.y0), (S.y1, sc.y1),
+                 (S.i0, sc.i0), (S.i1, sc.i1), (S.i0e, sc.i0e), (S.i1e, sc.i1e),
+                 (S.k0, sc.k0), (S.k1, sc.k1), (S.k0e, sc.k0e), (S.k1e, sc.k1e)]:
+        env = np.hypot(sc.j0(xs), sc.y0(xs)) if f in (S.j0, S.j1, S.y0, S.y1) else None
+        assert _err(f(xs), g(xs), env).max() < 1e-13, f.__name__
+    assert _err(S.yn(3, xs[1:]), sc.yn(3, xs[1:])).max() < 1e-13
+
+
+def test_dtypes_and_errors():
+    x32 = np.array([0.5, 3.0], np.float32)
+    assert S.jv(1.0, x32).dtype == np.float32
+    assert S.kve(np.float32(0.5), x32).dtype == np.float32
+    assert S.hankel1(0.5, x32).dtype == np.complex64
+    assert S.spherical_jn(2, x32).dtype == np.float32
+    assert S.jv(1, 2).dtype == np.float64
+    with pytest.raises(TypeError, match="complex"):
+        S.jv(1.0, 1.0 + 1j)
+
+
+def test_hankel_spherical_airy_struve():
+    x = np.array([0.3, 2.0, 7.5, 40.0])
+    v = np.array([0.5, -1.2, 3.0, 0.0])
+    for f, g in [(S.hankel1, sc.hankel1), (S.hankel2, sc.hankel2),
+                 (S.hankel1e, sc.hankel1e), (S.hankel2e, sc.hankel2e)]:
+        b = g(v, x)
+        assert _err(f(v, x), b, np.abs(b)).max() < 1e-13, f.__name__
+    xs = np.array([-3.0, -0.1, 0.0, 1e-3, 0.5, 1.5, 7.0, 30.0, 200.0])
+    for n in [0, 1, 2, 5, 20]:
+        env = np.hypot(sc.spherical_jn(n, xs), sc.spherical_yn(n, xs))
+        for d in (False, True):
+            for f in ["spherical_jn", "spherical_yn", "spherical_in", "spherical_kn"]:
+                a = getattr(S, f)(n, xs, derivative=d)
+                b = getattr(sc, f)(n, xs, derivative=d)
+                e = env if f in ("spherical_jn", "spherical_yn") else None
+                assert _err(a, b, e).max() < 1e-13, (f, n, d)
+    xa = np.array([-1e3, -30.0, -3.0, -2.0, -0.1, 0.0, 0.5, 1.01, 7.0, 30.0, 100.0])
+    ref = sc.airy(xa)
+    env_a, env_b = np.hypot(ref[0], ref[2]), np.hypot(ref[1], ref[3])
+    # Bi, Bi' for large x carry exp(zeta) with zeta = 2/3 x^1.5 rounded:
+    # relative error ~ eps * zeta (1.5e-13 at x = 100, SciPy's too).
+    tol = np.where(xa > 20, 3e-13, 1e-13)
+    for a, b, e in zip(S.airy(xa), ref, (env_a, env_b, env_a, env_b)):
+        assert (_err(a, b, e) < tol).all()
+    for a, b in zip(S.airye(xa), sc.airye(xa)):
+        assert _err(a, b, np.abs(b)).max() < 1e-13
+    vs = np.array([0.0, 0.5, 1.0, 2.5, -0.3, 3.2, 10.0])
+    for xx in [1e-3, 0.5, 3.0, 6.1, 10.0, 30.0, 100.0]:
+        assert _err(S.struve(vs, xx), sc.struve(vs, xx)).max() < 1e-13, xx
+        assert _err(S.modstruve(vs, xx), sc.modstruve(vs, xx)).max() < 1e-13, xx
+
+
+def test_derivatives():
+    v = np.array([0.0, 0.4, 1.0, 2.5, 7.2, -1.3, 20.0, 3.0])
+    x = np.array([0.7, 3.0, 12.0, 1.5, 30.0, 2.2, 5.0, 80.0])
+
+    def f(v, x):
+        return (S.jv(v, x), S.yv(v, x), S.iv(v, x), S.kv(v, x))
+
+    dx = sciax.jit(sciax.vmap(sciax.jacfwd(f, argnums=1)))(v, x)
+    dv = sciax.jit(sciax.vmap(sciax.grad(lambda v, x: f(v, x)[0] + 2 * f(v, x)[3])))(v, x)
+    for a, b in zip(dx, (sc.jvp(v, x), sc.yvp(v, x), sc.ivp(v, x), sc.kvp(v, x))):
+        np.testing.assert_allclose(a, b, rtol=1e-12)
+    mp.mp.dps = 30
+    ref = [float(mp.diff(lambda t: mp.besselj(t, xx) + 2 * mp.besselk(t, xx), mp.mpf(vv)))
+           for vv, xx in zip(v, x)]
+    np.testing.assert_allclose(dv, ref, rtol=1e-10)
+    # jit and vmap agree with eager.
+    np.testing.assert_array_equal(np.asarray(sciax.vmap(S.jv)(v, x)), np.asarray(S.jv(v, x)))
+    # Airy: w'' = x w.
+    xa = np.array([-5.0, -1.0, 0.5, 3.0])
+    g = sciax.vmap(sciax.grad(lambda t: S.airy(t)[0]))(xa)
+    np.testing.assert_allclose(g, sc.airy(xa)[1], rtol=1e-12)
+
+
+@pytest.mark.slow
+def test_against_mpmath_wide():
+    mp.mp.dps = 30
+    rng = np.random.default_rng(0)
+    v = np.concatenate([rng.uniform(-20, 20, 60), rng.uniform(50, 300, 20)])
+    x = 10.0 ** rng.uniform(-5, 4, 80)
+    j, y = (np.asarray(t) for t in _all_real_order(v, x)[:2])
+    rj = np.array([float(mp.besselj(a, b)) for a, b in zip(v, x)])
+    ry = np.array([float(mp.bessely(a, b)) for a, b in zip(v, x)])
+    env = np.hypot(rj, ry)
+    assert _err(j, rj, env).max() < 1e-12
+    assert _err(y, ry, env).max() < 1e-12
