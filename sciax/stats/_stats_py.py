@@ -146,8 +146,8 @@ def describe(a, axis=0, ddof=1, bias=True):
     --------
     >>> from sciax.stats import describe
     >>> r = describe(snp.array([1.0, 2.0, 4.0]))
-    >>> print(r.nobs, float(r.mean), float(r.variance))
-    3 2.3333333333333335 2.333333333333333
+    >>> print(r.nobs, round(float(r.mean), 6), round(float(r.variance), 6))
+    3 2.333333 2.333333
     """
     a, axis = _axis_data(a, axis)
     n = a.shape[axis]
