@@ -80,7 +80,7 @@ def _describe(obj: object) -> str:
         return f"type ``{obj.__module__}.{obj.__qualname__}``"
     if isinstance(obj, (int, float, complex, bool, type(None))):
         return f"constant ``{obj!r}``"
-    return f"``{type(obj).__name__}``: ``{obj!s}``"[:120]
+    return f"instance of ``{type(obj).__name__}``"
 
 
 def _page(modname: str, description: str, documented, others, submodules,
@@ -94,7 +94,7 @@ def _page(modname: str, description: str, documented, others, submodules,
         lines += ["Submodules: " + ", ".join(f":mod:`{s}`" for s in subs) + ".", ""]
     if documented:
         lines += [".. autosummary::", "   :toctree: generated", "   :nosignatures:", ""]
-        lines += [f"   {modname}.{name}" for name in documented]
+        lines += [f"   {name}" for name in documented]
         lines += [""]
     if others:
         lines += ["Other public names", "-" * 18, "", ".. list-table::",
