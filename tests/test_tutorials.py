@@ -7,6 +7,9 @@ The cheap ones run in the default suite; the ones that compile whole ODE solves
 or several minimisations run with the slow tests.  A new tutorial is slow until it
 is added to ``QUICK``, so that it cannot silently grow the default run.
 
+The ``python`` code blocks of the guide pages (``docs/*.md``) run too, page by page
+in one namespace, so the guides cannot drift from the library.
+
 The slow ``test_docs_build`` builds the Sphinx site with warnings as errors and
 opens the HTML: every tutorial page has its figures and no traceback, and every
 public name has its reference page.
@@ -72,6 +75,22 @@ def test_tutorial_runs(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         assert plt.get_fignums(), f"{path.name} drew no figure"
     finally:
         plt.close("all")
+
+
+GUIDES = sorted((ROOT / "docs").glob("*.md"))
+# Pages whose examples compile only transformations of small functions; the others
+# compile solvers (minimize, solve_ivp, curve_fit) and run with the slow tests.
+QUICK_GUIDES = {"how_sciax_works", "coming_from_jax"}
+
+
+@pytest.mark.parametrize("page", [
+    pytest.param(p, id=p.stem, marks=() if p.stem in QUICK_GUIDES else (pytest.mark.slow,))
+    for p in GUIDES])
+def test_guide_code(page: Path, capsys: pytest.CaptureFixture) -> None:
+    blocks = re.findall(r"^```python\n(.*?)^```", page.read_text(), re.S | re.M)
+    namespace: dict = {"__name__": f"guide_{page.stem}"}
+    for i, block in enumerate(blocks):
+        exec(compile(block, f"{page.name}, python block {i + 1}", "exec"), namespace)
 
 
 def _docs_dependencies_missing() -> str | None:
