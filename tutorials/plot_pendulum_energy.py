@@ -88,14 +88,14 @@ print(f"leapfrog dt={dt}: max |E - E0| = {np.max(np.abs(drift['leapfrog'])):.2e}
 
 # %%
 # The figure shows the three energy errors over time: the Runge-Kutta errors grow
-# steadily, the leapfrog error oscillates around zero without growing.
+# steadily, the leapfrog error oscillates (it is larger here, with a fixed step
+# of 0.05) but its envelope does not grow.
 
 fig, ax = plt.subplots(figsize=(7, 3.5))
 for name, d in drift.items():
-    ax.plot(np.asarray(t_eval), d, label=name)
+    ax.semilogy(np.asarray(t_eval)[1:], np.abs(d[1:]), label=name, lw=1)
 ax.set_xlabel("t")
-ax.set_ylabel("E(t) - E(0)")
-ax.set_yscale("symlog", linthresh=1e-8)
+ax.set_ylabel("|E(t) - E(0)|")
 ax.legend()
 ax.set_title("Pendulum energy error by integrator")
 fig.tight_layout()
