@@ -47,13 +47,18 @@ def public_names(module: types.ModuleType) -> list[str]:
 
 
 def _is_documented(obj: object) -> bool:
-    """Functions and classes written in sciax get an autosummary entry."""
+    """Functions, classes and callable objects written in sciax get an autosummary
+    entry, and so do other sciax objects with a docstring of their own (e.g. a
+    distribution instance); plain instances (primitives, constants) do not."""
     if isinstance(obj, types.ModuleType):
         return False
-    if not (inspect.isclass(obj) or callable(obj)):
-        return False
     owner = getattr(obj, "__module__", None) or ""
-    return owner == "sciax" or owner.startswith("sciax.")
+    if not (owner == "sciax" or owner.startswith("sciax.")):
+        return False
+    if inspect.isclass(obj) or callable(obj):
+        return True
+    doc = getattr(obj, "__doc__", None)
+    return bool(doc) and doc is not getattr(type(obj), "__doc__", None)
 
 
 def classify(modname: str) -> tuple[list[str], list[tuple[str, str]], list[str]]:
