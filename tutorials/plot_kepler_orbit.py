@@ -73,7 +73,7 @@ fig.tight_layout()
 # %%
 # Checks
 # ------
-# At these tolerances the invariants hold to about 1e-8 over five orbits, and the
+# At these tolerances the invariants hold to about 1e-9 over five orbits, and the
 # planet is back at perihelion after each period (Kepler's third law).
 
 assert float(snp.max(snp.abs(E - E0[0]))) < 1e-7
