@@ -85,3 +85,25 @@ from sciax.optimize._least_squares import least_squares as least_squares  # noqa
 from sciax.optimize._curve_fit import curve_fit as curve_fit  # noqa: E402
 from sciax.optimize._fixed_point import fixed_point as fixed_point  # noqa: E402
 from sciax.optimize._root import root as root  # noqa: E402
+from sciax.optimize._root import AbstractRootSolver as AbstractRootSolver  # noqa: E402
+from sciax.optimize._root import register_root_method as _register_root  # noqa: E402
+from sciax.optimize._hybr import HybrSolver as HybrSolver  # noqa: E402
+from sciax.optimize._nonlin import AndersonSolver as AndersonSolver  # noqa: E402
+from sciax.optimize._nonlin import Broyden2Solver as Broyden2Solver  # noqa: E402
+from sciax.optimize._nonlin import BroydenSolver as BroydenSolver  # noqa: E402
+from sciax.optimize._nonlin import DFSaneSolver as DFSaneSolver  # noqa: E402
+from sciax.optimize._nonlin import DiagBroydenSolver as DiagBroydenSolver  # noqa: E402
+from sciax.optimize._nonlin import ExcitingMixingSolver as ExcitingMixingSolver  # noqa
+from sciax.optimize._nonlin import KrylovSolver as KrylovSolver  # noqa: E402
+from sciax.optimize._nonlin import LinearMixingSolver as LinearMixingSolver  # noqa
+from sciax.optimize._nonlin import NonlinSolver as NonlinSolver  # noqa: E402
+
+_register_root("hybr", HybrSolver)
+_register_root("broyden1", BroydenSolver)
+_register_root("broyden2", Broyden2Solver)
+_register_root("anderson", AndersonSolver)
+_register_root("linearmixing", LinearMixingSolver)
+_register_root("diagbroyden", DiagBroydenSolver)
+_register_root("excitingmixing", ExcitingMixingSolver)
+_register_root("krylov", KrylovSolver)
+_register_root("df-sane", DFSaneSolver)
