@@ -69,7 +69,8 @@ class HybrSolver(AbstractRootSolver):
     Parameters
     ----------
     xtol : float
-        Stop when the relative error between two iterates is at most ``xtol``.
+        Stop when the relative error between two iterates is at most ``xtol``
+        (at least ``100 * eps`` of the dtype, which matters in float32).
     maxfev : int
         Limit on the calls of ``fun`` (``0``: ``100 * (n + 1)``, ``hybrj``'s).
     factor : float
@@ -190,7 +191,9 @@ class HybrSolver(AbstractRootSolver):
         nslow2 = c["nslow2"] + c["jeval"].astype(snp.int32)
         nslow2 = snp.where(actred >= 0.1, 0, nslow2)
         # stop tests; the later ones win, as in MINPACK
-        status = snp.where((delta <= self.xtol * xnorm) | (fnorm_new == 0), 1, RUNNING)
+        # in float32 an xtol near eps would stop with status 3 first: raised
+        xtol = max(self.xtol, 100 * eps)
+        status = snp.where((delta <= xtol * xnorm) | (fnorm_new == 0), 1, RUNNING)
         other = snp.where(nfev >= self._maxfev(x.shape[0]), 2, RUNNING)
         other = snp.where(0.1 * snp.maximum(0.1 * delta, pnorm) <= eps * xnorm, 3,
                           other)

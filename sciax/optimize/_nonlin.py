@@ -295,7 +295,7 @@ class BroydenSolver(NonlinSolver):
     >>> f = lambda x: snp.stack([x[0] - 0.5 * snp.cos(x[1]), x[1] - 0.5 * snp.sin(x[0])])
     >>> sol = root(f, snp.zeros(2), method="broyden1", tol=1e-12)
     >>> print(np.round(np.asarray(sol.x), 6), sol.success)
-    [0.48646  0.233883] True
+    [0.486405 0.233726] True
     """
 
     second: bool = False
@@ -349,7 +349,7 @@ class AndersonSolver(NonlinSolver):
     >>> f = lambda x: snp.stack([x[0] - 0.5 * snp.cos(x[1]), x[1] - 0.5 * snp.sin(x[0])])
     >>> sol = root(f, snp.zeros(2), method="anderson", tol=1e-12)
     >>> print(np.round(np.asarray(sol.x), 6), sol.success)
-    [0.48646  0.233883] True
+    [0.486405 0.233726] True
     """
 
     model_options: ClassVar[tuple] = (("alpha", None), ("M", 5), ("w0", 0.01))
@@ -412,7 +412,7 @@ class DiagonalSolver(NonlinSolver):
     >>> f = lambda x: snp.stack([x[0] - 0.5 * snp.cos(x[1]), x[1] - 0.5 * snp.sin(x[0])])
     >>> sol = root(f, snp.zeros(2), method="diagbroyden", tol=1e-12)
     >>> print(np.round(np.asarray(sol.x), 6), sol.success)
-    [0.48646  0.233883] True
+    [0.486405 0.233726] True
     """
 
     kind: str = "linearmixing"
@@ -458,7 +458,7 @@ class KrylovSolver(NonlinSolver):
     >>> f = lambda x: snp.stack([x[0] - 0.5 * snp.cos(x[1]), x[1] - 0.5 * snp.sin(x[0])])
     >>> sol = root(f, snp.zeros(2), method="krylov", tol=1e-12)
     >>> print(np.round(np.asarray(sol.x), 6), sol.success)
-    [0.48646  0.233883] True
+    [0.486405 0.233726] True
     """
 
     model_options: ClassVar[tuple] = (("inner_maxiter", 20), ("inner_m", None),
@@ -507,7 +507,7 @@ class DFSaneSolver(AbstractRootSolver):
     >>> f = lambda x: snp.stack([x[0] - 0.5 * snp.cos(x[1]), x[1] - 0.5 * snp.sin(x[0])])
     >>> sol = root(f, snp.zeros(2), method="df-sane", tol=1e-12)
     >>> print(np.round(np.asarray(sol.x), 6), sol.success, int(sol.nfev) < 40)
-    [0.48646  0.233883] True True
+    [0.486405 0.233726] True True
     """
 
     ftol: float = 1e-8

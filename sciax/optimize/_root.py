@@ -142,19 +142,16 @@ class RootResult(OptimizeResult):
         return super().__getattr__(name)
 
     def __repr__(self) -> str:
-        hidden = {k: self.pop(k) for k in ("_messages", "_success_codes")
-                  if k in self}
-        try:
-            text = OptimizeResult.__repr__(self)
-        finally:
-            self.update(hidden)
-        return text
+        plain = OptimizeResult((k, v) for k, v in self.items() if not k.startswith("_"))
+        plain["_message"], plain["_success"] = self.message, self.success
+        return repr(plain)
 
     __str__ = __repr__
 
 
 def _is_static(v) -> bool:
-    return isinstance(v, (str, bool, int, float, tuple)) and not hasattr(v, "dtype")
+    # the method's name and message table (a tuple of pairs) ride in the aux data
+    return isinstance(v, (str, bool, tuple))
 
 
 def _flatten(r):
