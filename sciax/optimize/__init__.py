@@ -81,6 +81,7 @@ from sciax.optimize._root_scalar import brentq as brentq  # noqa: E402
 from sciax.optimize._root_scalar import newton as newton  # noqa: E402
 from sciax.optimize._root_scalar import ridder as ridder  # noqa: E402
 from sciax.optimize._root_scalar import root_scalar as root_scalar  # noqa: E402
+from sciax.optimize._root_scalar import toms748 as toms748  # noqa: E402
 from sciax.optimize._least_squares import least_squares as least_squares  # noqa: E402
 from sciax.optimize._curve_fit import curve_fit as curve_fit  # noqa: E402
 from sciax.optimize._fixed_point import fixed_point as fixed_point  # noqa: E402
