@@ -53,7 +53,7 @@ def _scipy(method, f, x0):
         warnings.simplefilter("ignore")
         try:
             return so.root(lambda z: f(z, np), x0, method=method)
-        except OverflowError:  # SciPy's line search on a diverging iteration
+        except (OverflowError, ValueError):  # SciPy diverging (inf or NaN)
             return so.OptimizeResult(success=False, status=None, message="overflow")
 
 
