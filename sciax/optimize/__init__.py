@@ -108,3 +108,6 @@ _register_root("diagbroyden", DiagBroydenSolver)
 _register_root("excitingmixing", ExcitingMixingSolver)
 _register_root("krylov", KrylovSolver)
 _register_root("df-sane", DFSaneSolver)
+from sciax.optimize._constraints import LinearConstraint as LinearConstraint  # noqa
+from sciax.optimize._constraints import NonlinearConstraint as NonlinearConstraint  # noqa
+from sciax.optimize._slsqp import SLSQPSolver as SLSQPSolver  # noqa: E402
