@@ -17,13 +17,25 @@ Minimization
    OptimizeResult - Result object (a pytree)
    OptimizeWarning - Warning for bad options and inputs
    Bounds - Box constraints
+   NonlinearConstraint, LinearConstraint - constraints for SLSQP
    show_options - Options of each method
+
+Roots, least squares, fitting
+-----------------------------
+   root - Systems of equations (hybr, lm, broyden1/2, anderson, krylov,
+          df-sane, linearmixing, diagbroyden, excitingmixing)
+   root_scalar, brentq, brenth, bisect, ridder, toms748, newton - scalar roots
+   least_squares (trf, dogbox, lm), curve_fit, fixed_point
 
 Solvers (``method=`` accepts these classes or instances)
 --------------------------------------------------------
    AbstractMinimizer - init / step / terminate / postprocess interface
    BFGSMinimizer, CGMinimizer, NewtonCGMinimizer, LBFGSBMinimizer,
    TrustNCGMinimizer, TrustExactMinimizer, DoglegMinimizer, NelderMeadMinimizer
+   SLSQPSolver - SLSQP's options (``method=SLSQPSolver(ftol=...)``)
+   AbstractRootSolver, HybrSolver, BroydenSolver, Broyden2Solver, AndersonSolver,
+   KrylovSolver, DFSaneSolver, LinearMixingSolver, DiagBroydenSolver,
+   ExcitingMixingSolver, NonlinSolver - root's methods as solver objects
    LbfgsInvHessProduct - L-BFGS-B's ``hess_inv`` operator (matvec, todense)
    Status - stop reasons; each value is SciPy's message
 
@@ -109,5 +121,6 @@ _register_root("excitingmixing", ExcitingMixingSolver)
 _register_root("krylov", KrylovSolver)
 _register_root("df-sane", DFSaneSolver)
 from sciax.optimize._constraints import LinearConstraint as LinearConstraint  # noqa
-from sciax.optimize._constraints import NonlinearConstraint as NonlinearConstraint  # noqa
+from sciax.optimize._constraints import (  # noqa: E402
+    NonlinearConstraint as NonlinearConstraint)
 from sciax.optimize._slsqp import SLSQPSolver as SLSQPSolver  # noqa: E402

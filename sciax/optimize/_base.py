@@ -146,20 +146,26 @@ class OptimizeResult(dict):
     __str__ = __repr__
 
 
-def _flatten_result(r: OptimizeResult):
-    keys = tuple(sorted(k for k, v in r.items() if not isinstance(v, (str, bool))))
-    statics = tuple(sorted((k, v) for k, v in r.items() if isinstance(v, (str, bool))))
-    return [r[k] for k in keys], (keys, statics)
+def register_result(cls: type, static: tuple = (str, bool)) -> type:
+    """Register a result ``dict`` subclass as a pytree: values of the ``static``
+    types ride in the aux data (hashable), everything else is a leaf."""
+
+    def flatten(r):
+        keys = tuple(sorted(k for k, v in r.items() if not isinstance(v, static)))
+        statics = tuple(sorted((k, v) for k, v in r.items() if isinstance(v, static)))
+        return [r[k] for k in keys], (keys, statics)
+
+    def unflatten(aux, children):
+        keys, statics = aux
+        out = cls(zip(keys, children))
+        out.update(statics)
+        return out
+
+    sciax.tree.register_node(cls, flatten, unflatten)
+    return cls
 
 
-def _unflatten_result(aux, children) -> OptimizeResult:
-    keys, statics = aux
-    out = OptimizeResult(zip(keys, children))
-    out.update(statics)
-    return out
-
-
-sciax.tree.register_node(OptimizeResult, _flatten_result, _unflatten_result)
+register_result(OptimizeResult)
 
 
 # --- the objective: value, gradient, hessian-vector products, dense hessian ----------

@@ -151,7 +151,8 @@ def normalize(constraints: Any, n: int, x0) -> tuple:
             f = (lambda fun, a: lambda x: snp.ravel(snp.asarray(fun(x, *a))))(
                 c["fun"], cargs)
             j = c.get("jac")
-            jf = (lambda jac, a: lambda x: jac(x, *a))(j, cargs) if callable(j) else None
+            jf = ((lambda jac, a: lambda x: jac(x, *a))(j, cargs) if callable(j)
+                  else None)
             m = int(np.prod(sciax.eval_shape(f, x0).shape))
             zero = np.zeros(m)
             if kind == "eq":

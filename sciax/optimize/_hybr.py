@@ -52,7 +52,8 @@ def _dogleg(R, diag, qtf, delta, eps):
     dq = delta / qnorm
     sd = sgnorm / delta
     temp = (bnorm / gsafe) * (bnorm / qnorm) * sd
-    temp = temp - dq * sd ** 2 + snp.sqrt((temp - dq) ** 2 + (1 - dq ** 2) * (1 - sd ** 2))
+    temp = (temp - dq * sd ** 2
+            + snp.sqrt((temp - dq) ** 2 + (1 - dq ** 2) * (1 - sd ** 2)))
     alpha_in = snp.where(sgnorm < delta, dq * (1 - sd ** 2) / temp, 0.0)
     alpha = snp.where(gnorm == 0, dq, alpha_in)
     sgnorm = snp.where(gnorm == 0, 0.0, sgnorm)

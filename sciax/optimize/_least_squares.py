@@ -24,7 +24,7 @@ import sciax
 import sciax.numpy as snp
 from sciax import lax
 
-from sciax.optimize._base import Objective, OptimizeResult
+from sciax.optimize._base import Objective, OptimizeResult, register_result
 from sciax.optimize._minimize import _attach_implicit
 
 EPS = float(np.finfo(float).eps)
@@ -57,20 +57,7 @@ class LeastSquaresResult(OptimizeResult):
         return super().__getattr__(name)
 
 
-def _flatten(r):
-    keys = tuple(sorted(k for k, v in r.items() if not isinstance(v, (str, bool))))
-    statics = tuple(sorted((k, v) for k, v in r.items() if isinstance(v, (str, bool))))
-    return [r[k] for k in keys], (keys, statics)
-
-
-def _unflatten(aux, children):
-    keys, statics = aux
-    out = LeastSquaresResult(zip(keys, children))
-    out.update(statics)
-    return out
-
-
-sciax.tree.register_node(LeastSquaresResult, _flatten, _unflatten)
+register_result(LeastSquaresResult)
 
 
 # --- robust losses: rho(z), rho'(z), rho''(z) for z = f**2 -------------------------

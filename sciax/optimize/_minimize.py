@@ -264,14 +264,14 @@ def _runner(fun, jac, hess, hessp, solver, callback, disp, xkey, args_tree, stat
 
 
 def _is_slsqp(method) -> bool:
-    from sciax.optimize._slsqp import SLSQPSolver
+    from sciax.optimize._slsqp import SLSQPSolver  # cycle: _slsqp uses our helpers
     return (isinstance(method, str) and method.lower() == "slsqp") or isinstance(
         method, SLSQPSolver) or method is SLSQPSolver
 
 
 def _run_slsqp(fun, x0, args, method, jac, bounds, constraints, tol, callback,
                options):
-    from sciax.optimize._slsqp import SLSQPSolver, minimize_slsqp
+    from sciax.optimize._slsqp import SLSQPSolver, minimize_slsqp  # cycle: as above
 
     instance = method if isinstance(method, SLSQPSolver) else None
     solver, disp = _build_solver(SLSQPSolver, instance, options, None)

@@ -45,17 +45,17 @@ def _armijo(phi, phi0, derphi0, amin, c1=1e-4, maxit=40):
     a1 = -derphi0 / 2.0 / (p1 - phi0 - derphi0)
     dt = phi0.dtype
     c0 = dict(k=snp.int32(1), a0=snp.asarray(1.0, dt), pa0=p1, a1=a1.astype(dt),
-              pa1=p1, s=snp.asarray(1.0, dt), F=F1, state=snp.where(ok1, 1, 0).astype(snp.int32))
+              pa1=p1, s=snp.asarray(1.0, dt), F=F1,
+              state=snp.where(ok1, 1, 0).astype(snp.int32))
 
     def body(c):
         a0, a1, pa0, pa1 = c["a0"], c["a1"], c["pa0"], c["pa1"]
         cubic = c["k"] >= 2
         fac = a0 ** 2 * a1 ** 2 * (a1 - a0)
         fac = snp.where(fac == 0, 1.0, fac)
-        a = (a0 ** 2 * (pa1 - phi0 - derphi0 * a1) - a1 ** 2 * (pa0 - phi0 - derphi0 * a0)
-             ) / fac
-        b = (-a0 ** 3 * (pa1 - phi0 - derphi0 * a1) + a1 ** 3 * (pa0 - phi0 - derphi0 * a0)
-             ) / fac
+        r1, r0 = pa1 - phi0 - derphi0 * a1, pa0 - phi0 - derphi0 * a0
+        a = (a0 ** 2 * r1 - a1 ** 2 * r0) / fac
+        b = (-a0 ** 3 * r1 + a1 ** 3 * r0) / fac
         a2 = (-b + snp.sqrt(snp.abs(b ** 2 - 3 * a * derphi0))) / (3.0 * snp.where(
             a == 0, 1.0, a))
         give_up = cubic & ~(a1 > amin)
@@ -207,8 +207,8 @@ class NonlinSolver(AbstractRootSolver):
     # --- the iteration --------------------------------------------------------------
     def _check(self, F, x, dx, f0n, k):
         norm = self.tol_norm if callable(self.tol_norm) else _maxnorm
-        f_tol = float(np.finfo(float).eps) ** (1.0 / 3) if self.fatol is None else float(
-            self.fatol)
+        f_tol = (float(np.finfo(float).eps) ** (1.0 / 3) if self.fatol is None
+                 else float(self.fatol))
         f_rtol = np.inf if self.ftol is None else float(self.ftol)
         x_tol = np.inf if self.xatol is None else float(self.xatol)
         x_rtol = np.inf if self.xtol is None else float(self.xtol)
@@ -292,7 +292,8 @@ class BroydenSolver(NonlinSolver):
     Examples
     --------
     >>> from sciax.optimize import root
-    >>> f = lambda x: snp.stack([x[0] - 0.5 * snp.cos(x[1]), x[1] - 0.5 * snp.sin(x[0])])
+    >>> f = lambda x: snp.stack([x[0] - 0.5 * snp.cos(x[1]),
+    ...                          x[1] - 0.5 * snp.sin(x[0])])
     >>> sol = root(f, snp.zeros(2), method="broyden1", tol=1e-12)
     >>> print(np.round(np.asarray(sol.x), 6), sol.success)
     [0.486405 0.233726] True
@@ -346,7 +347,8 @@ class AndersonSolver(NonlinSolver):
     Examples
     --------
     >>> from sciax.optimize import root
-    >>> f = lambda x: snp.stack([x[0] - 0.5 * snp.cos(x[1]), x[1] - 0.5 * snp.sin(x[0])])
+    >>> f = lambda x: snp.stack([x[0] - 0.5 * snp.cos(x[1]),
+    ...                          x[1] - 0.5 * snp.sin(x[0])])
     >>> sol = root(f, snp.zeros(2), method="anderson", tol=1e-12)
     >>> print(np.round(np.asarray(sol.x), 6), sol.success)
     [0.486405 0.233726] True
@@ -409,7 +411,8 @@ class DiagonalSolver(NonlinSolver):
     Examples
     --------
     >>> from sciax.optimize import root
-    >>> f = lambda x: snp.stack([x[0] - 0.5 * snp.cos(x[1]), x[1] - 0.5 * snp.sin(x[0])])
+    >>> f = lambda x: snp.stack([x[0] - 0.5 * snp.cos(x[1]),
+    ...                          x[1] - 0.5 * snp.sin(x[0])])
     >>> sol = root(f, snp.zeros(2), method="diagbroyden", tol=1e-12)
     >>> print(np.round(np.asarray(sol.x), 6), sol.success)
     [0.486405 0.233726] True
@@ -455,7 +458,8 @@ class KrylovSolver(NonlinSolver):
     Examples
     --------
     >>> from sciax.optimize import root
-    >>> f = lambda x: snp.stack([x[0] - 0.5 * snp.cos(x[1]), x[1] - 0.5 * snp.sin(x[0])])
+    >>> f = lambda x: snp.stack([x[0] - 0.5 * snp.cos(x[1]),
+    ...                          x[1] - 0.5 * snp.sin(x[0])])
     >>> sol = root(f, snp.zeros(2), method="krylov", tol=1e-12)
     >>> print(np.round(np.asarray(sol.x), 6), sol.success)
     [0.486405 0.233726] True
@@ -504,7 +508,8 @@ class DFSaneSolver(AbstractRootSolver):
     Examples
     --------
     >>> from sciax.optimize import root
-    >>> f = lambda x: snp.stack([x[0] - 0.5 * snp.cos(x[1]), x[1] - 0.5 * snp.sin(x[0])])
+    >>> f = lambda x: snp.stack([x[0] - 0.5 * snp.cos(x[1]),
+    ...                          x[1] - 0.5 * snp.sin(x[0])])
     >>> sol = root(f, snp.zeros(2), method="df-sane", tol=1e-12)
     >>> print(np.round(np.asarray(sol.x), 6), sol.success, int(sol.nfev) < 40)
     [0.486405 0.233726] True True

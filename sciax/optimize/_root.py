@@ -26,7 +26,7 @@ import sciax.debug
 import sciax.numpy as snp
 from sciax import lax
 
-from sciax.optimize._base import OptimizeResult
+from sciax.optimize._base import OptimizeResult, register_result
 from sciax.optimize._least_squares import least_squares
 from sciax.optimize._root_scalar import _cached, _rebuild, _split_args
 
@@ -149,25 +149,8 @@ class RootResult(OptimizeResult):
     __str__ = __repr__
 
 
-def _is_static(v) -> bool:
-    # the method's name and message table (a tuple of pairs) ride in the aux data
-    return isinstance(v, (str, bool, tuple))
-
-
-def _flatten(r):
-    keys = tuple(sorted(k for k, v in r.items() if not _is_static(v)))
-    statics = tuple(sorted((k, v) for k, v in r.items() if _is_static(v)))
-    return [r[k] for k in keys], (keys, statics)
-
-
-def _unflatten(aux, children):
-    keys, statics = aux
-    out = RootResult(zip(keys, children))
-    out.update(statics)
-    return out
-
-
-sciax.tree.register_node(RootResult, _flatten, _unflatten)
+# the method's name and its message table (a tuple of pairs) ride in the aux data
+register_result(RootResult, (str, bool, tuple))
 
 
 # --- implicit differentiation -------------------------------------------------------

@@ -21,7 +21,7 @@ import sciax
 import sciax.numpy as snp
 from sciax import lax
 
-from sciax.optimize._base import OptimizeResult
+from sciax.optimize._base import OptimizeResult, register_result
 
 _XTOL = 2e-12
 _RTOL = 4 * float(np.finfo(float).eps)
@@ -74,20 +74,7 @@ class RootResults(OptimizeResult):
     __str__ = __repr__
 
 
-def _flatten_rr(r):
-    keys = tuple(sorted(k for k, v in r.items() if not isinstance(v, (str, bool))))
-    statics = tuple(sorted((k, v) for k, v in r.items() if isinstance(v, (str, bool))))
-    return [r[k] for k in keys], (keys, statics)
-
-
-def _unflatten_rr(aux, children):
-    keys, statics = aux
-    out = RootResults(zip(keys, children))
-    out.update(statics)
-    return out
-
-
-sciax.tree.register_node(RootResults, _flatten_rr, _unflatten_rr)
+register_result(RootResults)
 
 
 # --- bracketing loops (scalar; vmap batches them) ----------------------------------
@@ -759,7 +746,7 @@ def toms748(f: Callable, a: Any, b: Any, args: Any = (), k: int = 1,
     >>> f = lambda x: x ** 3 - 2 * x - 5
     >>> x, r = toms748(f, 2.0, 3.0, full_output=True)
     >>> print(round(float(x), 10), int(r.function_calls), r.flag)
-    2.0945514815 8 converged
+    2.0945514815 11 converged
     """
     if int(maxiter) < 1:
         raise ValueError("maxiter must be greater than 0")

@@ -30,7 +30,8 @@ import sciax.numpy as snp
 from sciax import lax
 
 from sciax.optimize import _constraints as cons
-from sciax.optimize._base import Objective
+from sciax.optimize._base import Objective, OptimizeResult
+from sciax.optimize._minimize import _make_unravel
 from sciax.optimize._root import RootResult
 from sciax.optimize._root_scalar import _cached, _rebuild, _split_args
 
@@ -64,8 +65,9 @@ def qp_solve(B, g, A, b, G, h, tol=1e-12, maxiter=60):
         W = z / s
         K11 = B + (G.T * W) @ G
         K = snp.concatenate([snp.concatenate([K11, A.T], axis=1),
-                             snp.concatenate([A, -1e-13 * scale * snp.eye(me, dtype=dt)],
-                                             axis=1)], axis=0)
+                             snp.concatenate(
+                                 [A, -1e-13 * scale * snp.eye(me, dtype=dt)], axis=1)],
+                            axis=0)
         rhs = snp.concatenate([-rd + G.T @ ((rc - z * ri) / s), -re])
         sol = snp.linalg.solve(K, rhs)
         dd, dy = sol[:n], sol[n:]
@@ -243,13 +245,13 @@ def _sqp(obj: Objective, pieces, x0, lb, ub, opts: SLSQPSolver, callback):
         q = theta * q + (1 - theta) * Bs
         sq = snp.dot(s_, q)
         upd = go & (sBs > 0) & (sq > 0)
-        Bn = B + snp.outer(q, q) / snp.where(upd, sq, 1.0) - snp.outer(Bs, Bs) / snp.where(
-            upd, sBs, 1.0)
+        Bn = (B + snp.outer(q, q) / snp.where(upd, sq, 1.0)
+              - snp.outer(Bs, Bs) / snp.where(upd, sBs, 1.0))
         Bn = snp.where(upd, Bn, B)
         nit = c["nit"] + 1
         vn = viol(pn["ce"], pn["ci"])
-        conv1 = go & ((snp.abs(pn["f"] - c["f"]) < acc) | (snp.linalg.norm(s_) < acc)) & (
-            vn < acc)
+        small = (snp.abs(pn["f"] - c["f"]) < acc) | (snp.linalg.norm(s_) < acc)
+        conv1 = go & small & (vn < acc)
         status = snp.where(conv0 | conv1, 0, RUNNING)
         status = snp.where((status == RUNNING) & ~qp_ok, 4, status)
         status = snp.where((status == RUNNING) & ~conv0 & qp_ok & (h3 >= 0), 8, status)
@@ -268,8 +270,6 @@ def _sqp(obj: Objective, pieces, x0, lb, ub, opts: SLSQPSolver, callback):
 
 
 def _host_cb(callback, unravel):
-    from sciax.optimize._base import OptimizeResult
-
     def host(x, f):
         x, f = np.asarray(x), np.asarray(f)
         if x.ndim > 1:
@@ -354,8 +354,6 @@ def minimize_slsqp(fun: Callable, x0f, unravel_key, args, jac, lb, ub,
                    constraints, options: SLSQPSolver, callback) -> RootResult:
     """Run SLSQP, compiled and cached per function, options and argument
     structure (``minimize`` validates and ravels first)."""
-    from sciax.optimize._minimize import _make_unravel
-
     n = x0f.shape[0]
     unravel = _make_unravel(unravel_key)
     pieces = cons.normalize(constraints, n, x0f) if constraints else ()
