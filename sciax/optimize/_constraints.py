@@ -178,6 +178,29 @@ def normalize(constraints: Any, n: int, x0) -> tuple:
     return tuple(pieces)
 
 
+def cache_key(constraints: Any) -> Any:
+    """A hashable key of SciPy-style constraints (functions by identity,
+    arrays by value), so equal specifications share one compiled program."""
+    if constraints is None:
+        return ()
+    if isinstance(constraints, (dict, NonlinearConstraint, LinearConstraint)):
+        constraints = [constraints]
+    out = []
+    for c in constraints:
+        if isinstance(c, dict):
+            out.append(("dict", c.get("type"), c.get("fun"), c.get("jac"),
+                        tuple(c.get("args", ()))))
+        elif isinstance(c, NonlinearConstraint):
+            out.append(("nl", c.fun, c.jac if callable(c.jac) else None,
+                        c.lb.tobytes(), c.lb.shape, c.ub.tobytes(), c.ub.shape))
+        elif isinstance(c, LinearConstraint):
+            out.append(("lin", c.A.tobytes(), c.A.shape, c.lb.tobytes(), c.lb.shape,
+                        c.ub.tobytes(), c.ub.shape))
+        else:
+            out.append(c)
+    return tuple(out)
+
+
 def sizes(pieces) -> tuple[int, int]:
     """``(number of equalities, number of inequalities)``."""
     me = sum(len(p.eq_rows) for p in pieces)

@@ -388,6 +388,7 @@ def minimize_slsqp(fun: Callable, x0f, unravel_key, args, jac, lb, ub,
                               _success_codes=(0,))
         return run
 
-    key = ("slsqp", fun, jac, options, callback, unravel_key, akey, tuple(pieces),
+    key = ("slsqp", fun, jac, options, callback, unravel_key, akey,
+           cons.cache_key(constraints),
            tuple(lbn.tolist()), tuple(ubn.tolist()))
     return _cached(key, build)(x0f, dyn)
