@@ -31,7 +31,8 @@ Solvers (``method=`` accepts these classes or instances)
 --------------------------------------------------------
    AbstractMinimizer - init / step / terminate / postprocess interface
    BFGSMinimizer, CGMinimizer, NewtonCGMinimizer, LBFGSBMinimizer,
-   TrustNCGMinimizer, TrustExactMinimizer, DoglegMinimizer, NelderMeadMinimizer
+   TrustNCGMinimizer, TrustExactMinimizer, DoglegMinimizer, NelderMeadMinimizer,
+   PowellMinimizer
    SLSQPSolver - SLSQP's options (``method=SLSQPSolver(ftol=...)``)
    AbstractRootSolver, HybrSolver, BroydenSolver, Broyden2Solver, AndersonSolver,
    KrylovSolver, DFSaneSolver, LinearMixingSolver, DiagBroydenSolver,
@@ -84,6 +85,9 @@ _register("trust-ncg", TrustNCGMinimizer)
 _register("trust-exact", TrustExactMinimizer)
 _register("dogleg", DoglegMinimizer)
 _register("Nelder-Mead", NelderMeadMinimizer)
+from sciax.optimize._powell import PowellMinimizer as PowellMinimizer  # noqa: E402
+
+_register("Powell", PowellMinimizer)
 
 # --- part 2 (issue 16): roots, least squares, curve fitting --------------------------
 from sciax.optimize._root_scalar import RootResults as RootResults  # noqa: E402
