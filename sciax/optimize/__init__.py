@@ -32,7 +32,7 @@ Solvers (``method=`` accepts these classes or instances)
    AbstractMinimizer - init / step / terminate / postprocess interface
    BFGSMinimizer, CGMinimizer, NewtonCGMinimizer, LBFGSBMinimizer,
    TrustNCGMinimizer, TrustExactMinimizer, DoglegMinimizer, NelderMeadMinimizer,
-   PowellMinimizer
+   PowellMinimizer, TrustKrylovMinimizer
    SLSQPSolver - SLSQP's options (``method=SLSQPSolver(ftol=...)``)
    AbstractRootSolver, HybrSolver, BroydenSolver, Broyden2Solver, AndersonSolver,
    KrylovSolver, DFSaneSolver, LinearMixingSolver, DiagBroydenSolver,
@@ -88,6 +88,9 @@ _register("Nelder-Mead", NelderMeadMinimizer)
 from sciax.optimize._powell import PowellMinimizer as PowellMinimizer  # noqa: E402
 
 _register("Powell", PowellMinimizer)
+from sciax.optimize._trust import TrustKrylovMinimizer as TrustKrylovMinimizer  # noqa
+
+_register("trust-krylov", TrustKrylovMinimizer)
 
 # --- part 2 (issue 16): roots, least squares, curve fitting --------------------------
 from sciax.optimize._root_scalar import RootResults as RootResults  # noqa: E402

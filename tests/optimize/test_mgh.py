@@ -26,8 +26,8 @@ from sciax import optimize as sopt
 from tests.optimize.mgh import PROBLEMS
 
 METHODS = ["BFGS", "CG", "Newton-CG", "L-BFGS-B", "trust-ncg", "trust-exact", "dogleg",
-           "Nelder-Mead"]
-NEEDS_HESS = {"Newton-CG", "trust-ncg", "trust-exact", "dogleg"}
+           "Nelder-Mead", "Powell", "trust-krylov"]
+NEEDS_HESS = {"Newton-CG", "trust-ncg", "trust-exact", "dogleg", "trust-krylov"}
 
 
 def solve_pair(pname, method):
@@ -37,7 +37,7 @@ def solve_pair(pname, method):
     g = sciax.jit(sciax.grad(p.fun))
     h = sciax.jit(sciax.hessian(p.fun))
     kw = {}
-    if method != "Nelder-Mead":
+    if method not in ("Nelder-Mead", "Powell"):
         kw["jac"] = lambda x: np.asarray(g(snp.asarray(x)))
     if method in NEEDS_HESS:
         kw["hess"] = lambda x: np.asarray(h(snp.asarray(x)))
@@ -61,7 +61,9 @@ def _check(pname, method):
 
 
 @pytest.mark.parametrize("pname,method", [
-    ("rosenbrock", "BFGS"), pytest.param("beale", "trust-ncg", marks=pytest.mark.slow)])
+    ("rosenbrock", "BFGS"), pytest.param("beale", "trust-ncg", marks=pytest.mark.slow),
+    pytest.param("rosenbrock", "trust-krylov", marks=pytest.mark.slow),
+    pytest.param("rosenbrock", "Powell", marks=pytest.mark.slow)])
 def test_mgh_small(pname, method):
     _check(pname, method)
 
