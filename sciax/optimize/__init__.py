@@ -32,7 +32,7 @@ Solvers (``method=`` accepts these classes or instances)
    AbstractMinimizer - init / step / terminate / postprocess interface
    BFGSMinimizer, CGMinimizer, NewtonCGMinimizer, LBFGSBMinimizer,
    TrustNCGMinimizer, TrustExactMinimizer, DoglegMinimizer, NelderMeadMinimizer,
-   PowellMinimizer, TrustKrylovMinimizer
+   PowellMinimizer, TrustKrylovMinimizer, TNCMinimizer
    SLSQPSolver - SLSQP's options (``method=SLSQPSolver(ftol=...)``)
    AbstractRootSolver, HybrSolver, BroydenSolver, Broyden2Solver, AndersonSolver,
    KrylovSolver, DFSaneSolver, LinearMixingSolver, DiagBroydenSolver,
@@ -91,6 +91,9 @@ _register("Powell", PowellMinimizer)
 from sciax.optimize._trust import TrustKrylovMinimizer as TrustKrylovMinimizer  # noqa
 
 _register("trust-krylov", TrustKrylovMinimizer)
+from sciax.optimize._tnc import TNCMinimizer as TNCMinimizer  # noqa: E402
+
+_register("TNC", TNCMinimizer)
 
 # --- part 2 (issue 16): roots, least squares, curve fitting --------------------------
 from sciax.optimize._root_scalar import RootResults as RootResults  # noqa: E402

@@ -48,6 +48,9 @@ class Status(enum.Enum):
     LBFGSB_ABNORMAL = "ABNORMAL: "
     TRUST_NOT_PD = "A bad approximation caused failure to predict improvement."
     XTOL = "`xtol` termination condition is satisfied."
+    TNC_LOCAL_MIN = "Local minimum reached (|pg| ~= 0)"
+    TNC_MAXFUN = "Max. number of function evaluations reached"
+    TNC_LINESEARCH = "Linear search failed"
 
 
 _REASONS = list(Status)
@@ -58,8 +61,10 @@ _SCIPY_CODE = {
     Status.PRECISION_LOSS: 2, Status.NONFINITE: 3, Status.LBFGSB_PGTOL: 0,
     Status.LBFGSB_FTOL: 0, Status.LBFGSB_MAXFEV: 1, Status.LBFGSB_MAXITER: 1,
     Status.LBFGSB_ABNORMAL: 2, Status.TRUST_NOT_PD: 2, Status.XTOL: 0,
+    Status.TNC_LOCAL_MIN: 0, Status.TNC_MAXFUN: 3, Status.TNC_LINESEARCH: 4,
 }
-_SUCCESS = {Status.SUCCESS, Status.LBFGSB_PGTOL, Status.LBFGSB_FTOL, Status.XTOL}
+_SUCCESS = {Status.SUCCESS, Status.LBFGSB_PGTOL, Status.LBFGSB_FTOL, Status.XTOL,
+            Status.TNC_LOCAL_MIN}
 _CODES = np.array([_SCIPY_CODE[s] for s in _REASONS], np.int32)
 
 
