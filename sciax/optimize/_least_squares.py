@@ -250,7 +250,7 @@ def _active(x, lb, ub, rtol):
 
 
 def _trf(res_fun, jac_fun, x0, lb, ub, opts):
-    ftol, xtol, gtol, x_scale, loss, f_scale, max_nfev, bounded = opts
+    ftol, xtol, gtol, x_scale, loss, f_scale, max_nfev, bounded = opts[:8]
     n = x0.shape[0]
     jac_scale = isinstance(x_scale, str)
 

@@ -90,7 +90,7 @@ class TNCMinimizer(AbstractMinimizer):
     >>> res = minimize(rosen, snp.array([-1.2, 1.0]), method="TNC",
     ...                bounds=[(-2, 2), (-2, 0.8)])
     >>> print(np.round(np.asarray(res.x), 4), res.message)
-    [0.8944 0.8   ] Local minimum reached (|pg| ~= 0)
+    [0.8948 0.8   ] Local minimum reached (|pg| ~= 0)
     """
 
     maxfun: int | None = None
