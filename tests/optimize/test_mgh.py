@@ -74,8 +74,9 @@ KNOWN = {
     "stops on the relative-reduction test far from the minimum",
     ("brown_badly_scaled", "trust-exact"): "both hit maxiter; ours ends higher",
     # found by the full matrix run of 2026-12-01 (issue 15 stays open for them)
-    ("wood", "Newton-CG"): "ours converges to Wood's other stationary point "
-    "(f = 7.8769) where SciPy's truncated-CG steps reach the minimum",
+    ("wood", "Newton-CG"): "both stop at maxiter (800), unconverged; ours at "
+    "f = 7.80 (near Wood's saddle), SciPy's at 0.0038 (with SciPy's first line-search "
+    "step restored, Rosenbrock and Beale match SciPy's nit/nfev exactly)",
     ("ext_powell_12", "Nelder-Mead"): "both stop at maxfev, unconverged; ours "
     "ends at f = 4.9e-6, SciPy's at 2.1e-6",
 }
