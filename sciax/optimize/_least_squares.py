@@ -616,8 +616,9 @@ def least_squares(fun: Callable, x0: Any, jac: Any = "2-point", bounds: Any = (
            for v, d in zip(leaves, pos) if d]
     statics = tuple(v for v, d in zip(leaves, pos) if not d)
     kw_items = tuple(sorted(kwargs.items()))
+    # the bounds are baked into the program: they key it too
     key = (fun, jac if callable(jac) else None, opts, tree, statics, pos, kw_items,
-           n, str(x.dtype))
+           n, str(x.dtype), tuple(lb.tolist()), tuple(ub.tolist()))
     try:
         hash(key)
     except TypeError:
