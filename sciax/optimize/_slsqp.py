@@ -380,7 +380,7 @@ def minimize_slsqp(fun: Callable, x0f, unravel_key, args, jac, lb, ub,
     structure (``minimize`` validates and ravels first)."""
     n = x0f.shape[0]
     unravel = _make_unravel(unravel_key)
-    pieces = cons.normalize(constraints, n, x0f) if constraints else ()
+    pieces = cons.normalize(constraints, n, x0f, unravel) if constraints else ()
     me, mi = cons.sizes(pieces)
     if me > n:
         raise ValueError(f"SLSQP: more equality constraints ({me}) than independent "

@@ -26,7 +26,7 @@ from sciax import optimize as sopt
 from tests.optimize.mgh import PROBLEMS
 
 METHODS = ["BFGS", "CG", "Newton-CG", "L-BFGS-B", "trust-ncg", "trust-exact", "dogleg",
-           "Nelder-Mead", "Powell", "trust-krylov"]
+           "Nelder-Mead", "Powell", "trust-krylov", "TNC"]
 NEEDS_HESS = {"Newton-CG", "trust-ncg", "trust-exact", "dogleg", "trust-krylov"}
 
 
