@@ -189,10 +189,10 @@ class TNCMinimizer(AbstractMinimizer):
                            reason_index(Status.TNC_LINESEARCH))
         if self.ftol >= 0:
             reason = snp.where(ok & (snp.abs(f1 - f) <= self.ftol * (1 + snp.abs(f))),
-                               reason_index(Status.SUCCESS), reason)
+                               reason_index(Status.TNC_FCONV), reason)
         if self.xtol >= 0:
             small = snp.max(snp.abs((x1 - x) / st.scale)) <= self.xtol
-            reason = snp.where(ok & small, reason_index(Status.XTOL), reason)
+            reason = snp.where(ok & small, reason_index(Status.TNC_XCONV), reason)
         new = TNCState(x=x1, f=f1, g=g1, scale=st.scale, nfev=st.nfev + k,
                        njev=st.njev + k, nhev=st.nhev + nh)
         return new, reason.astype(snp.int32)
