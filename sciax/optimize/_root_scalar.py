@@ -223,7 +223,12 @@ def _inverse_cubic_zero(xs, fs):
             diff = fs[i - k] - fs[i]
             Q[i][k] = (fs[i] - 0.0) / diff * alpha
             D[i][k] = (fs[i - k] - 0.0) / diff * alpha
-    return sum(Q[n - 1][1:], Q[n - 1][0])
+    # summed in SciPy's order (the corrections, then the base), so a root hit
+    # exactly by SciPy is hit here too
+    tail = Q[n - 1][1]
+    for v in Q[n - 1][2:]:
+        tail = tail + v
+    return tail + Q[n - 1][0]
 
 
 def _newton_quadratic(a, b, fa, fb, d, fd, k):
