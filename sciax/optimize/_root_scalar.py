@@ -321,7 +321,12 @@ def _toms748_loop(f, a, b, xtol, rtol, maxiter, k):
             fsafe = [snp.where(ok, v, 1.0 + i) for i, v in enumerate(fs)]
             c0 = _inverse_cubic_zero([a, b, d, e], fsafe)
             use = ok & (a < c0) & (c0 < b)
-            c = snp.where(use, c0, _newton_quadratic(a, b, fa, fb, d, fd, nsteps))
+            if nsteps == 2:
+                c = snp.where(use, c0, _newton_quadratic(a, b, fa, fb, d, fd, nsteps))
+            else:
+                # SciPy's c is set once per iteration: a later step without an
+                # inverse cubic keeps (and re-evaluates) the previous point
+                c = snp.where(use, c0, c)
             st, fc, go = evaluate(st, c)
             new, d2, fd2 = update(st, c, fc)
             st = guarded(st, new, go)
