@@ -132,15 +132,12 @@ class SLSQPSolver:
 
     Examples
     --------
-    >>> from sciax.optimize import minimize
-    >>> cons = [{"type": "ineq", "fun": lambda x: x[0] - 2 * x[1] + 2},
-    ...         {"type": "ineq", "fun": lambda x: -x[0] - 2 * x[1] + 6},
-    ...         {"type": "ineq", "fun": lambda x: -x[0] + 2 * x[1] + 2}]
-    >>> res = minimize(lambda x: (x[0] - 1) ** 2 + (x[1] - 2.5) ** 2,
-    ...                snp.array([2.0, 0.0]), method="SLSQP",
-    ...                bounds=((0, None), (0, None)), constraints=cons)
-    >>> print(np.round(np.asarray(res.x), 6), res.message)
-    [1.4 1.7] Optimization terminated successfully
+    A solver object is a ``method``, with its options (see
+    :class:`NonlinearConstraint` and :class:`LinearConstraint` for solves):
+
+    >>> from sciax.optimize import SLSQPSolver
+    >>> SLSQPSolver(ftol=1e-10).ftol
+    1e-10
     """
 
     ftol: float = 1e-6

@@ -44,6 +44,7 @@ def test_hock_schittkowski(name):
     _check(HS[name], _solve(HS[name]))
 
 
+@pytest.mark.slow
 def test_constraint_objects_hs35():
     # HS 35 with its inequality as a LinearConstraint and bounds as Bounds-like
     # pairs; the default method with constraints is SLSQP (as SciPy).
