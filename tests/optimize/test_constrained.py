@@ -145,3 +145,20 @@ def test_inconsistent_linearisation_is_relaxed():
                  constraints=cons)
     assert r.success
     np.testing.assert_allclose(np.asarray(r.x), [2.5, 0.0], atol=1e-6)
+
+
+@pytest.mark.slow
+def test_vmap_over_starts_equals_loop():
+    # per-lane iterates, statuses and counters under vmap (HS 71 from three
+    # feasible-box starts)
+    p = HS["hs71"]
+    f = lambda x: p.fun(x, snp)  # noqa: E731
+    cons = p.constraints(snp)
+    starts = np.array([p.x0, [1.5, 4.0, 4.0, 1.5], [2.0, 3.0, 3.0, 2.0]])
+    rv = sciax.vmap(lambda x0: minimize(f, x0, method="SLSQP", bounds=p.bounds,
+                                        constraints=cons))(snp.asarray(starts))
+    for i, x0 in enumerate(starts):
+        r = minimize(f, snp.asarray(x0), method="SLSQP", bounds=p.bounds,
+                     constraints=cons)
+        np.testing.assert_allclose(np.asarray(rv.x)[i], np.asarray(r.x), atol=1e-10)
+        assert int(rv.nit[i]) == int(r.nit) and int(rv.status[i]) == int(r.status)
