@@ -128,9 +128,10 @@ def _piece_from_bounds(fun, jac, lb, ub, m):
     return _Piece(fun, jac, r[eq], lb[eq], r[lo], lb[lo], r[up], ub[up])
 
 
-def normalize(constraints: Any, n: int, x0) -> tuple:
+def normalize(constraints: Any, n: int, x0, unravel: Callable = lambda v: v) -> tuple:
     """SciPy's constraints (a dict, a constraint object or a sequence of them)
-    as a tuple of :class:`_Piece` (``x0`` gives the output sizes)."""
+    as a tuple of :class:`_Piece` on the flat vector (``x0`` gives the output
+    sizes; ``unravel`` rebuilds the user's ``x`` for their functions)."""
     if constraints is None:
         return ()
     if isinstance(constraints, (dict, NonlinearConstraint, LinearConstraint)):
@@ -148,11 +149,11 @@ def normalize(constraints: Any, n: int, x0) -> tuple:
             if extra:
                 raise ValueError(f"Unknown constraint keys {sorted(extra)}")
             cargs = tuple(c.get("args", ()))
-            f = (lambda fun, a: lambda x: snp.ravel(snp.asarray(fun(x, *a))))(
+            f = (lambda fun, a: lambda x: snp.ravel(snp.asarray(fun(unravel(x), *a))))(
                 c["fun"], cargs)
             j = c.get("jac")
-            jf = ((lambda jac, a: lambda x: jac(x, *a))(j, cargs) if callable(j)
-                  else None)
+            jf = ((lambda jac, a: lambda x: jac(unravel(x), *a))(j, cargs)
+                  if callable(j) else None)
             m = int(np.prod(sciax.eval_shape(f, x0).shape))
             zero = np.zeros(m)
             if kind == "eq":
@@ -160,8 +161,9 @@ def normalize(constraints: Any, n: int, x0) -> tuple:
             else:
                 pieces.append(_piece_from_bounds(f, jf, zero, np.inf, m))
         elif isinstance(c, NonlinearConstraint):
-            f = (lambda fun: lambda x: snp.ravel(snp.asarray(fun(x))))(c.fun)
-            jf = c.jac if callable(c.jac) else None
+            f = (lambda fun: lambda x: snp.ravel(snp.asarray(fun(unravel(x)))))(c.fun)
+            jf = ((lambda jac: lambda x: jac(unravel(x)))(c.jac) if callable(c.jac)
+                  else None)
             m = int(np.prod(sciax.eval_shape(f, x0).shape))
             pieces.append(_piece_from_bounds(f, jf, c.lb, c.ub, m))
         elif isinstance(c, LinearConstraint):

@@ -223,7 +223,12 @@ def _inverse_cubic_zero(xs, fs):
             diff = fs[i - k] - fs[i]
             Q[i][k] = (fs[i] - 0.0) / diff * alpha
             D[i][k] = (fs[i - k] - 0.0) / diff * alpha
-    return sum(Q[n - 1][1:], Q[n - 1][0])
+    # summed in SciPy's order (the corrections, then the base), so a root hit
+    # exactly by SciPy is hit here too
+    tail = Q[n - 1][1]
+    for v in Q[n - 1][2:]:
+        tail = tail + v
+    return tail + Q[n - 1][0]
 
 
 def _newton_quadratic(a, b, fa, fb, d, fd, k):
@@ -316,7 +321,12 @@ def _toms748_loop(f, a, b, xtol, rtol, maxiter, k):
             fsafe = [snp.where(ok, v, 1.0 + i) for i, v in enumerate(fs)]
             c0 = _inverse_cubic_zero([a, b, d, e], fsafe)
             use = ok & (a < c0) & (c0 < b)
-            c = snp.where(use, c0, _newton_quadratic(a, b, fa, fb, d, fd, nsteps))
+            if nsteps == 2:
+                c = snp.where(use, c0, _newton_quadratic(a, b, fa, fb, d, fd, nsteps))
+            else:
+                # SciPy's c is set once per iteration: a later step without an
+                # inverse cubic keeps (and re-evaluates) the previous point
+                c = snp.where(use, c0, c)
             st, fc, go = evaluate(st, c)
             new, d2, fd2 = update(st, c, fc)
             st = guarded(st, new, go)

@@ -10,6 +10,8 @@ quadratic interpolation.  Kraft solves the QP subproblem by a least-squares
 active-set method (LSQ/NNLS); here it is a dense primal-dual interior-point
 method (Mehrotra's predictor-corrector), a fixed-shape loop that suits
 ``jit`` and ``vmap``, so the iterates are not SciPy's but the solutions are.
+When the linearised constraints are inconsistent the QP is relaxed as
+Kraft's (one more variable scaling back the violated constraints).
 Constraint Jacobians are exact (forward mode) unless given.
 
 ``res.x`` and ``res.fun`` are differentiable with respect to float ``args`` by
@@ -130,15 +132,12 @@ class SLSQPSolver:
 
     Examples
     --------
-    >>> from sciax.optimize import minimize
-    >>> cons = [{"type": "ineq", "fun": lambda x: x[0] - 2 * x[1] + 2},
-    ...         {"type": "ineq", "fun": lambda x: -x[0] - 2 * x[1] + 6},
-    ...         {"type": "ineq", "fun": lambda x: -x[0] + 2 * x[1] + 2}]
-    >>> res = minimize(lambda x: (x[0] - 1) ** 2 + (x[1] - 2.5) ** 2,
-    ...                snp.array([2.0, 0.0]), method="SLSQP",
-    ...                bounds=((0, None), (0, None)), constraints=cons)
-    >>> print(np.round(np.asarray(res.x), 6), res.message)
-    [1.4 1.7] Optimization terminated successfully
+    A solver object is a ``method``, with its options (see
+    :class:`NonlinearConstraint` and :class:`LinearConstraint` for solves):
+
+    >>> from sciax.optimize import SLSQPSolver
+    >>> SLSQPSolver(ftol=1e-10).ftol
+    1e-10
     """
 
     ftol: float = 1e-6
@@ -194,6 +193,28 @@ def _sqp(obj: Objective, pieces, x0, lb, ub, opts: SLSQPSolver, callback):
         h = snp.concatenate([c["ci"], snp.where(fin_ub, ub - x, 1.0),
                              snp.where(fin_lb, x - lb, 1.0)])
         d, y, zall, qp_ok = qp_solve(B, c["g"], c["Je"], -c["ce"], G, h)
+
+        def elastic(_):
+            # Inconsistent linearisation: Kraft's relaxation, one more variable
+            # 0 <= delta <= 1 scaling back the violated constraints,
+            # J d + (1 - delta) c = 0 and J d + c - delta min(c, 0) >= 0, with
+            # delta penalised (rho delta^2 / 2, rho = 100 (1 + |g|))
+            rho = 100.0 * (1.0 + snp.max(snp.abs(c["g"])))
+            Ba = snp.zeros((n + 1, n + 1), dt).at[:n, :n].set(B).at[n, n].set(rho)
+            ga = snp.concatenate([c["g"], snp.zeros((1,), dt)])
+            Aa = snp.concatenate([c["Je"], -c["ce"][:, None]], axis=1)
+            cin_neg = snp.minimum(c["ci"], 0.0)
+            Ga = snp.concatenate([
+                snp.concatenate([G, snp.concatenate(
+                    [cin_neg, snp.zeros((2 * n,), dt)])[:, None]], axis=1),
+                snp.concatenate([snp.zeros((2, n), dt),
+                                 snp.array([[1.0], [-1.0]], dt)], axis=1)], axis=0)
+            ha = snp.concatenate([h, snp.array([1.0, 0.0], dt)])
+            da, ya, za, ok = qp_solve(Ba, ga, Aa, -c["ce"], Ga, ha)
+            return da[:n], ya, za[:mi + 2 * n], ok
+
+        d, y, zall, qp_ok = lax.cond(qp_ok, lambda _: (d, y, zall, qp_ok), elastic,
+                                     None)
         z, zu, zl = zall[:mi], zall[mi:mi + n], zall[mi + n:]
         # Kraft's convergence test before the step
         v0 = viol(c["ce"], c["ci"])
@@ -356,7 +377,7 @@ def minimize_slsqp(fun: Callable, x0f, unravel_key, args, jac, lb, ub,
     structure (``minimize`` validates and ravels first)."""
     n = x0f.shape[0]
     unravel = _make_unravel(unravel_key)
-    pieces = cons.normalize(constraints, n, x0f) if constraints else ()
+    pieces = cons.normalize(constraints, n, x0f, unravel) if constraints else ()
     me, mi = cons.sizes(pieces)
     if me > n:
         raise ValueError(f"SLSQP: more equality constraints ({me}) than independent "

@@ -8,8 +8,8 @@ approximately by conjugate gradients, and a line search along the projected
 path keeps the iterate in the box.  Here the hessian-vector products are
 exact (forward-over-reverse) instead of finite differences of the gradient,
 the CG is unpreconditioned and the line search is a backtracking Armijo
-search (quadratic interpolation) on the projected path, so the iterates are not SciPy's; the
-stationary points and statuses are.
+search (quadratic interpolation) on the projected path, so the iterates are
+not SciPy's; the stationary points and statuses are.
 """
 
 from __future__ import annotations
@@ -189,10 +189,10 @@ class TNCMinimizer(AbstractMinimizer):
                            reason_index(Status.TNC_LINESEARCH))
         if self.ftol >= 0:
             reason = snp.where(ok & (snp.abs(f1 - f) <= self.ftol * (1 + snp.abs(f))),
-                               reason_index(Status.SUCCESS), reason)
+                               reason_index(Status.TNC_FCONV), reason)
         if self.xtol >= 0:
-            reason = snp.where(ok & (snp.max(snp.abs((x1 - x) / st.scale)) <= self.xtol),
-                               reason_index(Status.XTOL), reason)
+            small = snp.max(snp.abs((x1 - x) / st.scale)) <= self.xtol
+            reason = snp.where(ok & small, reason_index(Status.TNC_XCONV), reason)
         new = TNCState(x=x1, f=f1, g=g1, scale=st.scale, nfev=st.nfev + k,
                        njev=st.njev + k, nhev=st.nhev + nh)
         return new, reason.astype(snp.int32)

@@ -44,6 +44,7 @@ def test_hock_schittkowski(name):
     _check(HS[name], _solve(HS[name]))
 
 
+@pytest.mark.slow
 def test_constraint_objects_hs35():
     # HS 35 with its inequality as a LinearConstraint and bounds as Bounds-like
     # pairs; the default method with constraints is SLSQP (as SciPy).
@@ -123,3 +124,41 @@ def test_other_methods_warn_and_ignore_constraints():
         r = minimize(lambda x: snp.sum(x ** 2), snp.ones(2), method="BFGS",
                      constraints={"type": "eq", "fun": lambda x: x[0] - 1})
     np.testing.assert_allclose(np.asarray(r.x), 0.0, atol=1e-6)
+
+
+@pytest.mark.slow
+def test_inconsistent_linearisation_is_relaxed():
+    # At the origin the circle constraint's Jacobian vanishes: the linearised
+    # constraint 0 d = 1 has no solution.  The relaxed QP steps anyway and the
+    # iteration reaches the minimiser of x + y on the circle, (-1, -1)/sqrt(2)
+    # (SciPy's SLSQP ends at the maximiser (1, 1)/sqrt(2) from here).
+    circle = {"type": "eq", "fun": lambda x: x[0] ** 2 + x[1] ** 2 - 1.0}
+    r = minimize(lambda x: x[0] + x[1], snp.zeros(2), method="SLSQP",
+                 constraints=[circle])
+    assert r.success
+    np.testing.assert_allclose(np.asarray(r.x), -np.sqrt(0.5), atol=1e-6)
+    # two disks' linearisations are incompatible at the origin; SciPy stops
+    # with status 4 there, sciax's relaxed QP goes on to the answer (2.5, 0)
+    cons = [{"type": "ineq", "fun": lambda x: x[0] ** 2 + x[1] ** 2 - 1.0},
+            {"type": "ineq", "fun": lambda x: 0.25 - (x[0] - 3.0) ** 2 - x[1] ** 2}]
+    r = minimize(lambda x: x[0] ** 2 + x[1] ** 2, snp.zeros(2), method="SLSQP",
+                 constraints=cons)
+    assert r.success
+    np.testing.assert_allclose(np.asarray(r.x), [2.5, 0.0], atol=1e-6)
+
+
+@pytest.mark.slow
+def test_vmap_over_starts_equals_loop():
+    # per-lane iterates, statuses and counters under vmap (HS 71 from three
+    # feasible-box starts)
+    p = HS["hs71"]
+    f = lambda x: p.fun(x, snp)  # noqa: E731
+    cons = p.constraints(snp)
+    starts = np.array([p.x0, [1.5, 4.0, 4.0, 1.5], [2.0, 3.0, 3.0, 2.0]])
+    rv = sciax.vmap(lambda x0: minimize(f, x0, method="SLSQP", bounds=p.bounds,
+                                        constraints=cons))(snp.asarray(starts))
+    for i, x0 in enumerate(starts):
+        r = minimize(f, snp.asarray(x0), method="SLSQP", bounds=p.bounds,
+                     constraints=cons)
+        np.testing.assert_allclose(np.asarray(rv.x)[i], np.asarray(r.x), atol=1e-10)
+        assert int(rv.nit[i]) == int(r.nit) and int(rv.status[i]) == int(r.status)
