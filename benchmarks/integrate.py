@@ -16,14 +16,16 @@ a PID controller at the same tolerances):
 Stiff problems (``--stiff``, or ``--only-stiff`` to skip Lorenz), rtol = 1e-6,
 atol = 1e-10 (HIRES: rtol = 1e-7, atol = 1e-9):
 
-* (d) Robertson to t = 1e11, per solve: sciax BDF, Radau and Kvaerno5 vs SciPy
-  LSODA, BDF and Radau, and diffrax Kvaerno5 with a PID controller;
+* (d) Robertson to t = 1e11, per solve: sciax BDF, Radau, Kvaerno5 and LSODA vs
+  SciPy LSODA, BDF and Radau, and diffrax Kvaerno5 with a PID controller;
 * (e) HIRES to t = 321.8122, per solve (same methods);
 * (f) first-call time of ``jit(grad(loss))``, loss = y1(40) of Robertson as a
   function of its rate constants (sciax BDF, diffrax Kvaerno5), and the
   steady-state gradient time.
 
-Timings alternate the libraries round by round and report medians.  JAX is
+Timings alternate the libraries round by round and report medians.  Run with
+``SCIAX_COMPILATION_CACHE=0`` for honest first-call times (otherwise a second
+run loads sciax's compiled programs from its disk cache).  JAX is
 imported after sciax has created its client; it is needed only here.
 """
 
@@ -221,7 +223,7 @@ def stiff(reps: int) -> None:
     for name, (f_sx, f_np, t1, y0, tol) in problems.items():
         te = snp.array([t1])
         calls: dict[str, Callable] = {}
-        for m in ("BDF", "Radau", "Kvaerno5"):
+        for m in ("BDF", "Radau", "Kvaerno5", "LSODA"):
             fn = sciax.jit(lambda y0, k, m=m: solve_ivp(
                 f_sx, (0.0, t1), y0, method=m, args=(k,), t_eval=te, max_steps=4000,
                 **tol).y)
