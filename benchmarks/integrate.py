@@ -214,7 +214,8 @@ def stiff(reps: int) -> None:
     except ImportError:
         diffrax = None
     problems = {
-        "Robertson": (lambda t, y, k: rober(t, y, k), lambda t, y: rober(t, y, K_ROB, np),
+        "Robertson": (lambda t, y, k: rober(t, y, k),
+                      lambda t, y: rober(t, y, K_ROB, np),
                       1e11, np.array([1.0, 0.0, 0.0]), dict(rtol=1e-6, atol=1e-10)),
         "HIRES": (lambda t, y, k: hires(t, y), lambda t, y: hires(t, y, np), HIRES_T,
                   HIRES_Y0, dict(rtol=1e-7, atol=1e-9)),
@@ -231,8 +232,8 @@ def stiff(reps: int) -> None:
                 lambda fn=fn: fn(snp.asarray(y0), snp.asarray(K_ROB)), 1)
             calls[f"sciax {m}"] = lambda fn=fn: fn(snp.asarray(y0), snp.asarray(K_ROB))
         for m in ("LSODA", "BDF", "Radau"):
-            calls[f"scipy {m}"] = lambda m=m: si.solve_ivp(f_np, (0.0, t1), y0, method=m,
-                                                           **tol)
+            calls[f"scipy {m}"] = lambda m=m: si.solve_ivp(
+                f_np, (0.0, t1), y0, method=m, **tol)
         if diffrax is not None:
             def dfx_solve(y0, k, f_np=f_np, t1=t1, tol=tol, name=name):
                 if name == "Robertson":
@@ -290,7 +291,8 @@ def stiff(reps: int) -> None:
         dfx_g = jax.jit(jax.grad(dfx_loss))
         res["grad diffrax Kvaerno5 first call (f)"] = _time(
             lambda: dfx_g(jnp.asarray(K_ROB)), 1)
-        res["grad diffrax Kvaerno5 (f)"] = _time(lambda: dfx_g(jnp.asarray(K_ROB)), reps)
+        res["grad diffrax Kvaerno5 (f)"] = _time(lambda: dfx_g(jnp.asarray(K_ROB)),
+                                                 reps)
         print(f"grad diffrax Kvaerno5: {np.asarray(dfx_g(jnp.asarray(K_ROB)))}")
     for k, v in res.items():
         print(f"{k:44s} {v * 1e3:10.2f} ms")

@@ -203,7 +203,8 @@ class AbstractESDIRK(im.AbstractImplicitSolver):
         out["h_abs"] = lax.stop_gradient(snp.where(
             good, h_abs * grow, snp.where(reject, h_abs * shrink,
                                           snp.where(halve, 0.5 * h_abs, h_abs))))
-        out["current_jac"] = snp.where(good, prob.jac_constant, s["current_jac"] | refresh)
+        out["current_jac"] = snp.where(good, prob.jac_constant,
+                                       s["current_jac"] | refresh)
         out["rejected"] = ~good
         last = snp.where(~conv, snp.where(singular, im.FAIL_SINGULAR, im.FAIL_NEWTON),
                          snp.where(reject, im.FAIL_ERROR, im.FAIL_NONE))
