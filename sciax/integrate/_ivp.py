@@ -322,8 +322,9 @@ def solve_ivp(fun: Callable, t_span: Sequence[Any], y0: Any, method: Any = "RK45
     past a terminal event); without it ``t``/``y`` are buffers of
     ``max_steps + 1`` points of which ``n_points`` are valid (NaN after), and
     ``t_events``/``y_events`` are buffers of ``event_capacity`` entries per
-    event with ``n_events`` valid.  ``rtol`` below ``100 * eps`` warns and is clipped, as in SciPy.  A zero of an event
-    function exactly at the start of a step is not reported again.
+    event with ``n_events`` valid.  ``rtol`` below ``100 * eps`` warns and is
+    clipped, as in SciPy.  A zero of an event function exactly at the start of
+    a step is not reported again.
 
     *Transformations.*  ``vmap`` over ``y0``/``args`` gives every lane its own
     step sizes, counts and status; the batch runs until its slowest lane
