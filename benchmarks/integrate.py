@@ -16,14 +16,16 @@ a PID controller at the same tolerances):
 Stiff problems (``--stiff``, or ``--only-stiff`` to skip Lorenz), rtol = 1e-6,
 atol = 1e-10 (HIRES: rtol = 1e-7, atol = 1e-9):
 
-* (d) Robertson to t = 1e11, per solve: sciax BDF, Radau and Kvaerno5 vs SciPy
-  LSODA, BDF and Radau, and diffrax Kvaerno5 with a PID controller;
+* (d) Robertson to t = 1e11, per solve: sciax BDF, Radau, Kvaerno5 and LSODA vs
+  SciPy LSODA, BDF and Radau, and diffrax Kvaerno5 with a PID controller;
 * (e) HIRES to t = 321.8122, per solve (same methods);
 * (f) first-call time of ``jit(grad(loss))``, loss = y1(40) of Robertson as a
   function of its rate constants (sciax BDF, diffrax Kvaerno5), and the
   steady-state gradient time.
 
-Timings alternate the libraries round by round and report medians.  JAX is
+Timings alternate the libraries round by round and report medians.  Run with
+``SCIAX_COMPILATION_CACHE=0`` for honest first-call times (otherwise a second
+run loads sciax's compiled programs from its disk cache).  JAX is
 imported after sciax has created its client; it is needed only here.
 """
 
@@ -212,7 +214,8 @@ def stiff(reps: int) -> None:
     except ImportError:
         diffrax = None
     problems = {
-        "Robertson": (lambda t, y, k: rober(t, y, k), lambda t, y: rober(t, y, K_ROB, np),
+        "Robertson": (lambda t, y, k: rober(t, y, k),
+                      lambda t, y: rober(t, y, K_ROB, np),
                       1e11, np.array([1.0, 0.0, 0.0]), dict(rtol=1e-6, atol=1e-10)),
         "HIRES": (lambda t, y, k: hires(t, y), lambda t, y: hires(t, y, np), HIRES_T,
                   HIRES_Y0, dict(rtol=1e-7, atol=1e-9)),
@@ -221,7 +224,7 @@ def stiff(reps: int) -> None:
     for name, (f_sx, f_np, t1, y0, tol) in problems.items():
         te = snp.array([t1])
         calls: dict[str, Callable] = {}
-        for m in ("BDF", "Radau", "Kvaerno5"):
+        for m in ("BDF", "Radau", "Kvaerno5", "LSODA"):
             fn = sciax.jit(lambda y0, k, m=m: solve_ivp(
                 f_sx, (0.0, t1), y0, method=m, args=(k,), t_eval=te, max_steps=4000,
                 **tol).y)
@@ -229,8 +232,8 @@ def stiff(reps: int) -> None:
                 lambda fn=fn: fn(snp.asarray(y0), snp.asarray(K_ROB)), 1)
             calls[f"sciax {m}"] = lambda fn=fn: fn(snp.asarray(y0), snp.asarray(K_ROB))
         for m in ("LSODA", "BDF", "Radau"):
-            calls[f"scipy {m}"] = lambda m=m: si.solve_ivp(f_np, (0.0, t1), y0, method=m,
-                                                           **tol)
+            calls[f"scipy {m}"] = lambda m=m: si.solve_ivp(
+                f_np, (0.0, t1), y0, method=m, **tol)
         if diffrax is not None:
             def dfx_solve(y0, k, f_np=f_np, t1=t1, tol=tol, name=name):
                 if name == "Robertson":
@@ -288,7 +291,8 @@ def stiff(reps: int) -> None:
         dfx_g = jax.jit(jax.grad(dfx_loss))
         res["grad diffrax Kvaerno5 first call (f)"] = _time(
             lambda: dfx_g(jnp.asarray(K_ROB)), 1)
-        res["grad diffrax Kvaerno5 (f)"] = _time(lambda: dfx_g(jnp.asarray(K_ROB)), reps)
+        res["grad diffrax Kvaerno5 (f)"] = _time(lambda: dfx_g(jnp.asarray(K_ROB)),
+                                                 reps)
         print(f"grad diffrax Kvaerno5: {np.asarray(dfx_g(jnp.asarray(K_ROB)))}")
     for k, v in res.items():
         print(f"{k:44s} {v * 1e3:10.2f} ms")

@@ -173,9 +173,8 @@ class BDF(im.AbstractImplicitSolver):
         good = conv & (err <= 1)  # NaN fails
         reject = conv & ~good
         safe_err = snp.where(snp.isfinite(err) & (err > 0), err, 1.0)
-        shrink = snp.where(snp.isfinite(err),
-                           snp.maximum(MIN_FACTOR, safety * safe_err ** (-1.0 / (order + 1))),
-                           MIN_FACTOR)
+        shrink = snp.maximum(MIN_FACTOR, safety * safe_err ** (-1.0 / (order + 1)))
+        shrink = snp.where(snp.isfinite(err), shrink, MIN_FACTOR)
         shrink = snp.where(halve, 0.5, shrink)
 
         # Accepted: update the differences, then (after order + 1 equal steps)
@@ -189,13 +188,10 @@ class BDF(im.AbstractImplicitSolver):
         n_eq = n_equal + 1
         ec = snp.asarray(ERROR_CONST)
         D_sg = sg(D_acc)
-        err_m = snp.where(order > 1,
-                          im.rms(ec[snp.maximum(order - 1, 0)] * D_sg[order] / scale_new),
-                          snp.inf)
-        err_p = snp.where(order < MAX_ORDER,
-                          im.rms(ec[snp.minimum(order + 1, MAX_ORDER)]
-                                 * D_sg[snp.minimum(order + 2, MAX_ORDER + 2)] / scale_new),
-                          snp.inf)
+        below = ec[snp.maximum(order - 1, 0)] * D_sg[order]
+        above = ec[snp.minimum(order + 1, MAX_ORDER)] * D_sg[order + 2]
+        err_m = snp.where(order > 1, im.rms(below / scale_new), snp.inf)
+        err_p = snp.where(order < MAX_ORDER, im.rms(above / scale_new), snp.inf)
         norms = snp.stack([err_m, err, err_p])
         expo = -1.0 / (order + snp.arange(3))
         facs = snp.where(norms == 0, snp.inf,
@@ -211,8 +207,8 @@ class BDF(im.AbstractImplicitSolver):
         out["J"], out["lu"], out["piv"], out["singular"] = J, lu, piv, singular
         out["D"] = snp.where(good, D_acc, snp.where(halve | reject, D_rej, D))
         out["order"] = snp.where(good, new_order, order)
-        out["h_abs"] = lax.stop_gradient(
-            snp.where(good, h_abs * grow, snp.where(halve | reject, h_abs * shrink, h_abs)))
+        out["h_abs"] = lax.stop_gradient(snp.where(
+            good, h_abs * grow, snp.where(halve | reject, h_abs * shrink, h_abs)))
         out["n_equal"] = snp.where(good, snp.where(choose, 0, n_eq),
                                    snp.where(halve | reject, 0, n_equal))
         # SciPy keeps the LU after an error-test rejection (simplified Newton).
@@ -258,7 +254,9 @@ def _newton(fun, t_new, y_pred, c, psi, lu, piv, scale, tol, bounded):
         k, *_, done = st
         return ~done & (k < NEWTON_MAXITER)
 
-    init = (snp.asarray(0), y_pred, snp.zeros_like(y_pred), snp.asarray(1.0, y_pred.dtype),
-            snp.asarray(False), snp.asarray(False))
-    k, y, d, _, converged, _ = im.iterate(keep_going, body, init, NEWTON_MAXITER, bounded)
+    no = snp.asarray(False)
+    init = (snp.asarray(0), y_pred, snp.zeros_like(y_pred),
+            snp.asarray(1.0, y_pred.dtype), no, no)
+    k, y, d, _, converged, _ = im.iterate(keep_going, body, init, NEWTON_MAXITER,
+                                          bounded)
     return converged, k, y, d

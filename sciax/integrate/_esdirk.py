@@ -203,7 +203,8 @@ class AbstractESDIRK(im.AbstractImplicitSolver):
         out["h_abs"] = lax.stop_gradient(snp.where(
             good, h_abs * grow, snp.where(reject, h_abs * shrink,
                                           snp.where(halve, 0.5 * h_abs, h_abs))))
-        out["current_jac"] = snp.where(good, prob.jac_constant, s["current_jac"] | refresh)
+        out["current_jac"] = snp.where(good, prob.jac_constant,
+                                       s["current_jac"] | refresh)
         out["rejected"] = ~good
         last = snp.where(~conv, snp.where(singular, im.FAIL_SINGULAR, im.FAIL_NEWTON),
                          snp.where(reject, im.FAIL_ERROR, im.FAIL_NONE))
@@ -252,11 +253,15 @@ class Kvaerno4(AbstractESDIRK):
 
     Examples
     --------
-    >>> from sciax.integrate import solve_ivp
-    >>> r = solve_ivp(lambda t, y: -50.0 * (y - snp.sin(t)), (0.0, 1.0),
-    ...               snp.array([0.0]), method="Kvaerno4", rtol=1e-6)
-    >>> print(round(float(r.y[0, -1]), 3))
-    0.83
+    A strongly damped pendulum:
+
+    >>> from sciax.integrate import solve_ivp, Kvaerno4
+    >>> def pendulum(t, y):
+    ...     return snp.stack([y[1], -100.0 * snp.sin(y[0]) - 20.0 * y[1]])
+    >>> r = solve_ivp(pendulum, (0.0, 1.0), snp.array([1.0, 0.0]), method=Kvaerno4(),
+    ...               rtol=1e-8, atol=1e-10)
+    >>> print(np.round(np.asarray(r.y[:, -1]), 4))
+    [ 0.0007 -0.0062]
     """
 
     tableau = _kvaerno4()
@@ -386,11 +391,8 @@ class KenCarp3(_KenCarp):
 class KenCarp4(_KenCarp):
     """Kennedy and Carpenter's additive (IMEX) ESDIRK 4(3) pair, ARK4(3)6L[2]SA.
 
-    See :class:`KenCarp3` for the split ``fun=(f_explicit, f_implicit)``.
-
-    References
-    ----------
-    C. A. Kennedy and M. H. Carpenter, Appl. Numer. Math. 44 (2003) 139-181.
+    Six stages, L-stable implicit part; the split ``fun=(f_explicit,
+    f_implicit)`` and the reference are as for :class:`KenCarp3`.
 
     Examples
     --------
@@ -409,19 +411,24 @@ class KenCarp4(_KenCarp):
 class KenCarp5(_KenCarp):
     """Kennedy and Carpenter's additive (IMEX) ESDIRK 5(4) pair, ARK5(4)8L[2]SA.
 
-    See :class:`KenCarp3` for the split ``fun=(f_explicit, f_implicit)``.
+    Eight stages; for tight tolerances (see :class:`KenCarp3` for the split).
 
     References
     ----------
-    C. A. Kennedy and M. H. Carpenter, Appl. Numer. Math. 44 (2003) 139-181.
+    C. A. Kennedy and M. H. Carpenter, "Additive Runge-Kutta schemes for
+    convection-diffusion-reaction equations", Appl. Numer. Math. 44 (2003).
 
     Examples
     --------
-    >>> from sciax.integrate import solve_ivp
-    >>> r = solve_ivp((lambda t, y: -0.1 * y, lambda t, y: -1000.0 * (y - snp.cos(t))),
-    ...               (0.0, 1.0), snp.array([0.0]), method="KenCarp5", rtol=1e-6)
-    >>> print(round(float(r.y[0, -1]), 3))
-    0.541
+    Diffusion (stiff, implicit) with a forcing term (explicit):
+
+    >>> from sciax.integrate import solve_ivp, KenCarp5
+    >>> lap = 100.0 * snp.array([[-2.0, 1, 0], [1, -2, 1], [0, 1, -2]])
+    >>> forcing = lambda t, y: snp.sin(t) * snp.ones(3)
+    >>> r = solve_ivp((forcing, lambda t, y: lap @ y), (0.0, 2.0), snp.ones(3),
+    ...               method=KenCarp5(), rtol=1e-8, atol=1e-10)
+    >>> print(np.round(np.asarray(r.y[:, -1]), 4))
+    [0.0137 0.0183 0.0137]
     """
 
     tableau = _KC5

@@ -152,7 +152,8 @@ def newton_rate_test(k: Any, norm: Any, norm_old: Any, max_iter: int, tol: Any
     one_minus = snp.where(rate < 1, 1 - rate, 1.0)
     hopeless = (rate >= 1) | (rate ** (max_iter - k) / one_minus * norm > tol)
     diverging = ~snp.isfinite(norm) | (has_rate & hopeless)
-    converged = ~diverging & ((norm == 0) | (has_rate & (rate / one_minus * norm < tol)))
+    small = has_rate & (rate / one_minus * norm < tol)
+    converged = ~diverging & ((norm == 0) | small)
     return diverging, converged, snp.where(has_rate, rate, snp.nan)
 
 

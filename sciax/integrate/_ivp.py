@@ -316,14 +316,15 @@ def solve_ivp(fun: Callable, t_span: Sequence[Any], y0: Any, method: Any = "RK45
     step failures do; for the implicit methods a step-size underflow says
     whether Newton kept diverging (-4) or the iteration matrix was singular
     (-5).  ``BDF`` and ``Radau`` follow SciPy's algorithms (same steps and
-    counts up to rounding); sparse Jacobians are used in dense form.  Eagerly the output is trimmed as in SciPy.  Under
-    ``jit`` or ``vmap`` shapes are static: with ``t_eval`` the output has
-    exactly ``len(t_eval)`` points (NaN past a terminal event); without it
-    ``t``/``y`` are buffers of ``max_steps + 1`` points of which ``n_points``
-    are valid (NaN after), and ``t_events``/``y_events`` are buffers of
-    ``event_capacity`` entries per event with ``n_events`` valid.  ``rtol``
-    below ``100 * eps`` warns and is clipped, as in SciPy.  A zero of an event
-    function exactly at the start of a step is not reported again.
+    counts up to rounding); sparse Jacobians are used in dense form.  Eagerly
+    the output is trimmed as in SciPy.  Under ``jit`` or ``vmap`` shapes are
+    static: with ``t_eval`` the output has exactly ``len(t_eval)`` points (NaN
+    past a terminal event); without it ``t``/``y`` are buffers of
+    ``max_steps + 1`` points of which ``n_points`` are valid (NaN after), and
+    ``t_events``/``y_events`` are buffers of ``event_capacity`` entries per
+    event with ``n_events`` valid.  ``rtol`` below ``100 * eps`` warns and is
+    clipped, as in SciPy.  A zero of an event function exactly at the start of
+    a step is not reported again.
 
     *Transformations.*  ``vmap`` over ``y0``/``args`` gives every lane its own
     step sizes, counts and status; the batch runs until its slowest lane

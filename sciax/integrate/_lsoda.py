@@ -110,7 +110,8 @@ class LSODA(im.AbstractImplicitSolver):
             # Hairer's DOPRI5 rule: 15 stiff-looking accepted steps, forgotten
             # only after 6 non-stiff ones in a row.
             stiff = lax.stop_gradient(h_rho > RK_STABILITY)
-            calm = snp.where(good & ~stiff, st["calm"] + 1, snp.where(good, 0, st["calm"]))
+            calm = snp.where(good & ~stiff, st["calm"] + 1,
+                             snp.where(good, 0, st["calm"]))
             count = snp.where(good & stiff, st["count"] + 1,
                               snp.where(calm >= RESET_AFTER, 0, st["count"]))
             st["calm"] = snp.where(calm >= RESET_AFTER, 0, calm)

@@ -131,7 +131,8 @@ class Radau(im.AbstractImplicitSolver):
         # controller's history when that changes it.
         clamped = fresh & ((h_abs > max_step) | (h_abs < h_min))
         h_start = snp.where(fresh, h_abs, s["h_start"])
-        ho = snp.where(fresh, snp.where(clamped, snp.nan, s["h_abs_old"]), s["ho_local"])
+        ho = snp.where(fresh, snp.where(clamped, snp.nan, s["h_abs_old"]),
+                       s["ho_local"])
         eo = snp.where(fresh, snp.where(clamped, snp.nan, s["err_old"]), s["eo_local"])
         h_abs = snp.where(fresh, snp.clip(h_abs, h_min, max_step), h_abs)
         rejected = s["rejected"] & ~fresh
@@ -191,9 +192,10 @@ class Radau(im.AbstractImplicitSolver):
         # After a rejection, one more filtering of the estimate through f
         # (Hairer and Wanner, Sec. IV.8, (8.20)); it costs an evaluation.
         again = conv & rejected & ~(err_norm <= 1)
-        err_norm = lax.cond(
-            again, lambda: im.rms(im.lu_solve(*lu_real, fun(sg(t), sg(y) + err) + mm(ZE))
-                                  / scale_new), lambda: err_norm)
+        def filtered():
+            e2 = im.lu_solve(*lu_real, fun(sg(t), sg(y) + err) + mm(ZE))
+            return im.rms(e2 / scale_new)
+        err_norm = lax.cond(again, filtered, lambda: err_norm)
         err_norm = lax.stop_gradient(err_norm)
         s = im.counters(s, nfev=again)
         good = conv & (err_norm <= 1)
