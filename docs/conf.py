@@ -46,8 +46,9 @@ exclude_patterns = ["_build", "**.ipynb_checkpoints", "tutorials/*.md5",
 templates_path = ["_templates"]
 
 # --- API reference -----------------------------------------------------------------
-apigen.write_api_pages(DOCS / "api")
-autosummary_generate = True
+# Named explicitly (not True) so that an incremental build also generates the stubs
+# of a module page written for the first time.
+autosummary_generate = [f"api/{page}.rst" for page in apigen.write_api_pages(DOCS / "api")]
 autosummary_imported_members = True
 autodoc_default_options = {"members": False}
 autodoc_typehints = "none"                # numpydoc's Parameters section says the types

@@ -339,7 +339,8 @@ class BroydenSolver(NonlinSolver):
 
 @dataclasses.dataclass(frozen=True)
 class AndersonSolver(NonlinSolver):
-    """Anderson mixing (``'anderson'``; Eyert, *J. Comp. Phys.* 124, 1996).
+    """Anderson mixing (``'anderson'``; Eyert, Journal of Computational Physics 124,
+    1996).
 
     ``jac_options``: ``alpha``, ``M`` (history length, default 5) and ``w0``
     (regularisation, default 0.01).
