@@ -3,15 +3,18 @@
 Run ``python benchmarks/linalg.py`` (``--large`` adds n = 2000, ``--quick`` is a
 smoke run).  Times ``solve`` (one right-hand side), ``cholesky`` (lower and
 SciPy's default upper factor), ``eigh`` and
-``svd`` at n = 500 (and 2000), and ``grad`` of ``slogdet`` at n = 500, all in
-float64 on well-conditioned random matrices:
+``svd`` at n = 500 (and 2000), ``grad`` of ``slogdet`` at n = 500, and
+``grad`` of ``sum(expm(a)**2)`` at n = 20 (issue 13), all in float64 on
+well-conditioned random matrices:
 
 * sciax: ``sciax.jit`` of the ``sciax.linalg`` function (LAPACK through
   jaxlib's FFI kernels);
 * JAX: ``jax.jit`` of ``jax.scipy.linalg``/``jax.numpy.linalg`` (the same
   kernels), with ``jax_enable_x64``;
 * SciPy/NumPy: ``scipy.linalg`` (its own LAPACK build); the reference for
-  grad of slogdet is the closed form ``inv(a).T`` after ``slogdet``.
+  grad of slogdet is the closed form ``inv(a).T`` after ``slogdet``; that of
+  ``sum(expm(a)**2)`` is the adjoint Frechet derivative
+  ``expm_frechet(a.T, 2 expm(a))``.
 
 Each figure is the median over rounds in which the three libraries take
 turns, so a change of machine load hits all columns alike; each round waits
@@ -34,6 +37,7 @@ import scipy.linalg as sl
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import sciax  # noqa: E402
+import sciax.numpy  # noqa: E402
 from sciax import linalg  # noqa: E402
 
 
@@ -74,6 +78,19 @@ def _grad_case(n: int, jax: Any) -> tuple[str, Callable, Callable, Callable, tup
 
     return ("grad slogdet", sciax.jit(sciax.grad(lambda x: linalg.slogdet(x)[1])),
             jax.jit(jax.grad(lambda x: jnp.linalg.slogdet(x)[1])), numpy_grad, (a,))
+
+
+def _expm_grad_case(jax: Any) -> tuple[str, Callable, Callable, Callable, tuple]:
+    jnp, jsl = jax.numpy, jax.scipy.linalg
+    rng = np.random.default_rng(2)
+    a = rng.standard_normal((20, 20)) / 4
+
+    def scipy_grad(x: np.ndarray) -> np.ndarray:
+        return sl.expm_frechet(x.T, 2 * sl.expm(x), compute_expm=False)
+
+    return ("grad sum(expm(a)**2)",
+            sciax.jit(sciax.grad(lambda x: sciax.numpy.sum(linalg.expm(x) ** 2))),
+            jax.jit(jax.grad(lambda x: jnp.sum(jsl.expm(x) ** 2))), scipy_grad, (a,))
 
 
 def _agree(name: str, outs: list[Any]) -> None:
@@ -121,10 +138,11 @@ def main(argv: list[str] | None = None) -> None:
     for n in sizes:
         cases = _cases(n, jax)
         if n == sizes[0]:
-            cases.append(_grad_case(n, jax))
+            cases += [_grad_case(n, jax), _expm_grad_case(jax)]
         for case in cases:
             s, j, ref = _run(case, rounds, budget=20.0 if n >= 2000 else 8.0)
-            print(f"| {case[0]} | {n} | {s:.2f} | {j:.2f} | {ref:.2f} | "
+            size = 20 if "expm" in case[0] else n
+            print(f"| {case[0]} | {size} | {s:.2f} | {j:.2f} | {ref:.2f} | "
                   f"{s / j:.2f}x | {s / ref:.2f}x |", flush=True)
 
 

@@ -21,22 +21,9 @@ import sciax.linalg
 import sciax.numpy as snp
 from sciax import lax
 from sciax._src import dispatch, lru
-from sciax._src.backend import compile as backend_compile
 from sciax._src.jit import JitWrapped
-from tests.numpy.test_np_eager_programs import (CANDIDATES, M, V, _public_functions,
-                                                _sample)
-
-
-def _executables(monkeypatch):
-    count = [0]
-    init = backend_compile.Executable.__init__
-
-    def counting(self, *a, **k):
-        count[0] += 1
-        init(self, *a, **k)
-
-    monkeypatch.setattr(backend_compile.Executable, "__init__", counting)
-    return count
+from tests.numpy.test_np_eager_programs import (CANDIDATES, M, V, _executables,
+                                                _public_functions, _sample)
 
 
 def _cache_entries() -> int:

@@ -128,6 +128,15 @@ def inline_call(trace: Trace, primitive: Primitive, args: Sequence[Any],
 # simply stage or inline (checkpoint, jit, control flow).
 partial_eval_rules: dict[Primitive, Callable[..., Any]] = {}
 
+# Cheap primitives (broadcasts of a scalar, iotas, conversions, elementwise
+# arithmetic) whose known results, when they come from literals alone, are
+# recomputed in the staged jaxpr instead of being passed to it as residuals:
+# a scalar coefficient broadcast to a matrix and multiplied into a
+# differentiated value would otherwise be a matrix-sized residual (one per
+# coefficient, per loop iteration in a scan, per branch in a cond).  Filled by
+# the lax modules that define them.
+recomputable: set[Primitive] = set()
+
 
 class PartialEvalTrace(Trace):
     """Computes known values now (under the parent trace) and stages every
@@ -138,6 +147,10 @@ class PartialEvalTrace(Trace):
     def __init__(self, parent: Trace):
         self.parent = parent
         self.staged = DynamicJaxprTrace()
+        # id(known value) -> (value, primitive, args, params) for the values
+        # ``recomputable`` from literals; id -> its staged copy once made
+        self._recipes: dict[int, tuple] = {}
+        self._restaged: dict[int, Any] = {}
 
     def __repr__(self) -> str:
         return "PartialEvalTrace"
@@ -148,13 +161,37 @@ class PartialEvalTrace(Trace):
     def process_primitive(self, primitive: Primitive, args: tuple, params: dict) -> Any:
         if not any(self.is_unknown(x) for x in args):
             with set_current_trace(self.parent):
-                return primitive.bind(*args, **params)
+                out = primitive.bind(*args, **params)
+            if (primitive in recomputable and not primitive.multiple_results
+                    and all(self._from_literals(x) for x in args)):
+                self._recipes[id(out)] = (out, primitive, args, params)
+            return out
         rule = partial_eval_rules.get(primitive)
         if rule is not None:
             return rule(self, args, params)
         if primitive in call_jaxprs:
             return inline_call(self, primitive, args, params)
+        if self._recipes:
+            args = tuple(self._restage(x) for x in args)
         return self.staged.process_primitive(primitive, args, params)
+
+    def _from_literals(self, x: Any) -> bool:
+        return (id(x) in self._recipes or dtypes.is_python_scalar(x)
+                or isinstance(x, np.generic)
+                or (type(x) is Array and not x.aval.shape))
+
+    def _restage(self, x: Any) -> Any:
+        """``x``, or its recomputation in the staged jaxpr when it has a recipe."""
+        recipe = self._recipes.get(id(x))
+        if recipe is None:
+            return x
+        copy = self._restaged.get(id(x))
+        if copy is None:
+            _, primitive, args, params = recipe
+            copy = self.staged.process_primitive(
+                primitive, tuple(self._restage(a) for a in args), params)
+            self._restaged[id(x)] = copy
+        return copy
 
 
 def partial_eval_jaxpr(jaxpr: ClosedJaxpr, unknown_ins: Sequence[bool]

@@ -242,6 +242,29 @@ def _cond_jvp(primals, tangents, *, branches):
     return outs[:m], outs[m:]
 
 
+def _share_slots(res_avals: Sequence[Sequence[ShapedArray]]
+                 ) -> tuple[list[ShapedArray], list[list[int]]]:
+    """Residual slots shared by branches: ``(slot avals, per branch the slot
+    of each of its residuals)``; the k-th residual of one type in a branch
+    goes to the k-th slot of that type."""
+    slots: list[ShapedArray] = []
+    by_type: dict[ShapedArray, list[int]] = {}
+    where = []
+    for avals in res_avals:
+        used: dict[ShapedArray, int] = {}
+        mine = []
+        for a in avals:
+            k = used.get(a, 0)
+            used[a] = k + 1
+            free = by_type.setdefault(a, [])
+            if k == len(free):
+                free.append(len(slots))
+                slots.append(a)
+            mine.append(free[k])
+        where.append(mine)
+    return slots, where
+
+
 def _cond_partial_eval(trace: ad.PartialEvalTrace, args, params):
     branches = params["branches"]
     index, ops = args[0], args[1:]
@@ -252,8 +275,12 @@ def _cond_partial_eval(trace: ad.PartialEvalTrace, args, params):
     out_unknown = [any(col) for col in zip(*[u for u, _ in splits])]
     known_ops = [a for a, u in zip(ops, unknown) if not u]
     known_avals = [get_aval(a) for a in known_ops]
-    # Each branch's known part returns its known outputs and its residuals; the
-    # residuals of all branches are joined (others' slots hold zeros).
+    # Each branch's known part returns its known outputs and its residuals in
+    # slots shared between branches: the k-th residual of a given type in a
+    # branch takes the k-th slot of that type, so there are as many slots of a
+    # type as the branch with the most residuals of that type needs (not the
+    # sum over branches), and a branch fills the slots it does not use with
+    # zeros.
     res_avals: list[list[ShapedArray]] = []
     staged: list[ClosedJaxpr] = []
     for _, run in splits:
@@ -263,17 +290,16 @@ def _cond_partial_eval(trace: ad.PartialEvalTrace, args, params):
             res_avals.append([get_aval(c) for c in st.consts])
             return known
         _trace_flat(probe, known_avals)
-    all_res = [a for avs in res_avals for a in avs]
+    all_res, where = _share_slots(res_avals)
     parts = []
     for i, (_, run) in enumerate(splits):
-        before = sum(len(r) for r in res_avals[:i])
-        after = sum(len(r) for r in res_avals[i + 1:])
-
-        def known_branch(*xs, run=run, before=before, after=after):
+        def known_branch(*xs, run=run, slot_of=where[i]):
             known, st, _ = run(*xs, force_unknown=out_unknown)
-            zeros_b = [_zeros(a) for a in all_res[:before]]
-            zeros_a = [_zeros(a) for a in all_res[len(all_res) - after:]]
-            return [*known, *zeros_b, *st.consts, *zeros_a]
+            filled: list[Any] = [None] * len(all_res)
+            for k, c in enumerate(st.consts):
+                filled[slot_of[k]] = c
+            return [*known, *(_zeros(a) if c is None else c
+                              for c, a in zip(filled, all_res))]
         parts.append(_trace_flat(known_branch, known_avals))
     known_branches, kconsts = _join_consts(parts)
     with set_current_trace(trace.parent):
@@ -281,14 +307,13 @@ def _cond_partial_eval(trace: ad.PartialEvalTrace, args, params):
     n_known = sum(1 for u in out_unknown if not u)
     known_outs, residuals = kouts[:n_known], kouts[n_known:]
     staged_branches = []
-    offset = 0
-    for st, avs in zip(staged, res_avals):
+    for st, slot_of in zip(staged, where):
         j = st.jaxpr
-        pre = [Var(a) for a in all_res[:offset]]
-        post = [Var(a) for a in all_res[offset + len(avs):]]
+        slot_vars = [Var(a) for a in all_res]
+        for k, v in enumerate(j.constvars):
+            slot_vars[slot_of[k]] = v
         staged_branches.append(ClosedJaxpr(
-            Jaxpr([], [*pre, *j.constvars, *post, *j.invars], j.outvars, j.eqns), []))
-        offset += len(avs)
+            Jaxpr([], [*slot_vars, *j.invars], j.outvars, j.eqns), []))
     souts = iter(trace.staged.process_primitive(
         cond_p, [index, *residuals, *(a for a, u in zip(ops, unknown) if u)],
         {"branches": tuple(staged_branches)}))

@@ -23,6 +23,7 @@ from sciax._src.core import dtypes
 from sciax._src.core.avals import ShapedArray, get_aval
 from sciax._src.core.trace import Primitive
 from sciax._src.interpreters import ad, batching, hooks, lowering
+from sciax._src.interpreters import partial_eval as pe
 from sciax._src.interpreters.lowering import hlo_op, register_lowering
 from sciax._src.lax import shape_ops
 from sciax._src.lax._rules import (_any, _bool, _compare, _complex, _float, _inexact,
@@ -784,6 +785,8 @@ convert_element_type_p = standard_primitive(
     lambda x, **p: x.shape, _convert_dtype_rule, "convert_element_type",
     lambda x, *, new_dtype, weak_type: weak_type)
 register_lowering(convert_element_type_p, _convert_lowering)
+# recomputed from literals in a staged jaxpr rather than saved as residuals
+pe.recomputable.update({add_p, sub_p, mul_p, neg_p, eq_p, convert_element_type_p})
 ad.primitive_jvps[convert_element_type_p] = _convert_jvp
 ad.primitive_transposes[convert_element_type_p] = _convert_transpose
 batching.defvectorized(convert_element_type_p)

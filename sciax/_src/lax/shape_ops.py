@@ -18,6 +18,7 @@ from sciax._src.backend.mlir import hlo, ir
 from sciax._src.core import dtypes
 from sciax._src.core.avals import ShapedArray, get_aval
 from sciax._src.interpreters import ad, batching, hooks, lowering
+from sciax._src.interpreters import partial_eval as pe
 from sciax._src.interpreters.lowering import register_lowering
 from sciax._src.lax import elementwise as ew
 from sciax._src.lax._rules import standard_primitive
@@ -920,6 +921,8 @@ def _iota_lowering(ctx, *, dtype, shape, dimension):
 
 
 iota_p = standard_primitive(_iota_shape_rule, _iota_dtype_rule, "iota")
+# recomputed from literals in a staged jaxpr rather than saved as residuals
+pe.recomputable.update({broadcast_in_dim_p, reshape_p, iota_p})
 register_lowering(iota_p, _iota_lowering)
 ad.defjvp_zero(iota_p)
 

@@ -23,7 +23,8 @@ from sciax._src.core.avals import get_aval
 from sciax._src.custom_derivatives import custom_jvp
 from sciax._src.lax import linalg
 from sciax._src.lax.linalg import spectral as linalg_eig
-from sciax._src.numpy import einsum, indexing, products, reductions, ufuncs, util
+from sciax._src.numpy import (einsum, indexing, products, reductions, sorting, ufuncs,
+                               util)
 
 LinAlgError = np.linalg.LinAlgError
 
@@ -145,14 +146,33 @@ def solve(a: Any, b: Any) -> Any:
 
 
 def _lu_solve(a: Any, b: Any) -> Any:
+    """``a^-1 b`` for stacks ``a`` (..., n, n) and ``b`` (..., n, k) of equal
+    batch shape, by one LU factorisation, differentiated implicitly
+    (``lax.custom_linear_solve``): the derivative reuses the factors, ``dx =
+    a^-1 (db - da x)``, and reverse mode solves with the transposed factors,
+    instead of differentiating the factorisation itself (which cost about 6x
+    JAX's time in ``jit(grad)`` of a 20x20 solve)."""
     lla = _lla()
-    lu, _, perm = lla.lu(a)
+    lu, _, perm = lla.lu(lax.stop_gradient(a))
     nd = util.ndim(b)
-    perm = util.cast(perm, dtypes.default_int())
-    pb = indexing.take_along_axis(b, lax.reshape(perm, get_aval(perm).shape + (1,)),
-                                  axis=nd - 2, mode="promise_in_bounds")
-    y = lla.triangular_solve(lu, pb, left_side=True, lower=True, unit_diagonal=True)
-    return lla.triangular_solve(lu, y, left_side=True, lower=False)
+    perm = lax.reshape(util.cast(perm, dtypes.default_int()), get_aval(perm).shape + (1,))
+
+    def solve(_: Any, rhs: Any) -> Any:  # P a = L U: x = U^-1 L^-1 P rhs
+        pb = indexing.take_along_axis(rhs, perm, axis=nd - 2, mode="promise_in_bounds")
+        y = lla.triangular_solve(lu, pb, left_side=True, lower=True, unit_diagonal=True)
+        return lla.triangular_solve(lu, y, left_side=True, lower=False)
+
+    def transpose_solve(_: Any, rhs: Any) -> Any:  # a^T = U^T L^T P
+        y = lla.triangular_solve(lu, rhs, left_side=True, lower=False, transpose_a=True)
+        z = lla.triangular_solve(lu, y, left_side=True, lower=True, unit_diagonal=True,
+                                 transpose_a=True)
+        inverse = lax.reshape(sorting.argsort(perm[..., 0], axis=-1),
+                              get_aval(perm).shape)
+        return indexing.take_along_axis(z, inverse, axis=nd - 2,
+                                        mode="promise_in_bounds")
+
+    return lax.custom_linear_solve(lambda x: products.matmul(a, x), b, solve,
+                                   transpose_solve)
 
 
 def inv(a: Any) -> Any:
