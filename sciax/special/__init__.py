@@ -27,3 +27,4 @@ from __future__ import annotations
 from sciax.special._gamma import *  # noqa: F401,F403
 from sciax.special._incomplete import *  # noqa: F401,F403
 from sciax.special._error import *  # noqa: F401,F403
+from sciax.special._convenience import *  # noqa: F401,F403
