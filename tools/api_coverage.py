@@ -1,5 +1,6 @@
 """Which of NumPy's main-namespace callables ``sciax.numpy`` provides (and,
 with ``--scipy-linalg``, which of ``scipy.linalg``'s ``sciax.linalg`` provides;
+with ``--scipy-special``, which of ``scipy.special``'s ``sciax.special`` provides;
 with ``--jax``, which of ``jax``'s and ``jax.lax``'s ``sciax`` and ``sciax.lax``
 provide).
 
@@ -117,12 +118,17 @@ def jax_coverage(source: str = "auto"
     return out, version
 
 
-def coverage(scipy_linalg: bool = False) -> tuple[list[str], list[str]]:
+def coverage(scipy_linalg: bool = False, scipy_special: bool = False
+             ) -> tuple[list[str], list[str]]:
     """``(present, missing)``: the reference's callables that sciax has and lacks."""
     if scipy_linalg:
         import scipy.linalg as ref
 
         import sciax.linalg as ours
+    elif scipy_special:
+        import scipy.special as ref
+
+        import sciax.special as ours
     else:
         ref = np
         import sciax.numpy as ours
@@ -139,6 +145,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--present", action="store_true", help="list covered names")
     parser.add_argument("--scipy-linalg", action="store_true",
                         help="count sciax.linalg against scipy.linalg instead")
+    parser.add_argument("--scipy-special", action="store_true",
+                        help="count sciax.special against scipy.special instead")
     parser.add_argument("--jax", action="store_true",
                         help="count sciax and sciax.lax against jax and jax.lax")
     parser.add_argument("--write-jax-names", action="store_true",
@@ -162,9 +170,14 @@ def main(argv: list[str] | None = None) -> int:
             if args.missing:
                 print("\n".join(f"{mod}.{n}" for n in m))
         return 0
-    present, missing = coverage(args.scipy_linalg)
+    present, missing = coverage(args.scipy_linalg, args.scipy_special)
     total = len(present) + len(missing)
-    if args.scipy_linalg:
+    if args.scipy_special:
+        import scipy
+
+        print(f"sciax.special covers {len(present)} of the {total} callables in "
+              f"scipy.special {scipy.__version__} ({len(missing)} missing)")
+    elif args.scipy_linalg:
         import scipy
 
         print(f"sciax.linalg covers {len(present)} of the {total} callables in "
