@@ -29,3 +29,4 @@ from sciax.special._incomplete import *  # noqa: F401,F403
 from sciax.special._error import *  # noqa: F401,F403
 from sciax.special._convenience import *  # noqa: F401,F403
 from sciax.special._cdflib import *  # noqa: F401,F403
+from sciax.special._orthogonal import *  # noqa: F401,F403
