@@ -26,6 +26,7 @@ import sciax
 import sciax.numpy as snp
 from sciax import lax
 from sciax.special import _util
+from sciax.special._gamma import binom
 from sciax.special._util import promote
 
 __all__ = ["eval_legendre", "eval_chebyt", "eval_chebyu", "eval_chebys",
@@ -516,8 +517,6 @@ def eval_sh_jacobi(n: Any, p: Any, q: Any, x: Any) -> Any:
     >>> float(eval_sh_jacobi(2, 3.0, 2.0, 0.5).round(6))
     -0.05
     """
-    from sciax.special._gamma import binom
-
     n, p, q, x = promote("eval_sh_jacobi", n, p, q, x)
     n = _deg(n)
     return _jacobi_cj(n, p - q, q - 1.0, 2.0 * x - 1.0) / binom(2.0 * n + p - 1.0, n)
