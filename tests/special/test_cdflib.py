@@ -88,6 +88,7 @@ def test_smirnov_vs_scipy():
                  sc.smirnovi(n, p), 1e-12, name="smirnovi")
 
 
+@pytest.mark.slow
 def test_derivatives_vs_finite_differences():
     h = 1e-6
     g = sciax.jit(sciax.grad(ss.stdtr, argnums=(0, 1)))(4.5, -1.3)
