@@ -1,6 +1,7 @@
 """Which of NumPy's main-namespace callables ``sciax.numpy`` provides (and,
 with ``--scipy-linalg``, which of ``scipy.linalg``'s ``sciax.linalg`` provides;
 with ``--scipy-stats``, which of ``scipy.stats``'s ``sciax.stats`` provides;
+with ``--scipy-special``, which of ``scipy.special``'s ``sciax.special`` provides;
 with ``--jax``, which of ``jax``'s and ``jax.lax``'s ``sciax`` and ``sciax.lax``
 provide).
 
@@ -23,6 +24,7 @@ version).  sciax itself never imports jax; only this tool does.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 import types
@@ -118,12 +120,23 @@ def jax_coverage(source: str = "auto"
     return out, version
 
 
-def coverage(scipy_linalg: bool = False) -> tuple[list[str], list[str]]:
-    """``(present, missing)``: the reference's callables that sciax has and lacks."""
-    if scipy_linalg:
-        import scipy.linalg as ref
+# the SciPy subpackage each flag counts: flag -> (reference, sciax module)
+_SCIPY = {"scipy_linalg": ("scipy.linalg", "sciax.linalg"),
+          "scipy_special": ("scipy.special", "sciax.special"),
+          "scipy_stats": ("scipy.stats", "sciax.stats")}
 
-        import sciax.linalg as ours
+
+def coverage(scipy_linalg: bool = False, scipy_special: bool = False,
+             scipy_stats: bool = False) -> tuple[list[str], list[str]]:
+    """``(present, missing)``: the reference's callables that sciax has and lacks
+    (NumPy's main namespace by default; one SciPy subpackage with a flag)."""
+    flags = {"scipy_linalg": scipy_linalg, "scipy_special": scipy_special,
+             "scipy_stats": scipy_stats}
+    chosen = [k for k, v in flags.items() if v]
+    if chosen:
+        ref_name, ours_name = _SCIPY[chosen[0]]
+        ref = importlib.import_module(ref_name)
+        ours = importlib.import_module(ours_name)
     else:
         ref = np
         import sciax.numpy as ours
@@ -137,14 +150,7 @@ def coverage(scipy_linalg: bool = False) -> tuple[list[str], list[str]]:
 def scipy_stats_coverage() -> tuple[list[str], list[str]]:
     """``(present, missing)`` for scipy.stats's callables (distributions
     included) in sciax.stats."""
-    import scipy.stats as ref
-
-    import sciax.stats as ours
-
-    present, missing = [], []
-    for name in public_callables(ref):
-        (present if callable(getattr(ours, name, None)) else missing).append(name)
-    return present, missing
+    return coverage(scipy_stats=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -153,6 +159,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--present", action="store_true", help="list covered names")
     parser.add_argument("--scipy-linalg", action="store_true",
                         help="count sciax.linalg against scipy.linalg instead")
+    parser.add_argument("--scipy-special", action="store_true",
+                        help="count sciax.special against scipy.special instead")
     parser.add_argument("--jax", action="store_true",
                         help="count sciax and sciax.lax against jax and jax.lax")
     parser.add_argument("--write-jax-names", action="store_true",
@@ -189,9 +197,14 @@ def main(argv: list[str] | None = None) -> int:
             if args.missing:
                 print("\n".join(f"{mod}.{n}" for n in m))
         return 0
-    present, missing = coverage(args.scipy_linalg)
+    present, missing = coverage(args.scipy_linalg, args.scipy_special)
     total = len(present) + len(missing)
-    if args.scipy_linalg:
+    if args.scipy_special:
+        import scipy
+
+        print(f"sciax.special covers {len(present)} of the {total} callables in "
+              f"scipy.special {scipy.__version__} ({len(missing)} missing)")
+    elif args.scipy_linalg:
         import scipy
 
         print(f"sciax.linalg covers {len(present)} of the {total} callables in "

@@ -30,3 +30,6 @@ from sciax.special._bessel import *  # noqa: F401,F403
 from sciax.special._error import *  # noqa: F401,F403
 from sciax.special._zeta import *  # noqa: F401,F403
 from sciax.special._elliptic import *  # noqa: F401,F403
+from sciax.special._convenience import *  # noqa: F401,F403
+from sciax.special._cdflib import *  # noqa: F401,F403
+from sciax.special._orthogonal import *  # noqa: F401,F403

@@ -195,7 +195,7 @@ def _log_ndtr(x: Any) -> Any:
     xl = _util.safe(lower, x, -2.0)
     v_lo = snp.log(0.5 * _erfcx_cj(-xl / _SQRT2)) - 0.5 * xl * xl
     xu = _util.safe(~lower, x, 0.0)
-    v_hi = snp.log1p(-_ndtr(-xu))
+    v_hi = _util.log1p(-_ndtr(-xu))
     return snp.where(lower, v_lo, v_hi)
 
 

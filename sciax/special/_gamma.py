@@ -394,7 +394,7 @@ def _betaln(a: Any, b: Any) -> Any:
     both = lo >= 10.0
     lob, hib = _util.safe(both, lo, 10.0), _util.safe(both, hi, 10.0)
     p = lob / (lob + hib)
-    v_both = ((lob - 0.5) * snp.log(p) + (hib - 0.5) * snp.log1p(-p)
+    v_both = ((lob - 0.5) * snp.log(p) + (hib - 0.5) * _util.log1p(-p)
               - 0.5 * snp.log(lob + hib) + _util.LOG_SQRT_2PI
               + _util.lgamma_corr(lob) + _util.lgamma_corr(hib)
               - _util.lgamma_corr(lob + hib))

@@ -91,7 +91,7 @@ def _igam_prefactor(a: Any, x: Any) -> tuple[Any, Any]:
     ab = _util.safe(big, a, 10.0)
     t = (x - ab) / ab
     # log(1 + t) = log(x / a): exact even where 1 + t rounds (x << a)
-    l1p = snp.where(t < -0.5, snp.log(x / ab), snp.log1p(t))
+    l1p = snp.where(t < -0.5, snp.log(x / ab), _util.log1p(t))
     d_big = (snp.exp(ab * _util.log1pmx(t, l1p) - _util.lgamma_corr(ab))
              / snp.sqrt(2 * math.pi * ab))
     l_big = l1p + _log_minus_digamma(ab) - 1.0 / ab
@@ -462,8 +462,8 @@ def _ibeta_prefactor(a: Any, b: Any, x: Any, y: Any, lx: Any, ly: Any
     c = bb * x - ab * y                 # = (a + b) x - a, without cancellation
     t1, t2 = c / ab, -c / bb
     # log(1 + t1) = log(x (a + b) / a), exact where 1 + t1 would round
-    l1 = snp.where(t1 < -0.5, snp.log(x * ((ab + bb) / ab)), snp.log1p(t1))
-    l2 = snp.where(t2 < -0.5, snp.log(y * ((ab + bb) / bb)), snp.log1p(t2))
+    l1 = snp.where(t1 < -0.5, snp.log(x * ((ab + bb) / ab)), _util.log1p(t1))
+    l2 = snp.where(t2 < -0.5, snp.log(y * ((ab + bb) / bb)), _util.log1p(t2))
     lk_big = (ab * _util.log1pmx(t1, l1) + bb * _util.log1pmx(t2, l2)
               + 0.5 * snp.log(ab * bb / (ab + bb)) - _util.LOG_SQRT_2PI
               - _util.lgamma_corr(ab) - _util.lgamma_corr(bb)
@@ -525,7 +525,7 @@ def _ibeta(a: Any, b: Any, x: Any) -> tuple:
     a1, b1 = snp.where(swap, b_, a_), snp.where(swap, a_, b_)
     x1, y1 = snp.where(swap, y_, x_), snp.where(swap, x_, y_)
     # log x and log(1 - x) from the argument itself (1 - x rounds)
-    lxx, lyy = snp.log(x_), snp.log1p(-x_)
+    lxx, lyy = snp.log(x_), _util.log1p(-x_)
     lx1, ly1 = snp.where(swap, lyy, lxx), snp.where(swap, lxx, lyy)
     k, lka, lkb = _ibeta_prefactor(a1, b1, x1, y1, lx1, ly1)
     f, dfa, dfb = _ibeta_cf(a1, b1, x1, tol, mi)
@@ -684,7 +684,7 @@ def _ibeta_inv(a: Any, b: Any, p: Any, q: Any) -> Any:
         xn = x / (x + y * snp.exp(-du))
         bad = ~snp.isfinite(xn) | (xn < lo) | (xn > hi)
         # fallback: bisect the bracket in u = logit(x)
-        umid = 0.5 * (snp.log(lo) - snp.log1p(-lo) + snp.log(hi) - snp.log1p(-hi))
+        umid = 0.5 * (snp.log(lo) - _util.log1p(-lo) + snp.log(hi) - _util.log1p(-hi))
         xn = snp.where(bad, 1.0 / (1.0 + snp.exp(-umid)), xn)
         xn = snp.where((iv == p) & (icv == q), x, xn)
         xn = snp.where(done, x, xn)

@@ -1,0 +1,108 @@
+"""sciax.special orthogonal polynomials, Gauss rules, lpmv and sph_harm_y
+against SciPy (and mpmath for the Gauss weights, where SciPy loses 1e-11)."""
+
+from __future__ import annotations
+
+import mpmath
+import numpy as np
+import pytest
+import scipy.special as sc
+
+import sciax
+import sciax.numpy as snp
+from sciax import special as ss
+from tests.special._helpers import assert_close
+
+DEG = np.arange(0, 40, 3)
+N = np.repeat(DEG, 25)
+X = np.tile(np.linspace(-1, 1, 25), DEG.size)
+AL = np.tile([0.5, 2.0, -0.3, 1.3, 0.7], N.size // 5)
+
+CASES = {  # name: (sciax args, scipy args (integer degrees), max |p| scale)
+    "eval_legendre": ((N, X), (N, X)),
+    "eval_chebyt": ((N, X), (N, X)),
+    "eval_chebyu": ((N, X), (N, X)),
+    "eval_chebys": ((N, 2 * X), (N, 2 * X)),
+    "eval_chebyc": ((N, 2 * X), (N, 2 * X)),
+    "eval_sh_legendre": ((N, (X + 1) / 2), (N, (X + 1) / 2)),
+    "eval_sh_chebyt": ((N, (X + 1) / 2), (N, (X + 1) / 2)),
+    "eval_sh_chebyu": ((N, (X + 1) / 2), (N, (X + 1) / 2)),
+    "eval_hermite": ((N, 3 * X), (N, 3 * X)),
+    "eval_hermitenorm": ((N, 3 * X), (N, 3 * X)),
+    "eval_laguerre": ((N, 5 * (X + 1)), (N, 5 * (X + 1))),
+    "eval_genlaguerre": ((N, AL, 5 * (X + 1)), (N, AL, 5 * (X + 1))),
+    "eval_gegenbauer": ((N, AL + 0.5, X), (N, AL + 0.5, X)),
+    "eval_jacobi": ((N, AL, AL[::-1], X), (N, AL, AL[::-1], X)),
+}
+
+
+def test_eval_vs_scipy():
+    f = sciax.jit(lambda d: {k: getattr(ss, k)(*v) for k, v in d.items()})
+    outs = f({k: tuple(snp.asarray(np.asarray(a, float)) for a in v[0])
+              for k, v in CASES.items()})
+    for k, (_, ref_args) in CASES.items():
+        ref = getattr(sc, k)(*ref_args)
+        # near a zero the value is ill-conditioned (x p'(x) / p(x) large):
+        # the absolute floor is 1e-13 of the polynomial's scale on the grid
+        scale = np.max(np.abs(ref.reshape(DEG.size, -1)), axis=1).repeat(25)
+        assert_close(outs[k], ref, 1e-13, 1e-13 * scale, *ref_args, name=k)
+
+
+def test_derivatives():
+    # d/dx P_n = n (x P_n - P_{n-1}) / (x^2 - 1); d/dalpha of L_n^alpha(x) is
+    # sum_{k<n} L_k^alpha(x) / (n - k)
+    n = snp.asarray([3.0, 7.0, 12.0])
+    x = snp.asarray([0.3, -0.6, 0.85])
+    d = sciax.jit(sciax.vmap(sciax.grad(ss.eval_legendre, argnums=1)))(n, x)
+    nn, xx = np.array([3, 7, 12]), np.asarray(x)
+    ref = nn * (xx * sc.eval_legendre(nn, xx) - sc.eval_legendre(nn - 1, xx)) / (
+        xx ** 2 - 1)
+    assert_close(d, ref, 1e-13, name="d legendre")
+    g = sciax.jit(sciax.grad(ss.eval_genlaguerre, argnums=1))(5.0, 0.7, 2.0)
+    ref = sum(sc.eval_genlaguerre(k, 0.7, 2.0) / (5 - k) for k in range(5))
+    assert abs(float(g) / ref - 1) < 1e-13
+
+
+@pytest.mark.parametrize("n", [1, 5, 40])
+def test_gauss_rules_vs_scipy(n):
+    cases = [("roots_legendre", ()), ("roots_hermite", ()), ("roots_hermitenorm", ()),
+             ("roots_laguerre", ()), ("roots_genlaguerre", (0.7,)),
+             ("roots_chebyt", ()), ("roots_chebyu", ()),
+             ("roots_jacobi", (0.3, -0.4)), ("roots_gegenbauer", (1.3,))]
+    for name, extra in cases:
+        x, w, mu = getattr(ss, name)(n, *extra, mu=True)
+        rx, rw, rmu = getattr(sc, name)(n, *extra, mu=True)
+        assert_close(x, rx, 1e-13, 1e-15, name=name + " nodes")
+        assert_close(w, rw, 1e-12, name=name + " weights")
+        assert abs(mu / rmu - 1) < 1e-14
+    with pytest.raises(ValueError, match="positive Python integer"):
+        ss.roots_legendre(0)
+
+
+def test_legendre_weights_vs_mpmath():
+    # SciPy's n = 100 Gauss-Legendre weights are off by up to 1e-11 near the
+    # ends; ours against mpmath: w = 2 / ((1 - x^2) P_n'(x)^2)
+    x, w = ss.roots_legendre(100)
+    mpmath.mp.dps = 30
+    for i in (0, 3, 50):
+        xi = mpmath.findroot(lambda t: mpmath.legendre(100, t), float(x[i]))
+        wi = 2 / ((1 - xi ** 2) * mpmath.diff(lambda t: mpmath.legendre(100, t),
+                                               xi) ** 2)
+        assert abs(float(x[i]) - float(xi)) < 2e-16
+        assert abs(float(w[i]) / float(wi) - 1) < 5e-13
+
+
+def test_lpmv_sph_harm_y_vs_scipy():
+    m = np.array([0, 1, 2, -1, -2, 3, 5, 4])
+    v = np.array([2, 2, 2, 3, 4, 3, 10, 2])
+    x = np.array([0.5, 0.5, -0.3, 0.2, 0.9, -0.7, 0.1, 0.3])
+    assert_close(sciax.jit(ss.lpmv)(*(snp.asarray(a, dtype=float) for a in (m, v, x))),
+                 sc.lpmv(m, v, x), 1e-14, name="lpmv")
+    n = np.array([1, 3, 10, 50, 5, 200])
+    mm = np.array([1, -2, 7, -30, 0, 150])
+    th = np.array([0.5, 1.0, 2.0, 0.1, 3.0, 1.2])
+    ph = np.array([0.3, 1.0, -2.0, 0.5, 4.0, 0.7])
+    y = np.asarray(sciax.jit(ss.sph_harm_y)(*(snp.asarray(a, dtype=float)
+                                             for a in (n, mm, th, ph))))
+    ref = sc.sph_harm_y(n, mm, th, ph)
+    assert np.all(np.abs(y - ref) <= 1e-13 * np.abs(ref) + 1e-300), np.abs(y - ref)
