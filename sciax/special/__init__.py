@@ -26,3 +26,4 @@ from __future__ import annotations
 from sciax.special._bessel import *  # noqa: F401,F403
 from sciax.special._zeta import *  # noqa: F401,F403
 from sciax.special._elliptic import *  # noqa: F401,F403
+from sciax.special._hyper import *  # noqa: F401,F403
