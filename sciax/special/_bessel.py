@@ -170,11 +170,12 @@ def _ratio_down(v, x, nl, s):
     """Carry (f_v, f_v+1) = (sgn, sgn r_v) down nl steps to (f_mu, f_mu+1).
 
     Returns (sgn, r_v, r_mu = f_mu+1/f_mu, f_mu, ns); the pair is rescaled by
-    2**-600 whenever it grows past 2**600 (ns counts the rescalings), so
-    f_v / f_mu = sgn / f_mu * 2**(-600 ns).
+    2**-600 whenever it grows past 2**600 (2**60 in float32; ns counts the
+    rescalings), so f_v / f_mu = sgn / f_mu * 2**(-600 ns).
     """
     r, sgn = _ratio_cf(v, x, s)
-    big, scale = 2.0 ** 600, 2.0 ** -600
+    e2 = 600 if x.dtype == snp.float64 else 60
+    big, scale = 2.0 ** e2, 2.0 ** -e2
     xi2 = 2.0 / x
 
     mu = v - nl
@@ -188,7 +189,7 @@ def _ratio_down(v, x, nl, s):
 
     _, fmu, fmu1, ns = U.masked_loop(
         down, (nl, sgn, sgn * r, snp.zeros_like(x)), nl >= 1.0, 1 << 30)
-    return sgn, r, fmu1 / fmu, fmu, ns
+    return sgn, r, fmu1 / fmu, fmu, ns * (e2 / 600.0)
 
 
 def _jy_temme(v, x):
@@ -630,8 +631,8 @@ def yv(v, z):
     Examples
     --------
     >>> from sciax.special import yv
-    >>> print(np.round(yv(np.array([0.0, 1.5]), 2.0), 6))
-    [ 0.510376 -0.395623]
+    >>> print(np.round(yv(np.array([0.0, 1.5, 3.0]), 2.0), 6))
+    [ 0.510376 -0.395623 -1.127784]
     """
     v, x, out = _vx("yv", v, z)
     return U.finish(out, _jy_real(v, x)[1])
@@ -670,8 +671,8 @@ def iv(v, z):
     Examples
     --------
     >>> from sciax.special import iv
-    >>> print(np.round(iv(np.array([0.0, 1.5]), 2.0), 6))
-    [2.279585 1.099473]
+    >>> print(np.round(iv(np.array([0.0, 1.5, 3.0]), 2.0), 6))
+    [2.279585 1.099473 0.21274 ]
     """
     v, x, out = _vx("iv", v, z)
     ie = _ik_real(v, x)[0]
@@ -702,8 +703,8 @@ def kv(v, z):
     Examples
     --------
     >>> from sciax.special import kv
-    >>> print(np.round(kv(np.array([0.0, 2.5]), 1.0), 6))
-    [0.421024 3.22748 ]
+    >>> print(np.round(kv(np.array([0.0, 2.5, 3.0]), 1.0), 6))
+    [0.421024 3.22748  7.101263]
     """
     v, x, out = _vx("kv", v, z)
     ke = _ik_real(v, x)[1]
@@ -752,7 +753,7 @@ def _order_fn(fn, order, doc):
     Examples
     --------
     >>> from sciax.special import {doc[0]}
-    >>> print(np.round({doc[0]}(1.5), 6))
+    >>> print(np.round({doc[0]}(np.array([1.5, 1.5, 1.5]))[0], 6))
     {doc[2]}
     """
     return f
@@ -1155,9 +1156,9 @@ def airye(z):
     Examples
     --------
     >>> from sciax.special import airye
-    >>> eai, eaip, ebi, ebip = airye(np.array([0.0, 2.0]))
+    >>> eai, eaip, ebi, ebip = airye(np.array([0.0, 1.0, 2.0]))
     >>> print(np.round(eai, 6), np.round(ebi, 6))
-    [0.355028 0.230165] [0.614927 0.500437]
+    [0.355028 0.263514 0.230165] [0.614927 0.619912 0.500437]
     """
     (x,), out = U.promote_real("airye", z)
     a, ap, b, bp = _airye(x)
