@@ -41,7 +41,7 @@ _LAZY_ATTRS: dict[str, tuple[str, str]] = {
     "jacobian": ("sciax._src.api", "jacrev"),
     "pure_callback": ("sciax._src.debugging", "pure_callback"),
     **{n: ("sciax._src.api_extras", n) for n in (
-        "ShapeDtypeStruct", "block_until_ready", "device_get", "eval_shape",
+        "ShapeDtypeStruct", "block_until_ready", "clear_caches", "device_get", "eval_shape",
         "default_backend", "device_count", "enable_x64", "linear_transpose",
         "local_device_count", "local_devices", "named_call", "named_scope",
         "process_count", "process_index", "typeof")},

@@ -258,3 +258,23 @@ def test_grad_of_vmapped_minimize_uses_its_implicit_rule():
     fd = [[(float(loss(a.at[j].add(h))) - float(loss(a.at[j].add(-h)))) / (2 * h)
            for j in range(2)] for a in As]
     np.testing.assert_allclose(g, fd, rtol=1e-4, atol=1e-6)
+
+
+def test_clear_caches_drops_programs_and_results_stay_right():
+    traces = []
+
+    @sciax.jit
+    def f(x):
+        traces.append(1)
+        return snp.sin(x) * 2.0
+
+    a = f(snp.arange(3.0))
+    f(snp.arange(3.0))
+    assert len(traces) == 1
+    sciax.clear_caches()
+    b = f(snp.arange(3.0))
+    assert len(traces) == 2  # traced again after the caches were dropped
+    np.testing.assert_array_equal(np.asarray(a), np.asarray(b))
+    # grad of a jitted function (the transformed-body caches) still works
+    g = sciax.grad(lambda x: f(x).sum())(snp.arange(3.0))
+    np.testing.assert_allclose(np.asarray(g), 2 * np.cos(np.arange(3.0)))

@@ -1,5 +1,6 @@
 """Which of NumPy's main-namespace callables ``sciax.numpy`` provides (and,
 with ``--scipy-linalg``, which of ``scipy.linalg``'s ``sciax.linalg`` provides;
+with ``--scipy-stats``, which of ``scipy.stats``'s ``sciax.stats`` provides;
 with ``--jax``, which of ``jax``'s and ``jax.lax``'s ``sciax`` and ``sciax.lax``
 provide).
 
@@ -133,6 +134,19 @@ def coverage(scipy_linalg: bool = False) -> tuple[list[str], list[str]]:
     return present, missing
 
 
+def scipy_stats_coverage() -> tuple[list[str], list[str]]:
+    """``(present, missing)`` for scipy.stats's callables (distributions
+    included) in sciax.stats."""
+    import scipy.stats as ref
+
+    import sciax.stats as ours
+
+    present, missing = [], []
+    for name in public_callables(ref):
+        (present if callable(getattr(ours, name, None)) else missing).append(name)
+    return present, missing
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--missing", action="store_true", help="list missing names")
@@ -144,7 +158,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--write-jax-names", action="store_true",
                         help=f"write {os.path.basename(JAX_NAMES)} from the "
                              "installed jax")
+    parser.add_argument("--scipy-stats", action="store_true",
+                        help="count sciax.stats against scipy.stats instead")
     args = parser.parse_args(argv)
+    if args.scipy_stats:
+        import scipy
+
+        present, missing = scipy_stats_coverage()
+        print(f"sciax.stats covers {len(present)} of the {len(present) + len(missing)}"
+              f" callables in scipy.stats {scipy.__version__} ({len(missing)} missing)")
+        if args.present:
+            print("\n".join(present))
+        if args.missing:
+            print("\n".join(missing))
+        return 0
     if args.write_jax_names:
         print(f"wrote {JAX_NAMES} from jax {write_jax_names()}")
         return 0

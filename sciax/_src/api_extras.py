@@ -10,11 +10,13 @@ copying results to the host.
 from __future__ import annotations
 
 import contextlib
+import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 
+from sciax._src import lru
 from sciax._src.backend.array import Array
 from sciax._src.backend.pytree import registry
 from sciax._src.core import avals as _avals_mod
@@ -318,3 +320,33 @@ def enable_x64(new_val: bool = True) -> Any:
     """
 
     return config.override(enable_x64=bool(new_val))
+
+
+def clear_caches() -> None:
+    """Drop every compiled program and trace that sciax keeps in memory.
+
+    Jitted functions, the eager one-op executables, the eager ``sciax.numpy``
+    programs and the transformed-body caches of ``jit`` are emptied; the next
+    call of each traces and compiles again (the persistent compilation cache
+    on disk is untouched, so recompiling may be a reload).  Arrays stay valid.
+
+    Examples
+    --------
+    >>> f = sciax.jit(lambda x: x + 1.0)
+    >>> float(f(1.0))
+    2.0
+    >>> sciax.clear_caches()
+    >>> float(f(1.0))  # traced and compiled again
+    2.0
+    """
+    lru.clear_all()
+    # functools caches of transformed bodies (not the backend's: the client
+    # and the LAPACK registrations are process-wide singletons)
+    for name, module in list(sys.modules.items()):
+        if (module is None or not name.startswith("sciax._src.")
+                or name.startswith("sciax._src.backend")):
+            continue
+        for value in list(vars(module).values()):
+            clear = getattr(value, "cache_clear", None)
+            if callable(clear) and getattr(value, "__module__", None) == name:
+                clear()

@@ -26,18 +26,18 @@ logger = logging.getLogger("sciax")
 def log_first_call(entry: Any, name: str, avals: Sequence[Any], trace_s: float,
                    lower_compile_s: float) -> None:
     """Log the split of ``entry``'s first call once it has run (the entry's
-    ``execute`` is wrapped for one call, then restored)."""
+    ``run`` is wrapped for one call, then restored)."""
     last = compilation_cache.last
     compile_s = min(last["seconds"], lower_compile_s)
     timings = {"trace": trace_s, "lower": lower_compile_s - compile_s,
                "compile": compile_s, "source": last["source"]}
-    raw = entry.execute
+    raw = entry.run
 
     def first_run(bufs: Any) -> Any:
         t0 = time.perf_counter()
         out = raw(bufs)
         timings["run"] = time.perf_counter() - t0
-        entry.execute = raw
+        entry.run = raw
         sig = ", ".join(a.str_short() for a in avals)
         logger.warning(
             "sciax: first call of %s(%s): trace %.1f ms, lower %.1f ms, compile "
@@ -46,4 +46,4 @@ def log_first_call(entry: Any, name: str, avals: Sequence[Any], trace_s: float,
             1e3 * timings["run"], extra={"sciax_timings": timings})
         return out
 
-    entry.execute = first_run
+    entry.run = first_run

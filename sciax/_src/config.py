@@ -57,6 +57,10 @@ def _check_size(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
+def _check_count(value: Any) -> bool:
+    return _check_size(value) and value >= 1
+
+
 def _check_seconds(value: Any) -> bool:
     return (isinstance(value, (int, float)) and not isinstance(value, bool)
             and value >= 0)
@@ -91,6 +95,16 @@ class Config:
         Programs that compiled faster than this many seconds are not stored
         (reading them back would save little).  Default 0.01
         (``SCIAX_COMPILATION_CACHE_MIN_COMPILE_TIME``).
+    jit_cache_size : int
+        Signatures (argument shapes and dtypes, static values, tree structure)
+        for which a jitted function keeps its trace and compiled program, the
+        least recently used going first; the same bound holds for the programs
+        an eager ``sciax.numpy`` function keeps.  Default 256
+        (``SCIAX_JIT_CACHE_SIZE``).
+    eager_cache_size : int
+        Compiled one-operation programs of eagerly run primitives kept by the
+        process, least recently used going first.  Default 4096
+        (``SCIAX_EAGER_CACHE_SIZE``).
     """
 
     _defaults = {
@@ -111,6 +125,10 @@ class Config:
             lambda: _env_number("SCIAX_COMPILATION_CACHE_MIN_COMPILE_TIME", 0.01,
                                 float),
             _check_seconds, "a number of seconds >= 0"),
+        "jit_cache_size": (lambda: _env_number("SCIAX_JIT_CACHE_SIZE", 256, int),
+                           _check_count, "an int >= 1"),
+        "eager_cache_size": (lambda: _env_number("SCIAX_EAGER_CACHE_SIZE", 4096, int),
+                             _check_count, "an int >= 1"),
     }
 
     def __init__(self) -> None:

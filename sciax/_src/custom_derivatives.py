@@ -22,7 +22,8 @@ from sciax._src import dispatch
 from sciax._src.backend.pytree import registry
 from sciax._src.core.avals import get_aval
 from sciax._src.core.jaxpr import ClosedJaxpr, close_over_consts, eval_jaxpr
-from sciax._src.core.trace import Primitive, set_current_trace, UnexpectedTracerError
+from sciax._src.core.trace import (Primitive, UnexpectedTracerError, _state, eval_trace,
+                                   set_current_trace)
 from sciax._src.interpreters import ad, batching, lowering, partial_eval as pe
 from sciax._src.tree_util import OutTree, flatten_fun, leaf_paths
 from sciax._src.util import check_argnum_spec, safe_zip
@@ -193,6 +194,11 @@ class custom_jvp:
             raise AttributeError(f"no JVP rule defined for custom_jvp function "
                                  f"{self.__name__}; use .defjvp")
         args = _resolve_kwargs(self.fun, args, kwargs)
+        if _state.trace is eval_trace:
+            # Nothing differentiates an eager call: run the function itself, op
+            # by op as JAX does, instead of tracing and compiling its body on
+            # every call (a fresh trace per call would be a fresh program).
+            return self.fun(*args)
         nd, diff = _split_nondiff(args, self.nondiff_argnums)
         leaves, in_tree = registry.flatten(diff)
         fun = lambda *d: self.fun(*_merge_nondiff(nd, d, self.nondiff_argnums))  # noqa: E731
@@ -317,6 +323,11 @@ class custom_vjp:
             raise AttributeError(f"no VJP rule defined for custom_vjp function "
                                  f"{self.__name__}; use .defvjp(fwd, bwd)")
         args = _resolve_kwargs(self.fun, args, kwargs)
+        if _state.trace is eval_trace:
+            # Nothing differentiates an eager call: run the function itself, op
+            # by op as JAX does, instead of tracing and compiling its body on
+            # every call (a fresh trace per call would be a fresh program).
+            return self.fun(*args)
         nd, diff = _split_nondiff(args, self.nondiff_argnums)
         leaves, in_tree = registry.flatten(diff)
         fun = lambda *d: self.fun(*_merge_nondiff(nd, d, self.nondiff_argnums))  # noqa: E731

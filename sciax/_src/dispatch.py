@@ -16,9 +16,14 @@ from sciax._src.core.avals import ShapedArray, get_aval
 from sciax._src.core.jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Var
 from sciax._src.core.trace import Primitive, Tracer, UnexpectedTracerError
 from sciax._src.interpreters import lowering
+from sciax._src.lru import LRUCache
 
-_primitive_cache: dict[Any, Executable] = {}
-_jaxpr_cache: dict[int, tuple[ClosedJaxpr, Executable, list[Any]]] = {}
+# One-op executables by (primitive, params, avals), and executables of eagerly
+# run closed jaxprs (jit_p, checkpoint and custom-rule calls outside any
+# transformation) by the jaxpr's structure: a jaxpr traced afresh from the same
+# function on every call hits.  Both bounded (config.eager_cache_size).
+_primitive_cache: LRUCache = LRUCache("eager_cache_size")
+_jaxpr_cache: LRUCache = LRUCache("eager_cache_size")
 
 
 def _clear_caches(name: str, value: Any) -> None:
@@ -76,22 +81,22 @@ def apply_primitive(prim: Primitive, *args: Any, **params: Any) -> Any:
             avals.append(a)
     key = (prim, tuple(params.items()), tuple(avals))
     try:
-        exe = _primitive_cache.get(key)
+        exe = _primitive_cache.lookup(key)
     except TypeError:
         raise TypeError(f"{prim.name}: parameters must be hashable, got {params}") from None
     if exe is None:
-        exe = _primitive_cache[key] = _compile_primitive(prim, params, avals)
+        exe = _primitive_cache.put(key, _compile_primitive(prim, params, avals))
     outs = [Array(b, a) for b, a in zip(exe.execute(bufs), exe.out_avals)]
     return outs if prim.multiple_results else outs[0]
 
 
 def execute_closed_jaxpr(closed: ClosedJaxpr, *args: Any) -> list[Array]:
-    """Compile (once per jaxpr object) and run a closed jaxpr."""
-    entry = _jaxpr_cache.get(id(closed))
-    if entry is None or entry[0] is not closed:
+    """Compile (once per jaxpr structure) and run a closed jaxpr."""
+    entry = _jaxpr_cache.lookup(closed)
+    if entry is None:
         exe = compile_jaxpr(closed.jaxpr)
         const_bufs = [to_buffer(c)[0] for c in closed.consts]
-        entry = _jaxpr_cache[id(closed)] = (closed, exe, const_bufs)
-    _, exe, const_bufs = entry
+        entry = _jaxpr_cache.put(closed, (exe, const_bufs))
+    exe, const_bufs = entry
     bufs = [*const_bufs, *(to_buffer(x)[0] for x in args)]
     return [Array(b, a) for b, a in zip(exe.execute(bufs), exe.out_avals)]

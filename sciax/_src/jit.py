@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import operator
 import time
 import weakref
 from collections.abc import Callable, Iterable, Sequence
@@ -24,11 +25,21 @@ from sciax._src.backend.array import device_put as _device_put
 from sciax._src.backend.pytree import registry
 
 _flatten = registry.flatten
+_get_key = operator.attrgetter("aval.key")
+_get_buf = operator.attrgetter("_buf")
+_ARRAY = frozenset({Array})
+# Cache keys: (_FLAT, *aval keys) for positional calls whose every argument is
+# one leaf; (tree, tag, *aval keys) otherwise, the tag being _POSITIONAL for
+# other positional calls (tree of args) or the statics tuple (tree of (args,
+# kwargs)).
+_FLAT = object()
+_POSITIONAL = object()
 from sciax._src.core.avals import ShapedArray, get_aval
 from sciax._src.core.jaxpr import ClosedJaxpr, Jaxpr, close_over_consts, eval_jaxpr
 from sciax._src.core.trace import (Primitive, Tracer, UnexpectedTracerError, _state,
                                    eval_trace, set_current_trace)
 from sciax._src.interpreters import ad, batching, lowering, partial_eval as pe
+from sciax._src.lru import LRUCache
 from sciax._src.tree_util import flatten_fun
 from sciax._src.util import check_argnum_spec
 
@@ -250,15 +261,24 @@ def _check_hashable(value: Any, what: str) -> None:
 
 
 class _Entry:
-    __slots__ = ("exe", "const_bufs", "out_tree", "out_avals", "execute")
+    """A compiled signature of a jitted function, laid out for the hot path:
+    ``run(bufs).consume_with_handlers(handlers)`` executes (jaxlib's
+    ``execute_sharded`` and C++ result handlers), ``single`` is the aval of
+    the one output when the result is a bare array (no tree to rebuild)."""
+
+    __slots__ = ("exe", "const_bufs", "out_tree", "out_avals", "run", "handlers",
+                 "single")
 
     def __init__(self, exe, const_bufs, out_tree):
         self.exe = exe
         self.const_bufs = const_bufs
         self.out_tree = out_tree
         self.out_avals = exe.out_avals
-        # bound once: the hot path calls it directly
-        self.execute = exe.execute
+        self.run = exe.run
+        self.handlers = exe.handlers
+        self.single = (self.out_avals[0] if len(self.out_avals) == 1
+                       and out_tree.num_nodes == 1 and out_tree.num_leaves == 1
+                       else None)
 
 
 class Lowered:
@@ -325,9 +345,10 @@ class JitWrapped:
         self._static_nums, self._static_names = _normalize_static(
             fun, static_argnums, static_argnames)
         self._has_statics = bool(self._static_nums or self._static_names)
-        self._cache: dict[Any, _Entry] = {}
-        self._trace_cache: dict[Any, tuple[ClosedJaxpr, Any]] = {}
-        self._call_cache: dict[int, tuple[ClosedJaxpr, ClosedJaxpr, list[Any]]] = {}
+        # all bounded by config.jit_cache_size, least recently used first out
+        self._cache: LRUCache = LRUCache("jit_cache_size")  # -> _Entry
+        self._trace_cache: LRUCache = LRUCache("jit_cache_size")  # -> (jaxpr, tree)
+        self._call_cache: LRUCache = LRUCache("jit_cache_size")  # id(jaxpr) -> call
         self._name = getattr(fun, "__name__", None) or repr(fun)
         functools.update_wrapper(self, fun, updated=())
         _live_jitted.add(self)
@@ -374,7 +395,7 @@ class JitWrapped:
     def _trace(self, in_tree: Any, statics: tuple, avals: list[ShapedArray]
                ) -> tuple[ClosedJaxpr, Any]:
         key = (in_tree, statics, *avals)
-        hit = self._trace_cache.get(key)
+        hit = self._trace_cache.lookup(key)
         if hit is not None:
             return hit
         flat_fun, out_tree = flatten_fun(
@@ -383,7 +404,7 @@ class JitWrapped:
         closed = pe.trace_to_jaxpr(flat_fun, avals)
         result = (closed, out_tree())
         if not any(isinstance(c, Tracer) for c in closed.consts):
-            self._trace_cache[key] = result
+            self._trace_cache.put(key, result)
         return result
 
     def _flatten_args(self, args: tuple, kwargs: dict) -> tuple:
@@ -393,46 +414,89 @@ class JitWrapped:
 
     # -- calling -----------------------------------------------------------------
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if _state.trace is eval_trace:
+            # The hot path: the signature seen before.  (map with attrgetter
+            # runs in C: no comprehension frame; avals' keys are plain tuples.)
+            cache = self._cache
+            if not (kwargs or self._has_statics) and _ARRAY.issuperset(map(type, args)):
+                # positional Arrays only, the commonest call: no tree to flatten
+                key = (_FLAT, *map(_get_key, args))
+                entry = cache.get(key)
+                if entry is None:
+                    leaves, in_tree = _flatten(args)
+                    key, entry, _ = self._miss(in_tree, _POSITIONAL, leaves, args, kwargs)
+                bufs = list(map(_get_buf, args))
+            else:
+                leaves, in_tree, tag = self._flatten_call(args, kwargs)
+                try:
+                    key = (in_tree, tag, *map(_get_key, leaves))
+                    entry = cache[key]
+                    bufs = list(map(_get_buf, leaves))
+                except (AttributeError, KeyError):  # a miss, or non-Array leaves
+                    key, entry, bufs = self._miss(in_tree, tag, leaves, args, kwargs)
+            if len(cache) > 1:  # least-recently-used order (one entry: no order)
+                cache.move_to_end(key)
+            if entry.const_bufs:
+                bufs = [*entry.const_bufs, *bufs]
+            outs = entry.run(bufs).consume_with_handlers(entry.handlers)
+            if entry.single is not None:
+                return Array(outs[0], entry.single)
+            return entry.out_tree.unflatten(list(map(Array, outs, entry.out_avals)))
         if self._has_statics:
             leaves, in_tree, statics = self._flatten_args(args, kwargs)
         else:
             leaves, in_tree = _flatten((args, kwargs))
             statics = ()
-        if _state.trace is eval_trace:
-            # The hot path: every leaf an Array and the signature seen before.
-            try:
-                key = (in_tree, statics, *[x.aval for x in leaves])
-                bufs = [x._buf for x in leaves]
-            except AttributeError:  # NumPy arrays / Python scalars among the args
-                key = bufs = None
-            entry = self._cache.get(key) if key is not None else None
-            if entry is None:
-                bufs, avals = [], []
-                for x in leaves:
-                    b, a = dispatch.to_buffer(x)
-                    bufs.append(b)
-                    avals.append(a)
-                key = (in_tree, statics, *avals)
-                entry = self._cache.get(key)
-                if entry is None:
-                    entry = self._compile(key, in_tree, statics, avals)
-            if entry.const_bufs:
-                bufs = [*entry.const_bufs, *bufs]
-            out_bufs = entry.execute(bufs)
-            return entry.out_tree.unflatten(
-                [Array(b, a) for b, a in zip(out_bufs, entry.out_avals)])
         avals = [get_aval(x) for x in leaves]
         closed, out_tree = self._trace(in_tree, statics, avals)
         # one ClosedJaxpr object per trace, so the transformation rules' caches
         # hit by identity instead of comparing structures
-        call = self._call_cache.get(id(closed))
+        call = self._call_cache.lookup(id(closed))
         if call is None or call[0] is not closed:
             call = (closed, *close_over_consts(closed))
             if self._trace_cache.get((in_tree, statics, *avals), (None,))[0] is closed:
-                self._call_cache[id(closed)] = call
+                self._call_cache.put(id(closed), call)
         _, jaxpr, consts = call
         outs = jit_p.bind(*consts, *leaves, jaxpr=jaxpr, name=self._name)
         return out_tree.unflatten(outs)
+
+    def _flatten_call(self, args: tuple, kwargs: dict) -> tuple:
+        """``(leaves, tree, tag)`` of an eager call.  Positional calls flatten
+        only ``args`` (one node less to build, walk and hash) and are tagged
+        ``_POSITIONAL``; the others flatten ``(args, kwargs)`` and are tagged by
+        their statics tuple, so the two kinds of tree never meet in one key."""
+        if self._has_statics:
+            leaves, in_tree, statics = self._flatten_args(args, kwargs)
+            return leaves, in_tree, statics
+        if kwargs:
+            leaves, in_tree = _flatten((args, kwargs))
+            return leaves, in_tree, ()
+        leaves, in_tree = _flatten(args)
+        return leaves, in_tree, _POSITIONAL
+
+    def _miss(self, tree: Any, tag: Any, leaves: list, args: tuple, kwargs: dict
+              ) -> tuple:
+        """``(key, entry, buffers)`` for leaves that are not all Arrays or a
+        signature not in the cache (compiled now).  ``tree`` and ``tag`` are
+        as from ``_flatten_call``; a positional call whose every argument is
+        one leaf gets the key of the all-Arrays path, so NumPy arguments and
+        Arrays of the same types share one program."""
+        bufs, avals = [], []
+        for x in leaves:
+            b, a = dispatch.to_buffer(x)
+            bufs.append(b)
+            avals.append(a)
+        if (tag is _POSITIONAL and len(leaves) == len(args)
+                and tree.num_nodes == len(args) + 1):
+            key = (_FLAT, *(a.key for a in avals))
+        else:
+            key = (tree, tag, *(a.key for a in avals))
+        entry = self._cache.get(key)
+        if entry is None:
+            if tag is _POSITIONAL:
+                tree, tag = _flatten((args, kwargs))[1], ()
+            entry = self._compile(key, tree, tag, avals)
+        return key, entry, bufs
 
     def _compile(self, key: Any, in_tree: Any, statics: tuple,
                  avals: list[ShapedArray]) -> _Entry:
@@ -445,7 +509,7 @@ class JitWrapped:
             if isinstance(c, Tracer):
                 raise UnexpectedTracerError(c)
             const_bufs.append(dispatch.to_buffer(c)[0])
-        entry = self._cache[key] = _Entry(exe, const_bufs, out_tree)
+        entry = self._cache.put(key, _Entry(exe, const_bufs, out_tree))
         if config.log_compiles:
             compile_log.log_first_call(entry, self._name, avals, t1 - t0,
                                        time.perf_counter() - t1)

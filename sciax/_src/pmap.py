@@ -32,6 +32,7 @@ from sciax._src.core.trace import _state, eval_trace, set_current_trace, Tracer
 from sciax._src.interpreters import lowering
 from sciax._src.interpreters.partial_eval import DynamicJaxprTrace
 from sciax._src.lax import parallel
+from sciax._src.lru import LRUCache
 from sciax._src.tree_util import flatten_fun
 from sciax._src.util import check_argnum_spec
 
@@ -92,7 +93,7 @@ class PmapWrapped:
         self.out_axes = out_axes
         self._static = check_argnum_spec(static_broadcasted_argnums,
                                          "pmap static_broadcasted_argnums", fun)
-        self._cache: dict[Any, _Entry] = {}
+        self._cache: LRUCache = LRUCache("jit_cache_size")  # -> _Entry
         functools.update_wrapper(self, fun, updated=())
 
     def __repr__(self) -> str:
@@ -188,9 +189,9 @@ class PmapWrapped:
                              if not statics else None)
 
         key = (in_tree, statics, tuple(avals), tuple(dims), n)
-        entry = self._cache.get(key)
+        entry = self._cache.lookup(key)
         if entry is None:
-            entry = self._cache[key] = self._compile(fun, in_tree, avals, n)
+            entry = self._cache.put(key, self._compile(fun, in_tree, avals, n))
         per_arg = [[c] * n for c in entry.consts]
         for value, ax in zip(hosts, dims):
             per_arg.append([value] * n if ax is None else

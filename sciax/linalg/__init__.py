@@ -115,3 +115,28 @@ from sciax.linalg._sketches import (
 from sciax.linalg._toeplitz import *  # noqa: F401,F403  solve_toeplitz, ...
 from sciax.linalg._balance import matrix_balance as matrix_balance
 from sciax.linalg._qr_update import *  # noqa: F401,F403  qr_update, qr_insert, qr_delete
+
+# --- eager calls as one compiled program (issue 13) ----------------------------------
+# A sciax.linalg function is tens of operations (a factorisation, loops,
+# corrections); eagerly each would dispatch on its own.  As sciax.numpy does,
+# every public function runs an eager call as one cached program per signature
+# and is traced inline under a transformation.  The wrapper is reached through
+# the public sciax.experimental.eager_program: this package uses only the
+# public API.  Left direct: functions that answer on the host for concrete
+# input (bandwidth, issymmetric, ishermitian), that raise on values they can
+# only see eagerly (cdf2rdf, solve_circulant, qr_insert), whose output shape
+# depends on values (null_space, orth), and the sketch, whose default draws
+# fresh NumPy randomness on every call (a program would freeze it).
+import types as _types  # noqa: E402
+
+from sciax.experimental import eager_program as _eager_program  # noqa: E402
+
+_DIRECT = frozenset({"bandwidth", "issymmetric", "ishermitian", "cdf2rdf",
+                     "solve_circulant", "qr_insert", "null_space", "orth",
+                     "clarkson_woodruff_transform"})
+for _name, _value in list(globals().items()):
+    if (not _name.startswith("_") and _name not in _DIRECT
+            and isinstance(_value, _types.FunctionType)
+            and _value.__module__.startswith("sciax.linalg.")):
+        globals()[_name] = _eager_program(_value)
+del _name, _value

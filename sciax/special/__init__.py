@@ -8,7 +8,8 @@ SciPy's ``scipy.special`` names, signatures and broadcasting, written over
 
 The functions are grouped by family, one private module each:
 
-   _gamma        gamma, beta, incomplete gamma/beta and their inverses
+   _gamma        gamma, beta, their logarithms, combinatorics
+   _incomplete   incomplete gamma/beta and their inverses
    _error        error functions, Faddeeva, Fresnel, normal distribution
    _convenience  expit/logit, xlogy, entropy helpers, Box-Cox, sinc, ...
    _cdflib       distribution functions (stdtr, chdtr, bdtr, ...)
@@ -23,7 +24,10 @@ from __future__ import annotations
 
 # Each family module lists its public names in ``__all__``; the imports below
 # are kept one line per module so that families can be added independently.
+from sciax.special._gamma import *  # noqa: F401,F403
+from sciax.special._incomplete import *  # noqa: F401,F403
 from sciax.special._bessel import *  # noqa: F401,F403
+from sciax.special._error import *  # noqa: F401,F403
 from sciax.special._zeta import *  # noqa: F401,F403
 from sciax.special._elliptic import *  # noqa: F401,F403
 from sciax.special._hyper import *  # noqa: F401,F403

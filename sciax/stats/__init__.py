@@ -6,6 +6,40 @@ SciPy's ``scipy.stats`` distributions and statistical functions, differentiable
 in every continuous parameter, jittable and batchable; written only against
 the public API (``sciax``, ``sciax.numpy``, ``sciax.lax``, ``sciax.special``,
 ``sciax.optimize``).
+
+Distributions (``rv_continuous``/``rv_discrete`` instances, SciPy's names and
+parametrisations) have ``pdf/logpdf`` (``pmf/logpmf``), ``cdf, logcdf, sf,
+logsf, ppf, isf, mean, var, std, median, moment, stats, entropy, interval,
+support``, ``rvs(..., size, random_state=key)`` and, for continuous ones,
+``fit``; calling a distribution freezes it (a pytree).  Parameters outside
+their domain give NaN, never an exception.  Every method is jittable,
+vmappable and differentiable in ``x`` and in every continuous parameter
+(quantiles without a closed form by implicit differentiation of the CDF).
+
+``fit(data, ..., return_se=True)`` (a sciax extension) returns a
+:class:`FitEstimate` with standard errors and covariance from the inverse of
+the exact observed-information hessian.
+
+Special functions come from :mod:`sciax.special` at call time (see
+``_sf.py``): CDFs and quantiles that are incomplete gamma/beta functions
+raise ``NotImplementedError`` until sciax.special provides them.
+
+Also: ``multivariate_normal`` (with :class:`Covariance` objects),
+``dirichlet``, ``multinomial``; descriptive statistics, correlation,
+regression and tests (``describe ... chisquare``); ``bootstrap`` and
+``permutation_test`` vmapped over resamples drawn with sciax.random keys.
 """
 
 from __future__ import annotations
+
+from sciax.stats._fit import FitEstimate as FitEstimate
+from sciax.stats._distn_base import rv_continuous as rv_continuous
+from sciax.stats._distn_base import rv_discrete as rv_discrete
+from sciax.stats._distn_base import rv_frozen as rv_frozen
+from sciax.stats._continuous import *  # noqa: F401,F403
+from sciax.stats._discrete import *  # noqa: F401,F403
+from sciax.stats._multivariate import *  # noqa: F401,F403
+from sciax.stats._continuous_special import *  # noqa: F401,F403
+from sciax.stats._stats_py import *  # noqa: F401,F403
+from sciax.stats._resampling import *  # noqa: F401,F403
+from sciax.stats._continuous_more import *  # noqa: F401,F403

@@ -46,11 +46,12 @@ class Executable:
 
     ``execute(buffers)`` takes device buffers (``Array._buf``) and returns the
     output buffers, typed by ``out_avals`` (jaxlib's C++ result handlers build
-    them without a round trip through Python).  It is the hot path of every
-    jitted call, so callers bind ``exe.execute`` once and call it directly.
+    them without a round trip through Python).  The hot path of a jitted call
+    skips even that method: it calls ``run(buffers)`` (jaxlib's
+    ``execute_sharded``) and ``.consume_with_handlers(handlers)`` itself.
     """
 
-    __slots__ = ("_exe", "_handlers", "out_avals", "device", "_execute", "__weakref__")
+    __slots__ = ("_exe", "handlers", "out_avals", "device", "run", "__weakref__")
 
     def __init__(self, module: ir.Module, out_avals: Sequence[Any], device: Any = None,
                  host_callbacks: Sequence[Any] = ()):
@@ -59,14 +60,14 @@ class Executable:
         self.device = dev
         self.out_avals = tuple(out_avals)
         sharding = _client.sharding(dev)
-        self._handlers = [
+        self.handlers = [
             _jax.array_result_handler(a, sharding, committed=True, _skip_checks=True)
             for a in self.out_avals
         ]
-        self._execute = self._exe.execute_sharded
+        self.run = self._exe.execute_sharded
 
     def execute(self, buffers: list[Any]) -> list[Any]:
-        return self._execute(buffers).consume_with_handlers(self._handlers)
+        return self.run(buffers).consume_with_handlers(self.handlers)
 
     def as_text(self) -> str:
         """The optimised HLO that XLA compiled."""

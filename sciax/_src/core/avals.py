@@ -42,14 +42,17 @@ class ShapedArray:
     arrays they meet (see :mod:`sciax._src.core.dtypes`).
     """
 
-    __slots__ = ("shape", "dtype", "weak_type", "_hash")
+    __slots__ = ("shape", "dtype", "weak_type", "_hash", "key")
     array_abstraction_level = 1
 
     def __init__(self, shape: tuple[int, ...], dtype: Any, weak_type: bool = False):
         self.shape = tuple(shape)
         self.dtype = np.dtype(dtype)
         self.weak_type = bool(weak_type)
-        self._hash = hash((self.shape, self.dtype, self.weak_type))
+        # ``(shape, dtype, weak_type)``: what the aval is, as a plain tuple that
+        # hashes and compares in C (jit's cache keys are built from these)
+        self.key = (self.shape, self.dtype, self.weak_type)
+        self._hash = hash(self.key)
 
     @property
     def ndim(self) -> int:

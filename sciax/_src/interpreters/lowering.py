@@ -110,13 +110,20 @@ def lower_jaxpr(jaxpr: Jaxpr, name: str = "main") -> ir.Module:
                 func.ReturnOp(outs)
         safe = "".join(c if c.isalnum() or c == "_" else "_" for c in name) or "main"
         module.operation.attributes["sym_name"] = ir.StringAttr.get(safe)
-    _module_callbacks[id(module)] = (module, mctx.host_callbacks)
+    if mctx.host_callbacks:
+        _module_callbacks[id(module)] = (module, mctx.host_callbacks)
+        while len(_module_callbacks) > _MAX_UNCOMPILED:
+            del _module_callbacks[next(iter(_module_callbacks))]
     return module
 
 
 # host callbacks of lowered modules, keyed by module identity (ir.Module objects
-# take no Python attributes); entries are dropped when the module is compiled
+# take no Python attributes); entries are dropped when the module is compiled.
+# Only modules with callbacks are kept, and a bounded number of them: a module
+# lowered and never compiled (``jit(f).lower(x).as_text()``) must not stay
+# alive forever.
 _module_callbacks: dict[int, tuple[ir.Module, list[Callable[..., Any]]]] = {}
+_MAX_UNCOMPILED = 256
 
 
 def module_host_callbacks(module: ir.Module) -> list[Callable[..., Any]]:

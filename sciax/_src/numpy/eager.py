@@ -31,13 +31,14 @@ A function that cannot be one program for a signature (its output shape
 depends on values, e.g. ``nonzero``; it needs a concrete value, e.g.
 ``arange`` of a float; it returns Python values) is found out the first time
 (the trace raises, or returns non-array leaves) and that signature then always
-runs directly.  Both caches are
-bounded LRUs, so a long sweep over shapes cannot grow memory without limit.
+runs directly.  Both caches (the signatures here, the shapes in each
+program's jit cache) are bounded LRUs of ``config.jit_cache_size`` entries
+(:mod:`sciax._src.lru`), so a long sweep over shapes cannot grow memory
+without limit.
 """
 
 from __future__ import annotations
 
-import collections
 import functools
 import types
 from collections.abc import Callable
@@ -49,10 +50,7 @@ from sciax._src.arrays import Array
 from sciax._src.tree_util import flatten as _flatten
 from sciax._src.core.trace import Tracer, _state, eval_trace
 from sciax._src.jit import JitWrapped
-
-# Programs kept per wrapped function (one per static signature; each keeps its
-# own compiled executables per argument shapes, see MAX_EXECUTABLES).
-MAX_SIGNATURES = 64
+from sciax._src.lru import LRUCache
 
 _DYNAMIC = object()  # a dynamic leaf in a signature
 _DIRECT = object()  # cache value: this signature runs op by op
@@ -81,23 +79,6 @@ def _classify(leaf: Any) -> Any:
     except TypeError:
         return None
     return (t, leaf)
-
-
-class _LRU(collections.OrderedDict):
-    def __init__(self, maxsize: int):
-        super().__init__()
-        self.maxsize = maxsize
-
-    def get(self, key: Any, default: Any = None) -> Any:
-        value = super().get(key, default)
-        if value is not default:
-            self.move_to_end(key)
-        return value
-
-    def put(self, key: Any, value: Any) -> None:
-        self[key] = value
-        if len(self) > self.maxsize:
-            self.popitem(last=False)
 
 
 def _make_program(fun: Callable, treedef: Any, statics: tuple) -> JitWrapped:
@@ -129,7 +110,8 @@ def program(fun: Callable) -> Callable:
     has ``fun``'s name, docstring and signature, and ``__wrapped__`` is
     ``fun``.
     """
-    cache: _LRU = _LRU(MAX_SIGNATURES)
+    # static signature -> program (a JitWrapped keeping executables per shape)
+    cache = LRUCache("jit_cache_size")
 
     @functools.wraps(fun)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -143,7 +125,7 @@ def program(fun: Callable) -> Callable:
                 return fun(*args, **kwargs)
             kinds.append(kind)
         key = (treedef, tuple(kinds))
-        prog = cache.get(key)
+        prog = cache.lookup(key)
         if prog is None:  # first call: op by op, and remember the signature
             cache.put(key, _SEEN)
             return fun(*args, **kwargs)
@@ -180,11 +162,13 @@ NOT_PROGRAMS = frozenset("""
 # which a traced program cannot do, so eager calls keep running them directly.)
 
 
-def compile_namespace(namespace: dict) -> None:
-    """Wrap every public sciax.numpy function of ``namespace`` (a public
-    module's globals) with :func:`program`, except :data:`NOT_PROGRAMS`."""
+def compile_namespace(namespace: dict, package: str = "sciax._src.numpy",
+                      exclude: frozenset[str] = NOT_PROGRAMS) -> None:
+    """Wrap every public function of ``namespace`` (a public module's globals)
+    defined under ``package`` with :func:`program`, except those in
+    ``exclude``."""
     for name, value in list(namespace.items()):
-        if (not name.startswith("_") and name not in NOT_PROGRAMS
+        if (not name.startswith("_") and name not in exclude
                 and isinstance(value, types.FunctionType)
-                and value.__module__.startswith("sciax._src.numpy")):
+                and value.__module__.startswith(package)):
             namespace[name] = program(value)

@@ -1,0 +1,795 @@
+"""Regularized incomplete gamma and beta functions and their inverses, with
+derivatives in every argument (the shape parameters included).
+
+Incomplete gamma follows the split of Cephes/SciPy's ``igam.c``: the power
+series for ``P`` when ``x <= max(a, 1)``, Legendre's continued fraction for
+``Q`` when ``x > max(a, 1.1)``, and for small ``x`` the series of
+``1 - x^a/Gamma(a+1) - ...`` that gives ``Q`` without cancellation.  Each sum
+also carries its derivative in ``a`` (the series differentiated term by term;
+the continued fraction's numerator and denominator recurrences differentiated
+alongside, as Boik and Robison-Cox (1998) do for the incomplete beta), so
+``d/da`` is as accurate as the value.  The prefactor ``x^a e^-x / Gamma(a+1)``
+uses Stirling's series for ``a >= 10`` (Temme's form, no large logarithms
+cancel).
+
+The incomplete beta function is the continued fraction of Numerical Recipes
+(6.4.5) after the symmetry ``I_x(a, b) = 1 - I_{1-x}(b, a)`` puts ``x`` on the
+side where it converges, differentiated in ``a`` and ``b`` the same way.
+
+Inverses are Newton iterations on the logarithm of the function in a variable
+where it is concave (log x or x for gamma, logit x for beta: the densities are
+log-concave there), so they converge from any start, from the starting values
+of Numerical Recipes (6.2, 6.4) and tail asymptotics; derivatives are
+implicit.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+import sciax
+import sciax.numpy as snp
+from sciax import lax
+from sciax.special import _util
+from sciax.special._gamma import _betaln, _digamma
+from sciax.special._util import promote
+
+__all__ = ["gammainc", "gammaincc", "gammaincinv", "gammainccinv", "betainc",
+           "betaincc", "betaincinv", "betainccinv"]
+
+
+def _max_iter(x: Any) -> int:
+    return 5000 if x.dtype == np.float64 else 1000
+
+
+def _log_minus_digamma(z: Any) -> Any:
+    """``log(z) - digamma(z)`` for ``z > 0``; the asymptotic series (DLMF
+    5.11.2) for ``z >= 10`` avoids subtracting two close logarithms."""
+    big = z >= 10
+    zb = _util.safe(big, z, 10.0)
+    w = 1.0 / zb
+    w2 = w * w
+    inner = _util.polyval((1 / 12, -691 / 32760, 1 / 132, -1 / 240, 1 / 252,
+                           -1 / 120, 1 / 12), w2)
+    series = 0.5 * w + w2 * inner
+    zs = _util.safe(~big, z, 1.0)
+    return snp.where(big, series, snp.log(zs) - _digamma(zs))
+
+
+# zeta(k) for k = 2..27 (mpmath), the Taylor coefficients of lgamma(1 + a)
+_ZETA = (1.6449340668482264, 1.2020569031595942, 1.0823232337111381,
+         1.03692775514337, 1.0173430619844492, 1.008349277381923,
+         1.0040773561979444, 1.0020083928260821, 1.000994575127818,
+         1.0004941886041194, 1.000246086553308, 1.0001227133475785,
+         1.0000612481350588, 1.000030588236307, 1.0000152822594086,
+         1.0000076371976379, 1.000003817293265, 1.0000019082127165,
+         1.0000009539620338, 1.0000004769329869, 1.0000002384505027,
+         1.000000119219926, 1.000000059608189, 1.0000000298035034)
+_EULER = 0.5772156649015329
+
+
+def _lgam1p(a: Any) -> Any:
+    """``lgamma(1 + a)``, accurate near ``a = 0`` (DLMF 5.7.3)."""
+    small = snp.abs(a) < 0.2
+    s = _util.safe(small, a, 0.0)
+    acc = snp.zeros_like(s)
+    for k in range(len(_ZETA) + 1, 1, -1):
+        acc = acc * s + (-1) ** k * _ZETA[k - 2] / k
+    series = s * (-_EULER + s * acc)
+    return snp.where(small, series, lax.lgamma(1.0 + a))
+
+
+# --- incomplete gamma -------------------------------------------------------------
+
+def _igam_prefactor(a: Any, x: Any) -> tuple[Any, Any]:
+    """``D = x^a e^-x / Gamma(a + 1)`` and ``L = d log D / da = log x -
+    digamma(a + 1)`` for ``a > 0``, ``x > 0``."""
+    big = a >= 10
+    ab = _util.safe(big, a, 10.0)
+    t = (x - ab) / ab
+    # log(1 + t) = log(x / a): exact even where 1 + t rounds (x << a)
+    l1p = snp.where(t < -0.5, snp.log(x / ab), snp.log1p(t))
+    d_big = (snp.exp(ab * _util.log1pmx(t, l1p) - _util.lgamma_corr(ab))
+             / snp.sqrt(2 * math.pi * ab))
+    l_big = l1p + _log_minus_digamma(ab) - 1.0 / ab
+    a_s = _util.safe(~big, a, 1.0)
+    d_small = snp.exp(a_s * snp.log(x) - x - _lgam1p(a_s))
+    l_small = snp.log(x) - _digamma(a_s + 1.0)
+    return snp.where(big, d_big, d_small), snp.where(big, l_big, l_small)
+
+
+def _igam_series(a: Any, x: Any, tol: float, max_iter: int) -> tuple[Any, Any]:
+    """``S = sum_n x^n / ((a+1)...(a+n))`` and ``dS/da``; ``P = D S``."""
+    def step(n, st):
+        t, s, h, ds = st
+        an = a + n.astype(a.dtype)
+        t = t * x / an
+        h = h + 1.0 / an
+        s = s + t
+        ds = ds - t * h
+        return (t, s, h, ds), (t <= tol * s) & (t * h <= tol * snp.abs(ds))
+
+    z = snp.zeros_like(a)
+    _, s, _, ds = _util.series(step, (snp.ones_like(a), snp.ones_like(a), z, z),
+                               max_iter=max_iter)
+    return s, ds
+
+
+def _igamc_cf(a: Any, x: Any, tol: float, max_iter: int) -> tuple[Any, Any]:
+    """Legendre's continued fraction ``Q = x^a e^-x / Gamma(a) * F`` (DLMF
+    8.9.2 in even form): ``F`` and ``dF/da``."""
+    def terms(n):
+        first = n == 1
+        m = n - 1.0
+        an = snp.where(first, 1.0, -m * (m - a))
+        dan = snp.where(first, 0.0, m)
+        bn = x + 2.0 * n - 1.0 - a
+        return an, bn, (dan,), (-snp.ones_like(a),)
+
+    f, (df,) = _util.continued_fraction(terms, a, 1, max_iter=max_iter, tol=tol)
+    return f, df
+
+
+def _igamc_small_x(a: Any, x: Any, tol: float, max_iter: int
+                   ) -> tuple[Any, Any]:
+    """``Q = -expm1(E) - a e^E S2`` with ``E = a log x - lgamma(1 + a)`` and
+    ``S2 = sum_{n>=1} (-x)^n / (n! (a + n))`` (the small-``x`` series of
+    SciPy's ``igamc_series``), and ``dQ/da``."""
+    def step(n, st):
+        u, s2, ds2 = st
+        nf = n.astype(a.dtype)
+        u = -u * x / nf
+        an = a + nf
+        s2 = s2 + u / an
+        ds2 = ds2 - u / (an * an)
+        return (u, s2, ds2), snp.abs(u / an) <= tol * snp.abs(s2)
+
+    z = snp.zeros_like(a)
+    _, s2, ds2 = _util.series(step, (snp.ones_like(a), z, z), max_iter=max_iter)
+    lx = snp.log(x)
+    e = a * lx - _lgam1p(a)
+    ee = snp.exp(e)
+    de = lx - _digamma(1.0 + a)
+    q = -snp.expm1(e) - a * ee * s2
+    dq = -ee * de - ee * s2 - a * ee * de * s2 - a * ee * ds2
+    return q, dq
+
+
+def _igam(a: Any, x: Any) -> tuple[Any, Any, Any, Any]:
+    """``(P, Q, dP/da, dP/dx)`` for real arrays of one dtype."""
+    tol = _util.eps(a)
+    mi = _max_iter(a)
+    ok = (a > 0) & (x > 0) & snp.isfinite(a) & snp.isfinite(x)
+    a_ = _util.safe(ok, a, 1.0)
+    x_ = _util.safe(ok, x, 0.5)
+    p_direct = (x_ <= 1.0) | (x_ <= a_)
+    cf = (x_ > 1.1) & (x_ >= a_)
+    lx = snp.log(snp.minimum(x_, 1.1))
+    qs = (x_ <= 1.1) & snp.where(x_ <= 0.5, a_ <= -0.4 / lx, a_ <= 1.1 * x_)
+    ps = p_direct | ~(cf | qs)
+
+    d, lg = _igam_prefactor(a_, x_)
+    s, ds = _igam_series(_util.safe(ps, a_, 1.0), _util.safe(ps, x_, 0.5),
+                         tol, mi)
+    p_ser = d * s
+    dp_ser = d * (lg * s + ds)
+    f, df = _igamc_cf(_util.safe(cf, a_, 1.0), _util.safe(cf, x_, 2.0), tol, mi)
+    q_cf = a_ * d * f
+    dq_cf = a_ * d * ((lg + 1.0 / a_) * f + df)
+    q_sm, dq_sm = _igamc_small_x(_util.safe(qs, a_, 0.1), _util.safe(qs, x_, 0.5),
+                                 tol, mi)
+
+    q = snp.where(cf, q_cf, snp.where(qs, q_sm, 1.0 - p_ser))
+    dq = snp.where(cf, dq_cf, snp.where(qs, dq_sm, -dp_ser))
+    p = snp.where(p_direct, p_ser, 1.0 - q)
+    dp = snp.where(p_direct, dp_ser, -dq)
+    dpdx = d * a_ / x_
+
+    # edges, as SciPy: x = 0 -> P = 0; a = 0 -> P = 1 (x > 0); x = inf -> 1
+    nan = snp.isnan(a) | snp.isnan(x) | (a < 0) | (x < 0) | ((a == 0) & (x == 0))
+    nan = nan | (snp.isinf(a) & snp.isinf(x))
+    one = ((a == 0) | snp.isinf(x)) & ~nan
+    zero = ((x == 0) | snp.isinf(a)) & ~nan & ~one
+    p = snp.where(one, 1.0, snp.where(zero, 0.0, p))
+    q = snp.where(one, 0.0, snp.where(zero, 1.0, q))
+    p = snp.where(nan, snp.nan, p)
+    q = snp.where(nan, snp.nan, q)
+    dp = snp.where(ok, dp, snp.where(nan, snp.nan, 0.0))
+    dpdx0 = snp.where(a == 1, 1.0, snp.where(a < 1, snp.inf, 0.0))
+    dpdx = snp.where(ok, dpdx, snp.where(x == 0, dpdx0, 0.0))
+    dpdx = snp.where(nan, snp.nan, dpdx)
+    return p, q, dp, dpdx
+
+
+@sciax.custom_jvp
+def _igam_pq(a: Any, x: Any) -> tuple[Any, Any]:
+    p, q, _, _ = _igam(a, x)
+    return p, q
+
+
+@_igam_pq.defjvp
+def _igam_pq_jvp(primals: tuple, tangents: tuple) -> tuple:
+    a, x = primals
+    da, dx = tangents
+    p, q, dpa, dpx = _igam(lax.stop_gradient(a), lax.stop_gradient(x))
+    t = dpa * da + dpx * dx
+    return (p, q), (t, -t)
+
+
+def gammainc(a: Any, x: Any) -> Any:
+    r"""Regularized lower incomplete gamma function
+    :math:`P(a, x) = \frac{1}{\Gamma(a)}\int_0^x t^{a-1} e^{-t}\,dt`.
+
+    sciax implementation of :func:`scipy.special.gammainc`.
+
+    Parameters
+    ----------
+    a : array_like
+        Positive shape parameter.
+    x : array_like
+        Non-negative argument.
+
+    Returns
+    -------
+    Array
+        NaN for ``a < 0``, ``x < 0`` or ``a = x = 0``; ``P(0, x > 0) = 1``.
+
+    Notes
+    -----
+    Differentiable in both ``a`` and ``x`` (forward and reverse, first
+    order): ``d/dx`` is the gamma density and ``d/da`` is summed alongside
+    the series or continued fraction, to about the accuracy of the value.
+    Iterations are capped at 5000 (float64), which limits full accuracy to
+    ``a`` below about ``10^5`` when ``x`` is close to ``a``.
+
+    Examples
+    --------
+    >>> from sciax.special import gammainc
+    >>> gammainc(snp.array([0.5, 1.0, 3.0]), 2.0).round(6)
+    Array([0.9545  , 0.864665, 0.323324], dtype=float64)
+    >>> round(float(sciax.grad(gammainc)(3.0, 2.0)), 6)  # d/da
+    -0.231849
+    """
+    a, x = promote("gammainc", a, x)
+    return _igam_pq(a, x)[0]
+
+
+def gammaincc(a: Any, x: Any) -> Any:
+    r"""Regularized upper incomplete gamma function :math:`Q(a, x) = 1 - P(a, x)`.
+
+    sciax implementation of :func:`scipy.special.gammaincc`.
+
+    Parameters
+    ----------
+    a : array_like
+        Positive shape parameter.
+    x : array_like
+        Non-negative argument.
+
+    Returns
+    -------
+    Array
+
+    Notes
+    -----
+    Computed directly (not as ``1 - P``) wherever ``Q`` is small, so upper
+    tails keep their relative accuracy.  Derivatives as :func:`gammainc`.
+
+    Examples
+    --------
+    >>> from sciax.special import gammaincc
+    >>> print(f"{float(gammaincc(2.0, 50.0)):.6e}")
+    9.836624e-21
+    """
+    a, x = promote("gammaincc", a, x)
+    return _igam_pq(a, x)[1]
+
+
+def _igam_inv(a: Any, p: Any, q: Any) -> Any:
+    """``x`` with ``P(a, x) = p`` (equivalently ``Q(a, x) = q``); whichever
+    of ``p``, ``q`` is smaller drives the residual."""
+    tol = _util.eps(a)
+    lower = p <= 0.5
+    pp = snp.minimum(p, q)
+    pp_s = snp.clip(pp, 1e-300, 0.5)
+    t = snp.sqrt(-2.0 * snp.log(pp_s))
+    z = (2.30753 + t * 0.27061) / (1.0 + t * (0.99229 + t * 0.04481)) - t
+    z = snp.where(lower, -z, z)
+    a_s = snp.maximum(a, 1e-300)
+    x_big = snp.maximum(1e-3, a_s * (1.0 - 1.0 / (9.0 * a_s)
+                                     - z / (3.0 * snp.sqrt(a_s))) ** 3)
+    tt = 1.0 - a_s * (0.253 + a_s * 0.12)
+    x_small = snp.where(p < tt, snp.power(snp.maximum(p, 1e-300) / tt, 1.0 / a_s),
+                        1.0 - snp.log(q / (1.0 - tt)))
+    x0 = snp.where(a > 1, x_big, x_small)
+    # deep lower tail: P ~ x^a / Gamma(a + 1)
+    x_tail = snp.exp((snp.log(pp_s) + _lgam1p(a_s)) / a_s)
+    x0 = snp.where(lower & (x_tail < 0.2 * a_s), x_tail, x0)
+
+    # Newton on log P as a function of log x (lower half) or on log Q as a
+    # function of x (upper half): both are concave and monotone (the gamma
+    # density is log-concave in either variable), so Newton converges from
+    # any start, and the logarithms keep far tails in range.
+    lq_s = snp.log(snp.clip(q, 1e-300, 1.0))
+
+    # upper tail: Q ~ x^(a-1) e^-x / Gamma(a), two fixed-point steps
+    xq = -lq_s - lax.lgamma(a_s)
+    xq = -lq_s - lax.lgamma(a_s) + (a_s - 1.0) * snp.log(snp.maximum(xq, 1.0))
+    xq = -lq_s - lax.lgamma(a_s) + (a_s - 1.0) * snp.log(snp.maximum(xq, 1.0))
+    x0 = snp.where(~lower & (xq > 1.5 * a_s + 10.0), xq, x0)
+
+    def cond(c):
+        return (c[0] < 200) & ~snp.all(c[4])
+
+    def body(c):
+        it, x, lo, hi, done = c
+        pv, qv, _, dpx = _igam(a, x)
+        # the root is bracketed by [lo, hi] (in log x); Newton steps that
+        # leave it, or a function value that underflowed, fall back to the
+        # geometric midpoint
+        low_side = snp.where(lower, pv < p, qv > q)
+        lo = snp.where(low_side, x, lo)
+        hi = snp.where(low_side, hi, x)
+        g_lo = snp.log(pv / p)
+        x_lo = x * snp.exp(-g_lo * pv / (x * dpx))
+        g_hi = snp.log(qv / q)
+        xn = snp.where(lower, x_lo, x + g_hi * qv / dpx)
+        bad = ~snp.isfinite(xn) | (xn < lo) | (xn > hi)
+        xn = snp.where(bad, snp.exp(0.5 * (snp.log(lo) + snp.log(hi))), xn)
+        xn = snp.where((pv == p) & (qv == q), x, xn)
+        # converged elements are frozen (further steps only chase rounding)
+        xn = snp.where(done, x, xn)
+        done = done | (snp.abs(xn - x) <= 4 * tol * snp.abs(xn))
+        return it + 1, xn, lo, hi, done
+
+    big = float(np.finfo(x0.dtype).max)
+    tiny = float(np.finfo(x0.dtype).tiny)
+    init = (0, snp.clip(x0, 4 * tiny, big / 4), snp.full_like(x0, tiny),
+            snp.full_like(x0, big), snp.zeros(x0.shape, dtype=bool))
+    x = lax.while_loop(cond, body, init)[1]
+    x = snp.where(x <= 4 * tiny, 0.0, x)        # the root underflows
+    x = snp.where(p == 0, 0.0, snp.where(q == 0, snp.inf, x))
+    bad = snp.isnan(a) | snp.isnan(p) | (a < 0) | (p < 0) | (p > 1)
+    return snp.where(bad, snp.nan, x)
+
+
+@sciax.custom_jvp
+def _gammaincinv(a: Any, p: Any) -> Any:
+    return _igam_inv(a, p, 1.0 - p)
+
+
+@_gammaincinv.defjvp
+def _gammaincinv_jvp(primals: tuple, tangents: tuple) -> tuple:
+    a, p = primals
+    da, dp = tangents
+    x = _gammaincinv(a, p)
+    _, _, dpa, dpx = _igam(lax.stop_gradient(a), lax.stop_gradient(x))
+    return x, (dp - dpa * da) / dpx
+
+
+@sciax.custom_jvp
+def _gammainccinv(a: Any, q: Any) -> Any:
+    return _igam_inv(a, 1.0 - q, q)
+
+
+@_gammainccinv.defjvp
+def _gammainccinv_jvp(primals: tuple, tangents: tuple) -> tuple:
+    a, q = primals
+    da, dq = tangents
+    x = _gammainccinv(a, q)
+    _, _, dpa, dpx = _igam(lax.stop_gradient(a), lax.stop_gradient(x))
+    return x, -(dq + dpa * da) / dpx
+
+
+def gammaincinv(a: Any, y: Any) -> Any:
+    """Inverse of :func:`gammainc` in ``x``: ``gammainc(a, x) = y``.
+
+    sciax implementation of :func:`scipy.special.gammaincinv`.
+
+    Parameters
+    ----------
+    a : array_like
+        Positive shape parameter.
+    y : array_like
+        Probability in ``[0, 1]``.
+
+    Returns
+    -------
+    Array
+
+    Notes
+    -----
+    Newton's method on ``log gammainc`` in ``log x`` (or ``log gammaincc`` in
+    ``x`` for ``y > 1/2``), both concave, from the Wilson-Hilferty or
+    small-``a`` starting values of Numerical Recipes.  Derivatives in ``a`` and ``y`` by implicit
+    differentiation.
+
+    Examples
+    --------
+    >>> from sciax.special import gammaincinv, gammainc
+    >>> x = gammaincinv(3.0, snp.array([0.1, 0.5, 0.9]))
+    >>> x.round(6)
+    Array([1.102065, 2.67406 , 5.32232 ], dtype=float64)
+    >>> gammainc(3.0, x).round(12)
+    Array([0.1, 0.5, 0.9], dtype=float64)
+    """
+    a, y = promote("gammaincinv", a, y)
+    return _gammaincinv(a, y)
+
+
+def gammainccinv(a: Any, y: Any) -> Any:
+    """Inverse of :func:`gammaincc` in ``x``: ``gammaincc(a, x) = y``.
+
+    sciax implementation of :func:`scipy.special.gammainccinv`.
+
+    Parameters
+    ----------
+    a : array_like
+        Positive shape parameter.
+    y : array_like
+        Probability in ``[0, 1]``.
+
+    Returns
+    -------
+    Array
+
+    Notes
+    -----
+    As :func:`gammaincinv`; small ``y`` (far upper tails) keep their relative
+    accuracy.
+
+    Examples
+    --------
+    >>> from sciax.special import gammainccinv
+    >>> gammainccinv(2.0, snp.array([0.5, 1e-20])).round(6)
+    Array([ 1.678347, 49.983198], dtype=float64)
+    """
+    a, y = promote("gammainccinv", a, y)
+    return _gammainccinv(a, y)
+
+
+# --- incomplete beta --------------------------------------------------------------
+
+def _ibeta_prefactor(a: Any, b: Any, x: Any, y: Any, lx: Any, ly: Any
+                     ) -> tuple[Any, Any, Any]:
+    """``K = x^a y^b / (a B(a, b))`` and ``d log K / da``, ``d log K / db``
+    (``lx``, ``ly``: ``log x``, ``log y`` from the unrounded argument)."""
+    big = (a >= 10) & (b >= 10)
+    ab, bb = _util.safe(big, a, 10.0), _util.safe(big, b, 10.0)
+    c = bb * x - ab * y                 # = (a + b) x - a, without cancellation
+    t1, t2 = c / ab, -c / bb
+    # log(1 + t1) = log(x (a + b) / a), exact where 1 + t1 would round
+    l1 = snp.where(t1 < -0.5, snp.log(x * ((ab + bb) / ab)), snp.log1p(t1))
+    l2 = snp.where(t2 < -0.5, snp.log(y * ((ab + bb) / bb)), snp.log1p(t2))
+    lk_big = (ab * _util.log1pmx(t1, l1) + bb * _util.log1pmx(t2, l2)
+              + 0.5 * snp.log(ab * bb / (ab + bb)) - _util.LOG_SQRT_2PI
+              - _util.lgamma_corr(ab) - _util.lgamma_corr(bb)
+              + _util.lgamma_corr(ab + bb) - snp.log(ab))
+    lmd_ab = _log_minus_digamma(ab + bb)
+    da_big = l1 + _log_minus_digamma(ab) - lmd_ab - 1.0 / ab
+    db_big = l2 + _log_minus_digamma(bb) - lmd_ab
+    as_, bs = _util.safe(~big, a, 1.0), _util.safe(~big, b, 1.0)
+    lk = as_ * lx + bs * ly - _betaln(as_, bs) - snp.log(as_)
+    psab = _digamma(as_ + bs)
+    da = lx - _digamma(as_) + psab - 1.0 / as_
+    db = ly - _digamma(bs) + psab
+    return (snp.exp(snp.where(big, lk_big, lk)), snp.where(big, da_big, da),
+            snp.where(big, db_big, db))
+
+
+def _ibeta_cf(a: Any, b: Any, x: Any, tol: float, max_iter: int) -> tuple:
+    """The continued fraction ``1/(1 + d1/(1 + d2/(1 + ...)))`` of NR 6.4.5
+    and its derivatives in ``a`` and ``b``."""
+    def terms(n):
+        first = n == 1
+        j = n - 1.0
+        odd = snp.remainder(j, 2.0) == 1
+        m = snp.where(odd, 0.5 * (j - 1.0), 0.5 * j)
+        # d_{2m+1} = -(a+m)(a+b+m) x / ((a+2m)(a+2m+1))
+        num_o = (a + m) * (a + b + m)
+        den_o = (a + 2 * m) * (a + 2 * m + 1)
+        d_o = -x * num_o / den_o
+        dnum_o = (a + b + m) + (a + m)
+        dden_o = (a + 2 * m + 1) + (a + 2 * m)
+        dda_o = -x * (dnum_o * den_o - num_o * dden_o) / (den_o * den_o)
+        ddb_o = -x * (a + m) / den_o
+        # d_{2m} = m (b-m) x / ((a+2m-1)(a+2m))
+        den_e = (a + 2 * m - 1) * (a + 2 * m)
+        d_e = x * m * (b - m) / den_e
+        dden_e = (a + 2 * m) + (a + 2 * m - 1)
+        dda_e = -x * m * (b - m) * dden_e / (den_e * den_e)
+        ddb_e = x * m / den_e
+        an = snp.where(first, 1.0, snp.where(odd, d_o, d_e))
+        dan = snp.where(first, 0.0, snp.where(odd, dda_o, dda_e))
+        dbn = snp.where(first, 0.0, snp.where(odd, ddb_o, ddb_e))
+        z = snp.zeros_like(a)
+        return an, snp.ones_like(a), (dan, dbn), (z, z)
+
+    f, (dfa, dfb) = _util.continued_fraction(terms, a, 2, max_iter=max_iter,
+                                             tol=tol)
+    return f, dfa, dfb
+
+
+def _ibeta(a: Any, b: Any, x: Any) -> tuple:
+    """``(I, 1 - I, dI/da, dI/db, dI/dx)``."""
+    tol = _util.eps(a)
+    mi = _max_iter(a)
+    ok = (a > 0) & (b > 0) & (x > 0) & (x < 1) & snp.isfinite(a) & snp.isfinite(b)
+    a_, b_ = _util.safe(ok, a, 1.0), _util.safe(ok, b, 1.0)
+    x_ = _util.safe(ok, x, 0.5)
+    y_ = 1.0 - x_
+    swap = x_ * (a_ + b_) > a_          # as Cephes: the smaller tail is summed
+    a1, b1 = snp.where(swap, b_, a_), snp.where(swap, a_, b_)
+    x1, y1 = snp.where(swap, y_, x_), snp.where(swap, x_, y_)
+    # log x and log(1 - x) from the argument itself (1 - x rounds)
+    lxx, lyy = snp.log(x_), snp.log1p(-x_)
+    lx1, ly1 = snp.where(swap, lyy, lxx), snp.where(swap, lxx, lyy)
+    k, lka, lkb = _ibeta_prefactor(a1, b1, x1, y1, lx1, ly1)
+    f, dfa, dfb = _ibeta_cf(a1, b1, x1, tol, mi)
+    i1 = k * f
+    di1a = k * (lka * f + dfa)
+    di1b = k * (lkb * f + dfb)
+    i = snp.where(swap, 1.0 - i1, i1)
+    ic = snp.where(swap, i1, 1.0 - i1)
+    dia = snp.where(swap, -di1b, di1a)
+    dib = snp.where(swap, -di1a, di1b)
+    dix = k * a1 / (x1 * y1)
+
+    nan = (snp.isnan(a) | snp.isnan(b) | snp.isnan(x) | (a < 0) | (b < 0)
+           | (x < 0) | (x > 1) | ((a == 0) & (b == 0))
+           | (snp.isinf(a) & snp.isinf(b)))
+    one = ((x == 1) | ((a == 0) & (x > 0)) | snp.isinf(b)) & ~nan
+    zero = ((x == 0) | (b == 0) | snp.isinf(a)) & ~nan & ~one
+    i = snp.where(one, 1.0, snp.where(zero, 0.0, i))
+    ic = snp.where(one, 0.0, snp.where(zero, 1.0, ic))
+    i = snp.where(nan, snp.nan, i)
+    ic = snp.where(nan, snp.nan, ic)
+    dflt = snp.where(nan, snp.nan, 0.0)
+    return (i, ic, snp.where(ok, dia, dflt), snp.where(ok, dib, dflt),
+            snp.where(ok, dix, dflt))
+
+
+@sciax.custom_jvp
+def _ibeta_pair(a: Any, b: Any, x: Any) -> tuple[Any, Any]:
+    i, ic, _, _, _ = _ibeta(a, b, x)
+    return i, ic
+
+
+@_ibeta_pair.defjvp
+def _ibeta_pair_jvp(primals: tuple, tangents: tuple) -> tuple:
+    a, b, x = (lax.stop_gradient(v) for v in primals)
+    da, db, dx = tangents
+    i, ic, dia, dib, dix = _ibeta(a, b, x)
+    t = dia * da + dib * db + dix * dx
+    return (i, ic), (t, -t)
+
+
+def betainc(a: Any, b: Any, x: Any) -> Any:
+    r"""Regularized incomplete beta function
+    :math:`I_x(a, b) = \frac{1}{B(a, b)}\int_0^x t^{a-1}(1-t)^{b-1}\,dt`.
+
+    sciax implementation of :func:`scipy.special.betainc`.
+
+    Parameters
+    ----------
+    a, b : array_like
+        Positive shape parameters.
+    x : array_like
+        Argument in ``[0, 1]``.
+
+    Returns
+    -------
+    Array
+        NaN outside the domain; ``I_x(0, b) = 1`` and ``I_x(a, 0) = 0`` for
+        ``0 < x < 1``, as SciPy.
+
+    Notes
+    -----
+    Differentiable in ``a``, ``b`` and ``x`` (first order, forward and
+    reverse).  The shape derivatives come from the continued fraction's
+    recurrences differentiated alongside the value (Boik and Robison-Cox,
+    1998), accurate to about 1e-12 relative.
+
+    Examples
+    --------
+    >>> from sciax.special import betainc
+    >>> betainc(2.0, 3.0, snp.array([0.2, 0.5])).round(6)
+    Array([0.1808, 0.6875], dtype=float64)
+    >>> g = sciax.grad(betainc, argnums=(0, 1))(2.0, 3.0, 0.5)
+    >>> [round(float(v), 6) for v in g]
+    [-0.195289, 0.154108]
+    """
+    a, b, x = promote("betainc", a, b, x)
+    return _ibeta_pair(a, b, x)[0]
+
+
+def betaincc(a: Any, b: Any, x: Any) -> Any:
+    """Complement of the regularized incomplete beta function,
+    ``1 - betainc(a, b, x)``, computed without cancellation.
+
+    sciax implementation of :func:`scipy.special.betaincc`.
+
+    Parameters
+    ----------
+    a, b : array_like
+        Positive shape parameters.
+    x : array_like
+        Argument in ``[0, 1]``.
+
+    Returns
+    -------
+    Array
+
+    Examples
+    --------
+    >>> from sciax.special import betaincc
+    >>> print(f"{float(betaincc(2.0, 3.0, 0.99)):.6e}")
+    3.970000e-06
+    """
+    a, b, x = promote("betaincc", a, b, x)
+    return _ibeta_pair(a, b, x)[1]
+
+
+def _ibeta_inv(a: Any, b: Any, p: Any, q: Any) -> Any:
+    """``x`` with ``I_x(a, b) = p`` (``1 - I = q``)."""
+    tol = _util.eps(a)
+    lower = p <= 0.5
+    pp = snp.clip(snp.minimum(p, q), 1e-300, 0.5)
+    t = snp.sqrt(-2.0 * snp.log(pp))
+    z = (2.30753 + t * 0.27061) / (1.0 + t * (0.99229 + t * 0.04481)) - t
+    z = snp.where(lower, -z, z)
+    a_s, b_s = snp.maximum(a, 1e-300), snp.maximum(b, 1e-300)
+    al = (z * z - 3.0) / 6.0
+    h = 2.0 / (1.0 / (2.0 * a_s - 1.0) + 1.0 / (2.0 * b_s - 1.0))
+    w = (z * snp.sqrt(snp.maximum(al + h, 0.0)) / h
+         - (1.0 / (2.0 * b_s - 1.0) - 1.0 / (2.0 * a_s - 1.0))
+         * (al + 5.0 / 6.0 - 2.0 / (3.0 * h)))
+    x_big = a_s / (a_s + b_s * snp.exp(2.0 * w))
+    lnab = _betaln(a_s, b_s)
+    lna = snp.log(a_s / (a_s + b_s))
+    lnb = snp.log(b_s / (a_s + b_s))
+    tt = snp.exp(a_s * lna) / a_s
+    uu = snp.exp(b_s * lnb) / b_s
+    ww = tt + uu
+    x_small = snp.where(p < tt / ww, snp.power(a_s * ww * p, 1.0 / a_s),
+                        1.0 - snp.power(b_s * ww * q, 1.0 / b_s))
+    x0 = snp.where((a >= 1) & (b >= 1), x_big, x_small)
+    # tails: I ~ x^a / (a B) and 1 - I ~ y^b / (b B)
+    x_lo = snp.exp((snp.log(pp) + snp.log(a_s) + lnab) / a_s)
+    y_hi = snp.exp((snp.log(pp) + snp.log(b_s) + lnab) / b_s)
+    x0 = snp.where(lower & (x_lo < 0.1), x_lo, x0)
+    x0 = snp.where(~lower & (y_hi < 0.1), 1.0 - y_hi, x0)
+
+    # Newton on log I (lower half) or log(1 - I) (upper half) as functions of
+    # u = logit(x): the beta density is log-concave in u for all a, b > 0, so
+    # both are concave and monotone in u and Newton converges from any start.
+
+    def cond(c):
+        return (c[0] < 300) & ~snp.all(c[4])
+
+    def body(c):
+        it, x, lo, hi, done = c
+        iv, icv, _, _, dix = _ibeta(a, b, x)
+        y = 1.0 - x
+        low_side = snp.where(lower, iv < p, icv > q)
+        lo = snp.where(low_side, x, lo)
+        hi = snp.where(low_side, hi, x)
+        didu = dix * x * y
+        du = snp.where(lower, -snp.log(iv / p) * iv / didu,
+                       snp.log(icv / q) * icv / didu)
+        # x = 1 / (1 + exp(-u)): move u by du, written for x directly
+        xn = x / (x + y * snp.exp(-du))
+        bad = ~snp.isfinite(xn) | (xn < lo) | (xn > hi)
+        # fallback: bisect the bracket in u = logit(x)
+        umid = 0.5 * (snp.log(lo) - snp.log1p(-lo) + snp.log(hi) - snp.log1p(-hi))
+        xn = snp.where(bad, 1.0 / (1.0 + snp.exp(-umid)), xn)
+        xn = snp.where((iv == p) & (icv == q), x, xn)
+        xn = snp.where(done, x, xn)
+        done = done | (snp.abs(xn - x) <= 4 * tol * snp.abs(xn))
+        return it + 1, xn, lo, hi, done
+
+    tiny = float(np.finfo(x0.dtype).tiny)
+    one_m = 1.0 - float(np.finfo(x0.dtype).epsneg)
+    init = (0, snp.clip(x0, tiny, one_m), snp.full_like(x0, tiny),
+            snp.full_like(x0, one_m), snp.zeros(x0.shape, dtype=bool))
+    x = lax.while_loop(cond, body, init)[1]
+    x = snp.where(p == 0, 0.0, snp.where(q == 0, 1.0, x))
+    bad = (snp.isnan(a) | snp.isnan(b) | snp.isnan(p) | (a <= 0) | (b <= 0)
+           | (p < 0) | (p > 1))
+    return snp.where(bad, snp.nan, x)
+
+
+def _ibeta_inv_tangent(a: Any, b: Any, x: Any, da: Any, db: Any) -> tuple:
+    _, _, dia, dib, dix = _ibeta(lax.stop_gradient(a), lax.stop_gradient(b),
+                                 lax.stop_gradient(x))
+    return dia * da + dib * db, dix
+
+
+@sciax.custom_jvp
+def _betaincinv(a: Any, b: Any, p: Any) -> Any:
+    return _ibeta_inv(a, b, p, 1.0 - p)
+
+
+@_betaincinv.defjvp
+def _betaincinv_jvp(primals: tuple, tangents: tuple) -> tuple:
+    a, b, p = primals
+    da, db, dp = tangents
+    x = _betaincinv(a, b, p)
+    num, dix = _ibeta_inv_tangent(a, b, x, da, db)
+    return x, (dp - num) / dix
+
+
+@sciax.custom_jvp
+def _betainccinv(a: Any, b: Any, q: Any) -> Any:
+    return _ibeta_inv(a, b, 1.0 - q, q)
+
+
+@_betainccinv.defjvp
+def _betainccinv_jvp(primals: tuple, tangents: tuple) -> tuple:
+    a, b, q = primals
+    da, db, dq = tangents
+    x = _betainccinv(a, b, q)
+    num, dix = _ibeta_inv_tangent(a, b, x, da, db)
+    return x, -(dq + num) / dix
+
+
+def betaincinv(a: Any, b: Any, y: Any) -> Any:
+    """Inverse of :func:`betainc` in ``x``: ``betainc(a, b, x) = y``.
+
+    sciax implementation of :func:`scipy.special.betaincinv`.
+
+    Parameters
+    ----------
+    a, b : array_like
+        Positive shape parameters.
+    y : array_like
+        Probability in ``[0, 1]``.
+
+    Returns
+    -------
+    Array
+
+    Notes
+    -----
+    Newton's method on ``log betainc`` (or ``log betaincc``) in ``logit x``,
+    where both are concave, from the starting values of Numerical Recipes 6.4
+    (and tail asymptotics for tiny ``y``).
+    Derivatives in ``a``, ``b`` and ``y`` by implicit differentiation.
+
+    Examples
+    --------
+    >>> from sciax.special import betaincinv
+    >>> betaincinv(2.0, 3.0, snp.array([0.1808, 0.6875])).round(10)
+    Array([0.2, 0.5], dtype=float64)
+    """
+    a, b, y = promote("betaincinv", a, b, y)
+    return _betaincinv(a, b, y)
+
+
+def betainccinv(a: Any, b: Any, y: Any) -> Any:
+    """Inverse of :func:`betaincc` in ``x``: ``betaincc(a, b, x) = y``.
+
+    sciax implementation of :func:`scipy.special.betainccinv`.
+
+    Parameters
+    ----------
+    a, b : array_like
+        Positive shape parameters.
+    y : array_like
+        Probability in ``[0, 1]``.
+
+    Returns
+    -------
+    Array
+
+    Examples
+    --------
+    >>> from sciax.special import betainccinv
+    >>> float(betainccinv(2.0, 3.0, 0.3125).round(10))
+    0.5
+    """
+    a, b, y = promote("betainccinv", a, b, y)
+    return _betainccinv(a, b, y)

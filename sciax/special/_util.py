@@ -1,0 +1,208 @@
+"""Helpers shared by the special-function families (not public).
+
+Argument promotion follows SciPy's ufuncs: integer and boolean arguments become
+float64, float32 stays float32 when every floating argument is float32, and
+Python scalars do not widen an array's dtype.  The numerical kernels here
+(``log1pmx``, the Stirling remainder, ``sinpi``, a continued-fraction evaluator
+with forward derivatives) are used by several families.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Callable
+
+import numpy as np
+
+import sciax.numpy as snp
+from sciax import lax
+
+
+def promote(name: str, *args: Any, complex_ok: bool = False) -> list[Any]:
+    """Arrays of one inexact dtype, broadcast together, as SciPy's ufuncs do."""
+    arrs, kinds = [], []
+    for a in args:
+        weak = isinstance(a, (int, float, complex)) and not isinstance(a, bool)
+        a = snp.asarray(a)
+        if a.dtype == np.dtype(bool) or not (
+                snp.issubdtype(a.dtype, snp.number)):
+            if a.dtype != np.dtype(bool):
+                raise TypeError(f"{name}: arguments must be numeric, got dtype "
+                                f"{a.dtype}")
+        if snp.issubdtype(a.dtype, snp.complexfloating) and not complex_ok:
+            raise TypeError(f"{name}: complex arguments are not supported")
+        arrs.append(a)
+        if not weak:
+            kinds.append(np.dtype(a.dtype))
+    floats = [d for d in kinds if d.kind in "fc"]
+    if any(d.kind in "biu" for d in kinds) or not floats:
+        floats.append(np.dtype(np.float64))
+    dtype = np.result_type(*floats)
+    if dtype == np.float16:
+        dtype = np.dtype(np.float32)
+    if any(isinstance(a, complex) for a in args) and dtype.kind == "f":
+        if not complex_ok:
+            raise TypeError(f"{name}: complex arguments are not supported")
+        dtype = np.result_type(dtype, np.complex64)
+    arrs = [snp.asarray(a, dtype=dtype) for a in arrs]
+    return list(snp.broadcast_arrays(*arrs)) if len(arrs) > 1 else arrs
+
+
+def eps(x: Any) -> float:
+    """Machine epsilon of ``x``'s (real) dtype."""
+    return float(snp.finfo(x.dtype).eps)
+
+
+def complex_dtype(x: Any) -> Any:
+    """The complex dtype matching ``x``'s precision."""
+    return np.complex64 if np.dtype(x.dtype) in (np.float32, np.complex64) else (
+        np.complex128)
+
+
+def real_dtype(x: Any) -> Any:
+    return snp.finfo(x.dtype).dtype
+
+
+def safe(cond: Any, x: Any, fill: Any) -> Any:
+    """``x`` where ``cond``, else a harmless ``fill`` (the first half of the
+    double-where trick: the unused branch never sees values that would give
+    NaN derivatives)."""
+    return snp.where(cond, x, snp.asarray(fill, dtype=x.dtype))
+
+
+def sinpi(x: Any) -> Any:
+    """``sin(pi x)`` exact at integers (the argument is reduced mod 2 first)."""
+    r = x - 2.0 * snp.round(0.5 * x)           # exact; r in [-1, 1]
+    r = snp.where(r > 0.5, 1.0 - r, r)
+    r = snp.where(r < -0.5, -1.0 - r, r)        # r in [-1/2, 1/2]
+    return snp.sin(math.pi * r)
+
+
+def cospi(x: Any) -> Any:
+    """``cos(pi x)``, exactly zero at half-integers."""
+    return sinpi(snp.abs(x) + 0.5)
+
+
+def log1pmx(t: Any, log1p_t: Any = None) -> Any:
+    """``log(1 + t) - t`` accurate for small ``t`` (``t >= -1``).
+
+    With ``u = t / (2 + t)``, ``log(1 + t) = 2 atanh(u)`` and ``t = 2u/(1 - u)``,
+    so ``log(1 + t) - t = -2u^2/(1 - u) + 2 (u^3/3 + u^5/5 + ...)``: no
+    cancellation, and ``|u| <= 0.43`` on the range where it is used.  Outside
+    it, ``log1p_t`` (``log(1 + t)`` computed by the caller from unrounded
+    quantities, when ``1 + t`` itself would round) is used if given.
+    """
+    near = (t > -0.6) & (t < 1.5)
+    ts = snp.where(near, t, 0.0)
+    u = ts / (2.0 + ts)
+    u2 = u * u
+    s = snp.zeros_like(u)
+    for k in range(27, 0, -1):              # u^3 (1/3 + u^2/5 + ...), Horner
+        s = s * u2 + 1.0 / (2 * k + 1)
+    series = -2.0 * u2 / (1.0 - u) + 2.0 * u * u2 * s
+    if log1p_t is None:
+        log1p_t = snp.log1p(t)
+    return snp.where(near, series, log1p_t - t)
+
+
+# B_{2k} / (2k (2k - 1)): the Stirling series of log Gamma (DLMF 5.11.1)
+_STIRLING = (1 / 12, -1 / 360, 1 / 1260, -1 / 1680, 1 / 1188, -691 / 360360,
+             1 / 156, -3617 / 122400, 43867 / 244188)
+LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
+
+
+def lgamma_corr(a: Any) -> Any:
+    """``lgamma(a) - ((a - 1/2) log a - a + log(2 pi)/2)`` for ``a >= 10``
+    (the Stirling series; the first omitted term is below 1e-18 there)."""
+    z = 1.0 / a
+    z2 = z * z
+    s = snp.zeros_like(z)
+    for c in reversed(_STIRLING):
+        s = s * z2 + c
+    return s * z
+
+
+def lgamma_ratio_large(a: Any, b: Any) -> Any:
+    """``lgamma(b) - lgamma(a + b)`` for ``b >= 10``, ``a + b >= 10``, without
+    the cancellation of subtracting two large logarithms."""
+    return (-(b - 0.5) * snp.log1p(a / b) - a * snp.log(a + b) + a
+            + lgamma_corr(b) - lgamma_corr(a + b))
+
+
+def polyval(coefs: tuple, x: Any) -> Any:
+    """``coefs[0] x^(n-1) + ... + coefs[-1]`` by Horner's rule."""
+    s = snp.full_like(x, coefs[0])
+    for c in coefs[1:]:
+        s = s * x + c
+    return s
+
+
+def continued_fraction(terms: Callable, shape_like: Any, nderiv: int, *,
+                       max_iter: int, tol: float) -> tuple[Any, tuple]:
+    """Evaluate ``f = a1/(b1 + a2/(b2 + a3/(b3 + ...)))`` and its derivatives
+    with respect to ``nderiv`` parameters by the forward three-term recurrence
+    (Wallis), rescaled each step so nothing overflows.
+
+    ``terms(n)`` (``n`` a traced iteration number starting at 1) returns
+    ``(a_n, b_n, da_n, db_n)`` with ``da_n``/``db_n`` tuples of length
+    ``nderiv``.  Stops when every element's value and derivatives change by
+    less than ``tol`` relative, or after ``max_iter`` terms.
+    """
+    z = snp.zeros_like(shape_like)
+    o = snp.ones_like(shape_like)
+    dz = tuple(z for _ in range(nderiv))
+    # (A_{n-1}, A_{n-2}, B_{n-1}, B_{n-2}) with A_0 = 0, A_{-1} = 1, B_0 = 1, B_{-1} = 0
+    init = (snp.asarray(1, dtype=np.int32), z, o, o, z, dz, dz, dz, dz, z, dz,
+            snp.zeros(shape_like.shape, dtype=bool))
+
+    def cond(c):
+        return (c[0] <= max_iter) & ~snp.all(c[-1])
+
+    def body(c):
+        n, A1, A2, B1, B2, dA1, dA2, dB1, dB2, f_old, df_old, done = c
+        an, bn, dan, dbn = terms(n.astype(shape_like.dtype))
+        A = bn * A1 + an * A2
+        B = bn * B1 + an * B2
+        dA = tuple(dbn[i] * A1 + bn * dA1[i] + dan[i] * A2 + an * dA2[i]
+                   for i in range(nderiv))
+        dB = tuple(dbn[i] * B1 + bn * dB1[i] + dan[i] * B2 + an * dB2[i]
+                   for i in range(nderiv))
+        s = snp.where(B == 0, 1.0, 1.0 / snp.abs(B))
+        A, A1, B, B1 = A * s, A1 * s, B * s, B1 * s
+        dA = tuple(d * s for d in dA)
+        dB = tuple(d * s for d in dB)
+        dA1 = tuple(d * s for d in dA1)
+        dB1 = tuple(d * s for d in dB1)
+        f = A / B
+        df = tuple((dA[i] - f * dB[i]) / B for i in range(nderiv))
+        small = snp.abs(f - f_old) <= tol * snp.abs(f)
+        for i in range(nderiv):
+            small = small & (snp.abs(df[i] - df_old[i]) <= tol * snp.abs(df[i]))
+        # converged elements keep their value: later terms (run for the
+        # slower elements) would only add rounding
+        f = snp.where(done, f_old, f)
+        df = tuple(snp.where(done, o_, n_) for o_, n_ in zip(df_old, df))
+        done = done | small | ~snp.isfinite(f)
+        return (n + 1, A, A1, B, B1, dA, dA1, dB, dB1, f, df, done)
+
+    out = lax.while_loop(cond, body, init)
+    return out[9], out[10]
+
+
+def series(step: Callable, init: tuple, *, max_iter: int) -> tuple:
+    """Sum a series with a state machine: ``step(n, state)`` returns
+    ``(state, converged)`` where ``converged`` is an elementwise bool; an
+    element's state is frozen once it has converged, and the loop stops when
+    all have or after ``max_iter`` steps.  Returns the final state."""
+    def cond(c):
+        return (c[0] <= max_iter) & ~snp.all(c[2])
+
+    def body(c):
+        n, st, done = c
+        new, conv = step(n, st)
+        st = tuple(snp.where(done, o, v) for o, v in zip(st, new))
+        return n + 1, st, done | conv
+
+    done0 = snp.zeros(snp.shape(init[0]), dtype=bool)
+    return lax.while_loop(cond, body, (snp.asarray(1, dtype=np.int32), init,
+                                       done0))[1]
