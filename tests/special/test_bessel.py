@@ -63,6 +63,9 @@ def test_real_order_grid():
     assert _err(ke, sc.kve(VV, XX)).max() < 1e-13
 
 
+# Compiles the Bessel kernels again for other shapes/dtypes (or their
+# derivatives): minutes on two busy cores, so in the slow step.
+@pytest.mark.slow
 def test_edges_and_integer_orders():
     v = np.array([0.0, 1.0, 2.0, -1.0, -0.5, 0.5, 3.0, 2.5, np.nan, 1.0])
     x = np.array([0.0, 0.0, -3.0, -2.0, 0.0, -1.0, np.inf, 0.0, 1.0, np.nan])
@@ -79,6 +82,9 @@ def test_edges_and_integer_orders():
     assert _err(S.yn(3, xs[1:]), sc.yn(3, xs[1:])).max() < 1e-13
 
 
+# Compiles the Bessel kernels again for other shapes/dtypes (or their
+# derivatives): minutes on two busy cores, so in the slow step.
+@pytest.mark.slow
 def test_dtypes_and_errors():
     x32 = np.array([0.5, 3.0], np.float32)
     assert S.jv(1.0, x32).dtype == np.float32
@@ -90,6 +96,9 @@ def test_dtypes_and_errors():
         S.jv(1.0, 1.0 + 1j)
 
 
+# Compiles the Bessel kernels again for other shapes/dtypes (or their
+# derivatives): minutes on two busy cores, so in the slow step.
+@pytest.mark.slow
 def test_hankel_spherical_airy_struve():
     x = np.array([0.3, 2.0, 7.5, 40.0])
     v = np.array([0.5, -1.2, 3.0, 0.0])
@@ -122,6 +131,9 @@ def test_hankel_spherical_airy_struve():
         assert _err(S.modstruve(vs, xx), sc.modstruve(vs, xx)).max() < 1e-13, xx
 
 
+# Compiles the Bessel kernels again for other shapes/dtypes (or their
+# derivatives): minutes on two busy cores, so in the slow step.
+@pytest.mark.slow
 def test_derivatives():
     v = np.array([0.0, 0.4, 1.0, 2.5, 7.2, -1.3, 20.0, 3.0])
     x = np.array([0.7, 3.0, 12.0, 1.5, 30.0, 2.2, 5.0, 80.0])

@@ -59,6 +59,8 @@ def test_values_grid():
     assert _err(fu, ref).max() < 1e-13
 
 
+# Compiles the derivative programs of every function: slow step.
+@pytest.mark.slow
 def test_parameter_derivatives():
     mp.mp.dps = 30
     a, b, x = 0.7, 2.3, 1.9

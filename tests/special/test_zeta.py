@@ -79,6 +79,8 @@ def test_lambertw():
     assert _err(S.lambertw(zc, 2), sc.lambertw(zc, 2)).max() < 1e-14
 
 
+# Compiles the derivative programs of every function: slow step.
+@pytest.mark.slow
 def test_derivatives():
     mp.mp.dps = 30
     s = np.array([1.5, 2.0, 3.7, 10.0])
