@@ -316,16 +316,22 @@ def _jy_temme(v, x):
     return j, y, jp, yp
 
 
-def _jy_pos(v, x):
-    """J, Y, J', Y' for v >= 0 (or slightly below, for differencing), x > 0."""
+def _by_region(hankel, temme, v, x):
+    """Hankel's expansion where it is exact, Temme's method elsewhere (each
+    branch sees harmless inputs where it is not used)."""
     hank = _hankel_region(v, x)
     vh = snp.where(hank, v, 0.5)
     xh = snp.where(hank, x, 30.0)
     vt = snp.where(hank, 0.5, v)
     xt = snp.where(hank, 1.0, x)
-    a = _jy_hankel(vh, xh)
-    b = _jy_temme(vt, xt)
+    a = hankel(vh, xh)
+    b = temme(vt, xt)
     return tuple(snp.where(hank, u, w) for u, w in zip(a, b))
+
+
+def _jy_pos(v, x):
+    """J, Y, J', Y' for v >= 0 (or slightly below, for differencing), x > 0."""
+    return _by_region(_jy_hankel, _jy_temme, v, x)
 
 
 @sciax.custom_jvp
@@ -455,14 +461,7 @@ def _ik_temme(v, x):
 
 
 def _ik_pos(v, x):
-    hank = _hankel_region(v, x)
-    vh = snp.where(hank, v, 0.5)
-    xh = snp.where(hank, x, 30.0)
-    vt = snp.where(hank, 0.5, v)
-    xt = snp.where(hank, 1.0, x)
-    a = _ik_hankel(vh, xh)
-    b = _ik_temme(vt, xt)
-    return tuple(snp.where(hank, u, w) for u, w in zip(a, b))
+    return _by_region(_ik_hankel, _ik_temme, v, x)
 
 
 @sciax.custom_jvp
