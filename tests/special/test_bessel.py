@@ -163,3 +163,20 @@ def test_against_mpmath_wide():
     env = np.hypot(rj, ry)
     assert _err(j, rj, env).max() < 1e-12
     assert _err(y, ry, env).max() < 1e-12
+
+
+@pytest.mark.slow
+def test_struve_spherical_derivatives():
+    x = np.array([0.7, 2.0, 9.0])
+    g = sciax.vmap(sciax.grad(lambda t: S.struve(1.5, t)))(x)
+    np.testing.assert_allclose(g, sc.struve(0.5, x) - 1.5 / x * sc.struve(1.5, x), rtol=1e-12)
+    g = sciax.vmap(sciax.grad(lambda t: S.modstruve(0.5, t)))(x)
+    np.testing.assert_allclose(g, sc.modstruve(-0.5, x) - 0.5 / x * sc.modstruve(0.5, x),
+                               rtol=1e-12)
+    gv = sciax.grad(lambda v: S.struve(v, 2.0))(1.5)
+    mp.mp.dps = 30
+    np.testing.assert_allclose(gv, float(mp.diff(lambda v: mp.struveh(v, 2), 1.5)), rtol=1e-10)
+    for f in ("spherical_yn", "spherical_kn", "spherical_jn", "spherical_in"):
+        g = sciax.vmap(sciax.grad(lambda t: getattr(S, f)(2, t)))(x)
+        np.testing.assert_allclose(g, getattr(sc, f)(2, x, derivative=True), rtol=1e-12,
+                                   err_msg=f)
