@@ -33,3 +33,4 @@ from sciax.special._elliptic import *  # noqa: F401,F403
 from sciax.special._convenience import *  # noqa: F401,F403
 from sciax.special._cdflib import *  # noqa: F401,F403
 from sciax.special._orthogonal import *  # noqa: F401,F403
+from sciax.special._hyper import *  # noqa: F401,F403

@@ -434,8 +434,8 @@ def ellipj(u, m):
     --------
     >>> from sciax.special import ellipj
     >>> sn, cn, dn, ph = ellipj(0.7, np.array([0.0, 0.5]))
-    >>> print(np.round(sn, 6), np.round(dn, 6))
-    [0.644218 0.62434 ] [1.       0.897274]
+    >>> print(np.round(sn, 6), np.round(cn, 6))
+    [0.644218 0.62434 ] [0.764842 0.781153]
     """
     (u, m), out = U.promote_real("ellipj", u, m)
     ok = (m >= 0) & (m <= 1)

@@ -1,9 +1,11 @@
 """Small helpers shared by the Bessel, zeta, elliptic and hypergeometric families.
 
-Argument promotion (SciPy's rules: integers become float64, float32 stays
-float32), exact ``sin(pi x)``/``cos(pi x)``, a masked ``while_loop`` for
-elementwise series and continued fractions, and a finite-difference helper
-for derivatives in a parameter.
+Argument promotion for real arguments (SciPy's rules: integers become
+float64, float32 stays float32, but float32 inputs are computed in float64
+when x64 is on and rounded once), a masked ``while_loop`` for elementwise
+series and continued fractions, and a finite-difference helper for
+derivatives in a parameter.  ``sinpi``, ``cospi`` and ``eps`` are
+``_util``'s.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import numpy as np
 import sciax
 import sciax.numpy as snp
 from sciax import lax
+from sciax.special._util import cospi, eps, sinpi  # noqa: F401  (shared with _gamma)
 
 
 def promote_real(name, *args):
@@ -44,24 +47,8 @@ def finish(out_dtype, *results):
     return res[0] if len(res) == 1 else res
 
 
-def eps(x):
-    return float(np.finfo(np.dtype(x.dtype)).eps)
-
-
 def tiny(x):
     return float(np.finfo(np.dtype(x.dtype)).tiny)
-
-
-def sinpi(x):
-    """``sin(pi x)``, exactly zero at integers (reduction mod 2 is exact)."""
-    r = x - 2.0 * snp.round(0.5 * x)           # r in [-1, 1]
-    r = snp.where(r > 0.5, 1.0 - r, snp.where(r < -0.5, -1.0 - r, r))
-    return snp.sin(np.pi * r)
-
-
-def cospi(x):
-    """``cos(pi x)``, exactly zero at half-integers."""
-    return sinpi(0.5 - snp.abs(x - 2.0 * snp.round(0.5 * x)))
 
 
 def is_int(x):

@@ -16,6 +16,7 @@ import scipy.special as sc
 import sciax
 import sciax.numpy as snp
 from sciax import special as S
+from tests.special._relerr import rel_err
 
 V = np.array([-7.5, -2.3, -1.0, -0.5, 0.0, 0.3, 1.0, 2.5, 10.0, 30.7, 100.0])
 X = np.array([1e-8, 1e-3, 0.1, 0.5, 1.9, 2.0, 2.1, 5.0, 10.0, 25.0, 40.0, 100.0,
@@ -23,14 +24,7 @@ X = np.array([1e-8, 1e-3, 0.1, 0.5, 1.9, 2.0, 2.1, 5.0, 10.0, 25.0, 40.0, 100.0,
 VV, XX = (a.ravel() for a in np.meshgrid(V, X))
 
 
-def _err(a, b, env=None):
-    a = np.asarray(a, np.float64)
-    b = np.asarray(b, np.float64)
-    env = np.abs(b) if env is None else np.maximum(np.abs(b), env)
-    with np.errstate(all="ignore"):
-        e = np.abs(a - b) / env
-    e = np.where(a == b, 0.0, e)                       # equal infinities, zeros
-    return np.where(np.isnan(a) & np.isnan(b), 0.0, np.where(np.isnan(e), np.inf, e))
+_err = rel_err
 
 
 def _mp_fix(ref, v, x, f, mask):
@@ -63,6 +57,9 @@ def test_real_order_grid():
     assert _err(ke, sc.kve(VV, XX)).max() < 1e-13
 
 
+# Compiles the Bessel kernels again for other shapes/dtypes (or their
+# derivatives): minutes on two busy cores, so in the slow step.
+@pytest.mark.slow
 def test_edges_and_integer_orders():
     v = np.array([0.0, 1.0, 2.0, -1.0, -0.5, 0.5, 3.0, 2.5, np.nan, 1.0])
     x = np.array([0.0, 0.0, -3.0, -2.0, 0.0, -1.0, np.inf, 0.0, 1.0, np.nan])
@@ -79,6 +76,9 @@ def test_edges_and_integer_orders():
     assert _err(S.yn(3, xs[1:]), sc.yn(3, xs[1:])).max() < 1e-13
 
 
+# Compiles the Bessel kernels again for other shapes/dtypes (or their
+# derivatives): minutes on two busy cores, so in the slow step.
+@pytest.mark.slow
 def test_dtypes_and_errors():
     x32 = np.array([0.5, 3.0], np.float32)
     assert S.jv(1.0, x32).dtype == np.float32
@@ -90,6 +90,9 @@ def test_dtypes_and_errors():
         S.jv(1.0, 1.0 + 1j)
 
 
+# Compiles the Bessel kernels again for other shapes/dtypes (or their
+# derivatives): minutes on two busy cores, so in the slow step.
+@pytest.mark.slow
 def test_hankel_spherical_airy_struve():
     x = np.array([0.3, 2.0, 7.5, 40.0])
     v = np.array([0.5, -1.2, 3.0, 0.0])
@@ -122,6 +125,9 @@ def test_hankel_spherical_airy_struve():
         assert _err(S.modstruve(vs, xx), sc.modstruve(vs, xx)).max() < 1e-13, xx
 
 
+# Compiles the Bessel kernels again for other shapes/dtypes (or their
+# derivatives): minutes on two busy cores, so in the slow step.
+@pytest.mark.slow
 def test_derivatives():
     v = np.array([0.0, 0.4, 1.0, 2.5, 7.2, -1.3, 20.0, 3.0])
     x = np.array([0.7, 3.0, 12.0, 1.5, 30.0, 2.2, 5.0, 80.0])
@@ -157,3 +163,20 @@ def test_against_mpmath_wide():
     env = np.hypot(rj, ry)
     assert _err(j, rj, env).max() < 1e-12
     assert _err(y, ry, env).max() < 1e-12
+
+
+@pytest.mark.slow
+def test_struve_spherical_derivatives():
+    x = np.array([0.7, 2.0, 9.0])
+    g = sciax.vmap(sciax.grad(lambda t: S.struve(1.5, t)))(x)
+    np.testing.assert_allclose(g, sc.struve(0.5, x) - 1.5 / x * sc.struve(1.5, x), rtol=1e-12)
+    g = sciax.vmap(sciax.grad(lambda t: S.modstruve(0.5, t)))(x)
+    np.testing.assert_allclose(g, sc.modstruve(-0.5, x) - 0.5 / x * sc.modstruve(0.5, x),
+                               rtol=1e-12)
+    gv = sciax.grad(lambda v: S.struve(v, 2.0))(1.5)
+    mp.mp.dps = 30
+    np.testing.assert_allclose(gv, float(mp.diff(lambda v: mp.struveh(v, 2), 1.5)), rtol=1e-10)
+    for f in ("spherical_yn", "spherical_kn", "spherical_jn", "spherical_in"):
+        g = sciax.vmap(sciax.grad(lambda t: getattr(S, f)(2, t)))(x)
+        np.testing.assert_allclose(g, getattr(sc, f)(2, x, derivative=True), rtol=1e-12,
+                                   err_msg=f)
