@@ -1,10 +1,12 @@
 """Trace-time cost of reverse mode through nested control flow.
 
 Times ``sciax.make_jaxpr(sciax.grad(loss))`` (tracing + partial evaluation
-only, no XLA) for a synthetic scan(fori_loop(cond(...))) nest of growing depth
-and a tiny 3-state ODE solve, and counts primitive binds with cProfile.
+only, no XLA) for a synthetic scan(fori_loop(cond(...))) nest of growing
+depth, a tiny 3-state ``odeint`` solve and the Robertson ``solve_ivp``
+gradient of ``benchmarks/integrate.py`` (f), and counts primitive binds with
+cProfile.
 
-    python benchmarks/pe_nesting.py [ode]
+    python benchmarks/pe_nesting.py [ode]   # ode: also the ODE solves
 
 Each case runs in a fresh process, so that no trace cache is warm.
 """
@@ -46,6 +48,17 @@ def ode_loss(theta):
     return snp.sum(ys[-1])
 
 
+def rober_loss(method):
+    def loss(k):
+        def rober(t, y, k):
+            r1, r2, r3 = k[0] * y[0], k[1] * y[1] ** 2, k[2] * y[1] * y[2]
+            return snp.stack([-r1 + r3, r1 - r3 - r2, r2])
+        return sciax.integrate.solve_ivp(
+            rober, (0.0, 40.0), snp.array([1.0, 0.0, 0.0]), method=method, args=(k,),
+            t_eval=snp.array([40.0]), rtol=1e-6, atol=1e-10, max_steps=512).y[0, -1]
+    return loss
+
+
 def measure(name, fun, x):
     prof = cProfile.Profile()
     t0 = time.perf_counter()
@@ -65,10 +78,13 @@ if __name__ == "__main__":
         case = sys.argv[2]
         if case == "ode":
             measure("odeint RK45 3-state", ode_loss, snp.array([0.04, 3e7, 1e4]))
+        elif case in ("RK45", "BDF"):
+            measure(f"Robertson solve_ivp {case}", rober_loss(case),
+                    snp.array([0.04, 3e7, 1e4]))
         else:
             measure(f"nested depth {case}", nested(int(case)),
                     snp.array([0.3, -0.2, 0.5]))
     else:
-        cases = [str(d) for d in range(1, 7)] + (["ode"] if "ode" in sys.argv else [])
+        cases = [str(d) for d in range(1, 7)] + (["ode", "RK45", "BDF"] if "ode" in sys.argv else [])
         for case in cases:
             subprocess.run([sys.executable, __file__, "--one", case], check=True)
