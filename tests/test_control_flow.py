@@ -676,6 +676,43 @@ def test_nested_control_flow_reverse_mode(fn):
     np.testing.assert_allclose(np.asarray(got), deriv(xs), rtol=1e-12)
 
 
+def _deep_nest(depth, salt):
+    """scan(fori_loop(scan(...cond...))) nested ``depth`` deep; ``salt`` makes
+    the traced bodies differ from every other test's (the trace caches are
+    keyed on structure)."""
+    def level(d, v):
+        if d == 0:
+            return lax.cond(v[0] > salt, lambda u: snp.sin(u) * salt,
+                            lambda u: snp.cos(u) + salt, v)
+        if d % 2:
+            return lax.scan(lambda c, _: (level(d - 1, c), None), v, None, length=2)[0]
+        return lax.fori_loop(0, 2, lambda i, c: level(d - 1, c), v)
+    return lambda x: snp.sum(level(depth, x))
+
+
+def test_reverse_mode_trace_cost_is_linear_in_nesting_depth(monkeypatch):
+    # Partial evaluation and JVP of a loop or cond body used to re-trace it
+    # (and so every body nested in it) two or three times per level: tracing
+    # grad of a 6-deep nest staged ~3**6 copies of the innermost branch.  Count
+    # how often the innermost branch's ``sin`` is staged while tracing grad.
+    from sciax._src.interpreters import partial_eval as pe
+    staged = pe.DynamicJaxprTrace.process_primitive
+    count = [0]
+
+    def counting(self, primitive, args, params):
+        count[0] += primitive.name == "sin"
+        return staged(self, primitive, args, params)
+    monkeypatch.setattr(pe.DynamicJaxprTrace, "process_primitive", counting)
+    x = snp.array([0.3, -0.2, 0.5])
+    counts = {}
+    for depth in (1, 3, 6):
+        count[0] = 0
+        sciax.make_jaxpr(sciax.grad(_deep_nest(depth, 0.125 + 0.001 * depth)))(x)
+        counts[depth] = count[0]
+    # linear growth allows a few stagings per level; the old cost was 3**depth
+    assert counts[6] <= counts[1] + 4 * 5, counts
+
+
 # --- associative_scan -----------------------------------------------------------------
 
 @sciax.jit

@@ -14,6 +14,7 @@ stopped gradients cost nothing.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -333,11 +334,24 @@ def jvp_jaxpr(closed: ClosedJaxpr, nonzeros: Sequence[bool], instantiate: bool |
     """The JVP of ``closed`` as a jaxpr taking ``primals + nonzero tangents`` and
     returning ``primals_out + tangents_out`` (for outputs whose tangent is
     nonzero or instantiated).  Returns (jaxpr without consts, its consts, which
-    output tangents are present)."""
+    output tangents are present).
 
-    n = len(closed.in_avals)
+    Cached on the jaxpr and the patterns: loop rules call it in a fixpoint
+    over the carries, and each call traces every nested body again, so
+    without the cache the cost grows exponentially with the nesting depth."""
     m = len(closed.out_avals)
-    inst = [instantiate] * m if isinstance(instantiate, bool) else list(instantiate)
+    inst = (instantiate,) * m if isinstance(instantiate, bool) else tuple(
+        bool(i) for i in instantiate)
+    jaxpr, consts, out_nz = _jvp_jaxpr_cached(closed, tuple(bool(z) for z in nonzeros),
+                                              inst)
+    return jaxpr, list(consts), list(out_nz)
+
+
+@functools.lru_cache(maxsize=2048)
+def _jvp_jaxpr_cached(closed: ClosedJaxpr, nonzeros: tuple[bool, ...],
+                      inst: tuple[bool, ...]
+                      ) -> tuple[ClosedJaxpr, list[Any], list[bool]]:
+    n = len(closed.in_avals)
     out_nz: list[bool] = []
 
     def fun(*xs: Any) -> list[Any]:

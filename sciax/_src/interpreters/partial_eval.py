@@ -13,6 +13,7 @@ rules of call-like and control-flow primitives (``partial_eval_rules``).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -194,17 +195,22 @@ class PartialEvalTrace(Trace):
         return copy
 
 
-def partial_eval_jaxpr(jaxpr: ClosedJaxpr, unknown_ins: Sequence[bool]
-                      ) -> tuple[list[bool], Callable[..., tuple[list[Any], ClosedJaxpr]]]:
-    """Split ``jaxpr`` into what known inputs determine and what is left.
+@functools.lru_cache(maxsize=2048)
+def _split_jaxpr(jaxpr: ClosedJaxpr, unknown_ins: tuple[bool, ...]
+                 ) -> tuple[list[bool], ClosedJaxpr, Jaxpr]:
+    """Partially evaluate ``jaxpr`` once for the pattern ``unknown_ins``.
 
-    Returns which outputs are unknown (exactly as partial evaluation finds
-    them, nested control flow included) and ``run(*known_args)``, which
-    evaluates the known part under the current trace and returns
-    ``(known outputs, staged)``: ``staged`` is a closed jaxpr from the unknown
-    inputs to the unknown outputs whose consts are the residuals.
+    Returns which outputs are unknown, the known part (a closed jaxpr from the
+    known inputs to ``known outputs + residuals``) and the staged part (a
+    jaxpr whose constvars are the residuals, from the unknown inputs to the
+    unknown outputs).  Cached: a control-flow rule needs the split of a body
+    several times (its unknown outputs in a fixpoint, then its known and
+    staged parts), and re-running partial evaluation each time would re-run
+    it for every nested body as well, exponentially in the nesting depth.
     """
-    def run(*known_args: Any, force_unknown: Sequence[bool] | None = None):
+    box: list = []
+
+    def known_part(*known_args: Any) -> list[Any]:
         pe_trace = PartialEvalTrace(current_trace())
         it = iter(known_args)
         full = [pe_trace.staged.new_arg(a) if u else next(it)
@@ -212,15 +218,62 @@ def partial_eval_jaxpr(jaxpr: ClosedJaxpr, unknown_ins: Sequence[bool]
         with set_current_trace(pe_trace):
             outs = eval_jaxpr(jaxpr.jaxpr, jaxpr.consts, *full)
         out_u = [pe_trace.is_unknown(o) for o in outs]
-        if force_unknown is not None:
-            out_u = [a or b for a, b in safe_zip(out_u, force_unknown)]
         staged = pe_trace.staged.to_jaxpr([o for o, u in safe_zip(outs, out_u) if u])
-        return [o for o, u in safe_zip(outs, out_u) if not u], staged, out_u
+        box.append((out_u, staged.jaxpr))
+        return [*(o for o, u in safe_zip(outs, out_u) if not u), *staged.consts]
 
-    box: list = []
     known_avals = [a for a, u in safe_zip(jaxpr.in_avals, unknown_ins) if not u]
-    trace_to_jaxpr(lambda *xs: box.append(run(*xs)[2]) or [], known_avals)
-    return box[0], run
+    known = trace_to_jaxpr(known_part, known_avals)
+    out_u, staged = box[0]
+    return out_u, known, staged
+
+
+def partial_eval_jaxpr(jaxpr: ClosedJaxpr, unknown_ins: Sequence[bool]
+                      ) -> tuple[list[bool], Callable[..., tuple[list[Any], ClosedJaxpr]]]:
+    """Split ``jaxpr`` into what known inputs determine and what is left.
+
+    Returns which outputs are unknown (exactly as partial evaluation finds
+    them, nested control flow included) and ``run(*known_args)``, which
+    evaluates the known part under the current trace and returns
+    ``(known outputs, staged, out_unknown)``: ``staged`` is a closed jaxpr from
+    the unknown inputs to the unknown outputs whose consts are the residuals.
+    ``force_unknown`` marks known outputs to be returned by ``staged`` instead
+    (fed by extra residuals).  The split itself is computed once per jaxpr and
+    pattern (:func:`_split_jaxpr`); ``run`` only replays its known part.
+    """
+    unknown_ins = tuple(bool(u) for u in unknown_ins)
+    out_u0, known, staged = _split_jaxpr(jaxpr, unknown_ins)
+
+    def run(*known_args: Any, force_unknown: Sequence[bool] | None = None):
+        outs = eval_jaxpr(known.jaxpr, known.consts, *known_args)
+        n_known = out_u0.count(False)
+        kouts, residuals = outs[:n_known], outs[n_known:]
+        if force_unknown is None or not any(
+                f and not u for f, u in safe_zip(force_unknown, out_u0)):
+            return list(kouts), ClosedJaxpr(staged, residuals), list(out_u0)
+        # Known outputs forced unknown: the staged part returns them, fed by
+        # extra residuals.
+        k_avals = iter(known.out_avals[:n_known])
+        kit, sit = iter(kouts), iter(staged.outvars)
+        known_outs, out_vars, extra_vars, extra_vals, out_u = [], [], [], [], []
+        for u0, f in safe_zip(out_u0, force_unknown):
+            if u0:
+                out_vars.append(next(sit))
+            else:
+                val, aval = next(kit), next(k_avals)
+                if f:
+                    v = Var(aval)
+                    extra_vars.append(v)
+                    extra_vals.append(val)
+                    out_vars.append(v)
+                else:
+                    known_outs.append(val)
+            out_u.append(u0 or bool(f))
+        forced = Jaxpr([*staged.constvars, *extra_vars], staged.invars, out_vars,
+                       staged.eqns)
+        return known_outs, ClosedJaxpr(forced, [*residuals, *extra_vals]), out_u
+
+    return list(out_u0), run
 
 
 def dependent_outputs(jaxpr: Jaxpr, unknown_ins: Sequence[bool]) -> list[bool]:
