@@ -53,6 +53,13 @@ SLOW_DOCTESTS = {
     "sciax.integrate._qmc.qmc_quad", "sciax.integrate._interp.OdeSolution",
     "sciax.integrate._ivp.solve_ivp", "sciax.optimize._lbfgsb.LbfgsInvHessProduct",
     "sciax.optimize._minimize.minimize", "sciax.optimize._curve_fit.curve_fit",
+    # stiff solvers: each example compiles a solve (tests/integrate/test_stiff.py
+    # keeps a few in the default run)
+    "sciax.integrate._bdf.BDF", "sciax.integrate._radau.Radau",
+    "sciax.integrate._esdirk.Kvaerno3", "sciax.integrate._esdirk.Kvaerno4",
+    "sciax.integrate._esdirk.Kvaerno5", "sciax.integrate._esdirk.KenCarp3",
+    "sciax.integrate._esdirk.KenCarp4", "sciax.integrate._esdirk.KenCarp5",
+    "sciax.integrate._lsoda.LSODA",
 }
 
 

@@ -29,8 +29,10 @@ import sciax.numpy as snp  # noqa: E402
 from dispatch import time_per_call  # noqa: E402
 
 
-def cases(np_: Any, random: Any, key: Any, put: Callable) -> dict[str, Callable]:
-    """The benchmark calls, written once for both libraries' NumPy modules."""
+def cases(np_: Any, random: Any, key: Any, put: Callable, sla: Any
+          ) -> dict[str, Callable]:
+    """The benchmark calls, written once for both libraries' NumPy modules
+    (``sla``: their SciPy-style linalg, sciax.linalg or jax.scipy.linalg)."""
     rng = np.random.default_rng(0)
     v = put(rng.standard_normal(1000))
     w = put(rng.standard_normal(1000))
@@ -39,6 +41,7 @@ def cases(np_: Any, random: Any, key: Any, put: Callable) -> dict[str, Callable]
     spd = put(np.asarray(s) @ np.asarray(s).T + 50 * np.eye(50))
     b = put(rng.standard_normal(50))
     idx = put(rng.integers(0, 1000, 100).astype(np.int32))
+    e = put(rng.standard_normal((50, 50)) / 50)
     return {
         "linspace(0, 1, 1000)": lambda: np_.linspace(0.0, 1.0, 1000),
         "arange(1000.)": lambda: np_.arange(1000.0),
@@ -70,6 +73,10 @@ def cases(np_: Any, random: Any, key: Any, put: Callable) -> dict[str, Callable]
         "linalg.eigh(spd)": lambda: np_.linalg.eigh(spd)[0],
         "fft.fft(v)": lambda: np_.fft.fft(v),
         "random.normal(key, (1000,))": lambda: random.normal(key, (1000,)),
+        "scipy.linalg.expm(e)": lambda: sla.expm(e),
+        "scipy.linalg.solve(spd, b, pos)": lambda: sla.solve(spd, b, assume_a="pos"),
+        "scipy.linalg.cholesky(spd)": lambda: sla.cholesky(spd),
+        "scipy.linalg.det(m)": lambda: sla.det(m),
     }
 
 
@@ -95,11 +102,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:
         args.repeat, args.target = 3, 0.02
 
-    ours = cases(snp, sciax.random, sciax.random.key(0), sciax.device_put)
+    import sciax.linalg
+    ours = cases(snp, sciax.random, sciax.random.key(0), sciax.device_put,
+                 sciax.linalg)
     import jax
     jax.config.update("jax_enable_x64", True)
     import jax.numpy as jnp
-    theirs = cases(jnp, jax.random, jax.random.key(0), jax.device_put)
+    import jax.scipy.linalg
+    theirs = cases(jnp, jax.random, jax.random.key(0), jax.device_put,
+                   jax.scipy.linalg)
     if args.only:
         keep = tuple(args.only.split(","))
         ours = {k: f for k, f in ours.items() if k.startswith(keep)}

@@ -13,6 +13,16 @@ a PID controller at the same tolerances):
   of y(1), for sciax (adjoint='direct') and diffrax (its default
   RecursiveCheckpointAdjoint), and the steady-state gradient time.
 
+Stiff problems (``--stiff``, or ``--only-stiff`` to skip Lorenz), rtol = 1e-6,
+atol = 1e-10 (HIRES: rtol = 1e-7, atol = 1e-9):
+
+* (d) Robertson to t = 1e11, per solve: sciax BDF, Radau and Kvaerno5 vs SciPy
+  LSODA, BDF and Radau, and diffrax Kvaerno5 with a PID controller;
+* (e) HIRES to t = 321.8122, per solve (same methods);
+* (f) first-call time of ``jit(grad(loss))``, loss = y1(40) of Robertson as a
+  function of its rate constants (sciax BDF, diffrax Kvaerno5), and the
+  steady-state gradient time.
+
 Timings alternate the libraries round by round and report medians.  JAX is
 imported after sciax has created its client; it is needed only here.
 """
@@ -68,7 +78,12 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--batch", type=int, default=1000)
+    ap.add_argument("--stiff", action="store_true", help="also the stiff problems")
+    ap.add_argument("--only-stiff", action="store_true")
     a = ap.parse_args()
+    if a.only_stiff:
+        stiff(3 if a.quick else 7)
+        return
     reps = 3 if a.quick else 7
     batch = 50 if a.quick else a.batch
     import scipy.integrate as si
@@ -160,6 +175,123 @@ def main() -> None:
         print(f"(c) first-call sciax / diffrax = "
               f"{r['sciax grad first call (c)'] / r['diffrax grad first call (c)']:.2f}"
               "x")
+    if a.stiff:
+        stiff(reps)
+
+
+K_ROB = np.array([0.04, 3e7, 1e4])
+HIRES_T = 321.8122
+HIRES_Y0 = np.array([1, 0, 0, 0, 0, 0, 0, 0.0057])
+
+
+def rober(t, y, k, xp=snp):
+    r1, r2, r3 = k[0] * y[0], k[1] * y[1] ** 2, k[2] * y[1] * y[2]
+    return xp.stack([-r1 + r3, r1 - r3 - r2, r2])
+
+
+def hires(t, y, xp=snp):
+    return xp.stack([
+        -1.71 * y[0] + 0.43 * y[1] + 8.32 * y[2] + 0.0007,
+        1.71 * y[0] - 8.75 * y[1],
+        -10.03 * y[2] + 0.43 * y[3] + 0.035 * y[4],
+        8.32 * y[1] + 1.71 * y[2] - 1.12 * y[3],
+        -1.745 * y[4] + 0.43 * y[5] + 0.43 * y[6],
+        -280 * y[5] * y[7] + 0.69 * y[3] + 1.71 * y[4] - 0.43 * y[5] + 0.69 * y[6],
+        280 * y[5] * y[7] - 1.81 * y[6],
+        -280 * y[5] * y[7] + 1.81 * y[6]])
+
+
+def stiff(reps: int) -> None:
+    """Robertson and HIRES (see the module docstring, (d) to (f))."""
+    import scipy.integrate as si
+    try:
+        import jax
+        jax.config.update("jax_enable_x64", True)
+        import diffrax
+        import jax.numpy as jnp
+    except ImportError:
+        diffrax = None
+    problems = {
+        "Robertson": (lambda t, y, k: rober(t, y, k), lambda t, y: rober(t, y, K_ROB, np),
+                      1e11, np.array([1.0, 0.0, 0.0]), dict(rtol=1e-6, atol=1e-10)),
+        "HIRES": (lambda t, y, k: hires(t, y), lambda t, y: hires(t, y, np), HIRES_T,
+                  HIRES_Y0, dict(rtol=1e-7, atol=1e-9)),
+    }
+    res: dict[str, Any] = {}
+    for name, (f_sx, f_np, t1, y0, tol) in problems.items():
+        te = snp.array([t1])
+        calls: dict[str, Callable] = {}
+        for m in ("BDF", "Radau", "Kvaerno5"):
+            fn = sciax.jit(lambda y0, k, m=m: solve_ivp(
+                f_sx, (0.0, t1), y0, method=m, args=(k,), t_eval=te, max_steps=4000,
+                **tol).y)
+            res[f"{name} sciax {m} first call"] = _time(
+                lambda fn=fn: fn(snp.asarray(y0), snp.asarray(K_ROB)), 1)
+            calls[f"sciax {m}"] = lambda fn=fn: fn(snp.asarray(y0), snp.asarray(K_ROB))
+        for m in ("LSODA", "BDF", "Radau"):
+            calls[f"scipy {m}"] = lambda m=m: si.solve_ivp(f_np, (0.0, t1), y0, method=m,
+                                                           **tol)
+        if diffrax is not None:
+            def dfx_solve(y0, k, f_np=f_np, t1=t1, tol=tol, name=name):
+                if name == "Robertson":
+                    vf = lambda t, y, k: rober(t, y, k, jnp)  # noqa: E731
+                else:
+                    vf = lambda t, y, k: hires(t, y, jnp)  # noqa: E731
+                return diffrax.diffeqsolve(
+                    diffrax.ODETerm(vf), diffrax.Kvaerno5(), 0.0, t1, None, y0, args=k,
+                    stepsize_controller=diffrax.PIDController(**tol),
+                    saveat=diffrax.SaveAt(t1=True), max_steps=100_000).ys
+            dfx = jax.jit(dfx_solve)
+            res[f"{name} diffrax Kvaerno5 first call"] = _time(
+                lambda: dfx(jnp.asarray(y0), jnp.asarray(K_ROB)), 1)
+            calls["diffrax Kvaerno5"] = lambda dfx=dfx: dfx(jnp.asarray(y0),
+                                                            jnp.asarray(K_ROB))
+        times: dict[str, list] = {}
+        for _ in range(reps):
+            for k, fn in calls.items():
+                times.setdefault(k, []).append(_time(fn, 1))
+        for k, v in times.items():
+            res[f"{name} {k}"] = statistics.median(v)
+        for k, fn in calls.items():
+            out = fn()
+            yend = np.asarray(out.y[:, -1] if hasattr(out, "nfev") else out).ravel()
+            print(f"{name} {k}: y(t1) = {np.array2string(yend, precision=6)}")
+        best = min(res[name + " sciax BDF"], res[name + " sciax Radau"])
+        print(f"{name}: best sciax (BDF, Radau) / scipy LSODA = "
+              f"{best / res[name + ' scipy LSODA']:.2f}x; "
+              f"sciax Radau / scipy Radau = "
+              f"{res[name + ' sciax Radau'] / res[name + ' scipy Radau']:.3f}x")
+        if diffrax is not None:
+            best = min(res[name + " sciax BDF"], res[name + " sciax Radau"],
+                       res[name + " sciax Kvaerno5"])
+            print(f"{name}: best sciax / diffrax Kvaerno5 = "
+                  f"{best / res[name + ' diffrax Kvaerno5']:.2f}x")
+
+    te40 = snp.array([40.0])
+
+    def sx_loss(k):
+        return solve_ivp(rober, (0.0, 40.0), snp.array([1.0, 0.0, 0.0]), method="BDF",
+                         args=(k,), t_eval=te40, rtol=1e-6, atol=1e-10,
+                         max_steps=512).y[0, -1]
+    sx_g = sciax.jit(sciax.grad(sx_loss))
+    res["grad sciax BDF first call (f)"] = _time(lambda: sx_g(snp.asarray(K_ROB)), 1)
+    res["grad sciax BDF (f)"] = _time(lambda: sx_g(snp.asarray(K_ROB)), reps)
+    print(f"grad sciax BDF: {np.asarray(sx_g(snp.asarray(K_ROB)))}")
+    if diffrax is not None:
+        def dfx_loss(k):
+            vf = lambda t, y, k: rober(t, y, k, jnp)  # noqa: E731
+            return diffrax.diffeqsolve(
+                diffrax.ODETerm(vf), diffrax.Kvaerno5(), 0.0, 40.0, None,
+                jnp.array([1.0, 0.0, 0.0]), args=k,
+                stepsize_controller=diffrax.PIDController(rtol=1e-6, atol=1e-10),
+                saveat=diffrax.SaveAt(t1=True), max_steps=4096).ys[0, 0]
+        dfx_g = jax.jit(jax.grad(dfx_loss))
+        res["grad diffrax Kvaerno5 first call (f)"] = _time(
+            lambda: dfx_g(jnp.asarray(K_ROB)), 1)
+        res["grad diffrax Kvaerno5 (f)"] = _time(lambda: dfx_g(jnp.asarray(K_ROB)), reps)
+        print(f"grad diffrax Kvaerno5: {np.asarray(dfx_g(jnp.asarray(K_ROB)))}")
+    for k, v in res.items():
+        print(f"{k:44s} {v * 1e3:10.2f} ms")
 
 
 if __name__ == "__main__":

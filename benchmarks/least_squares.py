@@ -6,6 +6,12 @@ instead of 1,000).  Cases, float64:
 * one fit of the NIST Misra1a model (14 points, 2 parameters) from NIST's
   second start: sciax ``curve_fit`` (eager call of the cached compiled
   program) vs ``scipy.optimize.curve_fit``, and ``least_squares`` (trf);
+* ``least_squares(method='dogbox')`` on Misra1a;
+* ``root`` on MINPACK's Broyden tridiagonal system, n = 10: ``hybr`` (SciPy
+  with the exact Jacobian, ``hybrj``, and without, ``hybrd``), ``broyden1``,
+  ``krylov`` and ``df-sane``;
+* ``minimize(method='SLSQP')`` on Hock-Schittkowski 71 (equality, inequality
+  and bounds);
 * N fits of ``a exp(-b x) + c`` (20 points each, different data, one model):
   sciax ``vmap(curve_fit)`` in one compiled call vs a SciPy loop.
 
@@ -26,7 +32,9 @@ import scipy.optimize as so
 sys.path.insert(0, ".")
 import sciax  # noqa: E402
 import sciax.numpy as snp  # noqa: E402
-from sciax.optimize import curve_fit, least_squares  # noqa: E402
+from sciax.optimize import curve_fit, least_squares, minimize, root  # noqa: E402
+from tests.optimize import root_systems  # noqa: E402
+from tests.optimize.hock_schittkowski import HS  # noqa: E402
 from tests.optimize.nist_strd import PROBLEMS  # noqa: E402
 
 
@@ -59,7 +67,33 @@ def main():
             least_squares(res, p0, args=(xj, yj)).x),
         "least_squares scipy": lambda: so.least_squares(
             lambda b: mn(x, *b) - y, p0).x,
+        "dogbox sciax": lambda: np.asarray(
+            least_squares(res, p0, args=(xj, yj), method="dogbox").x),
+        "dogbox scipy": lambda: so.least_squares(
+            lambda b: mn(x, *b) - y, p0, method="dogbox").x,
     }
+    tri = root_systems.broyden_tridiagonal
+    x0t = root_systems.problem("broyden_tridiagonal", 10)[1]
+    x0tj = snp.asarray(x0t)
+    jac_np = sciax.jit(sciax.jacfwd(lambda z: tri(z, snp)))
+    ftri = lambda z: tri(z, snp)  # noqa: E731
+    for meth in ("hybr", "broyden1", "krylov", "df-sane"):
+        cases[f"root {meth} sciax"] = (
+            lambda meth=meth: np.asarray(root(ftri, x0tj, method=meth).x))
+        cases[f"root {meth} scipy"] = (lambda meth=meth: so.root(
+            lambda z: tri(z, np), x0t, method=meth).x)
+    cases["root hybr scipy(jac)"] = lambda: so.root(
+        lambda z: tri(z, np), x0t, jac=lambda z: np.asarray(jac_np(snp.asarray(z))),
+        method="hybr").x
+    hs = HS["hs71"]
+    fhs = lambda z: hs.fun(z, snp)  # noqa: E731
+    cons_s, cons_n = hs.constraints(snp), hs.constraints(np)
+    cases["SLSQP hs71 sciax"] = lambda: np.asarray(
+        minimize(fhs, snp.asarray(hs.x0), method="SLSQP", bounds=hs.bounds,
+                 constraints=cons_s).x)
+    cases["SLSQP hs71 scipy"] = lambda: so.minimize(
+        lambda z: hs.fun(z, np), hs.x0, method="SLSQP", bounds=hs.bounds,
+        constraints=cons_n).x
     for fn in cases.values():
         fn()  # compile / warm up
     times = {k: [] for k in cases}
@@ -67,7 +101,7 @@ def main():
         for k, fn in cases.items():
             times[k] += _time(fn, 1)
     for k, v in times.items():
-        print(f"{k:22s} per solve {1e3 * statistics.median(v):8.3f} ms")
+        print(f"{k:24s} per solve {1e3 * statistics.median(v):8.3f} ms")
     med = {k: statistics.median(v) for k, v in times.items()}
     print(f"curve_fit speed-up vs SciPy: "
           f"{med['curve_fit scipy'] / med['curve_fit sciax']:.1f}x")

@@ -142,6 +142,9 @@ def test_every_public_function_repeated_compiles_and_grows_nothing(monkeypatch):
         pytest.fail(f"{new} executables compiled on repeated calls: {culprits}")
     assert _cache_entries() == entries
     grown = sum(s.size_diff for s in after.compare_to(before, "filename"))
+    print(f"{len(calls)} functions x 4 calls: {new} compiles, {entries} cache "
+          f"entries kept, Python memory {grown:+d} B, RSS "
+          f"{'-' if rss0 is None else f'{(rss1 - rss0) / 2**20:+.1f} MB'}")
     # 4 x ~400 calls: a leak of even 1 KB per call would be ~1.6 MB; allow
     # interpreter noise (free lists, interned objects) of a few hundred KB
     assert grown < 256 * 1024, f"Python memory grew by {grown} bytes"

@@ -8,11 +8,35 @@ SciPy's ``scipy.integrate`` names and conventions, differentiable (``grad``/
 
 Initial value problems
 ----------------------
-   solve_ivp - Solve an initial value problem (explicit Runge-Kutta methods)
+   solve_ivp - Solve an initial value problem (explicit and implicit methods)
    odeint - Integrate an ODE at given times (SciPy's/JAX's ``odeint`` interface)
    OdeSolution - Continuous solution returned with ``dense_output=True``
    OdeResult - Result of ``solve_ivp`` (a pytree)
-   RK23, RK45, DOP853, Tsit5, RK4, Euler - Solvers (``METHODS`` maps names)
+   RK23, RK45, DOP853, Tsit5, RK4, Euler - Explicit solvers (``METHODS`` maps names)
+   BDF, Radau, Kvaerno3, Kvaerno4, Kvaerno5 - Implicit solvers for stiff problems
+   KenCarp3, KenCarp4, KenCarp5 - IMEX solvers (``fun=(f_explicit, f_implicit)``)
+   LSODA - Automatic switching between RK45 and BDF by a stiffness estimate
+
+Choosing a solver
+-----------------
+Start with ``'RK45'`` (or ``'Tsit5'``).  If it takes many more steps than the
+solution's features suggest, or stalls with tiny steps, the problem is stiff
+(widely separated time scales: chemistry, combustion, circuits, heat flow);
+``'LSODA'`` decides this by itself, switching between RK45 and BDF.  Otherwise:
+
+* ``'Radau'`` (order 5) for tight tolerances, and the only one that takes a
+  mass matrix (``mass=M`` for ``M y' = f``: DAEs of index 1);
+* ``'BDF'`` (orders 1 to 5) for loose tolerances and large systems: the fewest
+  LU factorisations;
+* ``'Kvaerno5'`` (or 3, 4) when Jacobians are cheap and a one-step method is
+  wanted (no history to restart after events);
+* ``'KenCarp4'`` (or 3, 5) when only part of the right-hand side is stiff:
+  pass ``fun=(f_explicit, f_implicit)`` and only the second is solved for.
+
+Implicit methods differentiate ``fun`` for their Jacobian unless ``jac`` is
+given.  For derivatives of a stiff solve use ``adjoint='direct'`` or
+``'interpolated'``; ``'backsolve'`` re-integrates the state backwards, which is
+unstable when the forward problem is stiff.
 
 Quadrature
 ----------
@@ -38,6 +62,16 @@ from sciax.integrate._rk import AbstractODESolver as AbstractODESolver
 from sciax.integrate._rk import Euler as Euler
 from sciax.integrate._rk import Tsit5 as Tsit5
 from sciax.integrate._odeint import odeint as odeint
+from sciax.integrate._bdf import BDF as BDF
+from sciax.integrate._radau import Radau as Radau
+from sciax.integrate._esdirk import Kvaerno3 as Kvaerno3
+from sciax.integrate._esdirk import Kvaerno4 as Kvaerno4
+from sciax.integrate._esdirk import Kvaerno5 as Kvaerno5
+from sciax.integrate._esdirk import KenCarp3 as KenCarp3
+from sciax.integrate._esdirk import KenCarp4 as KenCarp4
+from sciax.integrate._esdirk import KenCarp5 as KenCarp5
+from sciax.integrate._lsoda import LSODA as LSODA
+from sciax.integrate._implicit import AbstractImplicitSolver as AbstractImplicitSolver
 
 # --- quadrature (issue 19) ---
 from sciax.integrate._quadpack import IntegrationWarning as IntegrationWarning

@@ -40,6 +40,9 @@ def solve(st: Any, adjoint: str, y0: Any, args: tuple, t0: Any, t1: Any, te: Any
         if te is None:
             raise ValueError(f"adjoint={adjoint!r} needs `t_eval` (the times whose "
                              f"states carry cotangents)")
+        if st.mass is not None:
+            raise ValueError(f"adjoint={adjoint!r} does not support a mass matrix; "
+                             f"use adjoint='direct'")
         if st.events or st.dense:
             raise ValueError(f"adjoint={adjoint!r} does not support events or "
                              f"dense_output; use adjoint='direct'")

@@ -10,13 +10,20 @@ import numpy as np
 import sciax
 import sciax.lax as lax
 import sciax.numpy as snp
-from sciax.integrate import _adjoint, _ode_loop, _rk
+from sciax.integrate import _adjoint, _bdf, _esdirk, _lsoda, _ode_loop, _radau, _rk
 from sciax.integrate._interp import OdeSolution
 from sciax.integrate._ravel import Ravel, flat_rhs
 
 EPS = np.finfo(np.float64).eps
 _OPTIONS = ("first_step", "max_step", "rtol", "atol", "max_steps", "adjoint",
-            "progress", "event_capacity")
+            "progress", "event_capacity", "jac", "jac_sparsity", "mass")
+
+# The implicit methods live in their own modules (they subclass _rk's solver
+# interface), and join the registry here.
+_rk.METHODS.update(BDF=_bdf.BDF, Radau=_radau.Radau, Kvaerno3=_esdirk.Kvaerno3,
+                   Kvaerno4=_esdirk.Kvaerno4, Kvaerno5=_esdirk.Kvaerno5,
+                   KenCarp3=_esdirk.KenCarp3, KenCarp4=_esdirk.KenCarp4,
+                   KenCarp5=_esdirk.KenCarp5, LSODA=_lsoda.LSODA)
 
 
 class OdeResult:
@@ -117,12 +124,58 @@ class _Static(NamedTuple):
     event_capacity: int
     progress: bool
     order: str             # "ty" (solve_ivp) or "yt" (odeint)
+    jac: Any = None        # None, a callable jac(t, y, *args), or a ConstMatrix
+    mass: Any = None       # None or a ConstMatrix
+    sparsity: Any = None   # None or a ConstMatrix (boolean pattern of df/dy)
+
+
+class ConstMatrix:
+    """A constant matrix (``jac`` or ``mass``) as hashable static data."""
+
+    def __init__(self, a: Any, n: int, name: str):
+        if not _is_concrete(a):
+            raise TypeError(f"a constant `{name}` must be a concrete array (it is "
+                            f"static); pass a callable to use traced values")
+        self.array = np.asarray(a, np.float64)
+        if self.array.shape != (n, n):
+            raise ValueError(f"`{name}` is expected to have shape {(n, n)}, but "
+                             f"actually has {self.array.shape}.")
+        self._key = (self.array.shape, self.array.tobytes())
+
+    def __hash__(self) -> int:
+        return hash(self._key)
+
+    def __eq__(self, other: Any) -> bool:
+        return isinstance(other, ConstMatrix) and self._key == other._key
+
+
+def _flat_jac(st: "_Static", args: tuple) -> Any:
+    if st.jac is None:
+        return None
+    if isinstance(st.jac, ConstMatrix):
+        return snp.asarray(st.jac.array)
+    n = st.rv.size
+
+    def jac(t, y):
+        J = snp.asarray(st.jac(t, st.rv(y), *args) if st.order == "ty"
+                        else st.jac(st.rv(y), t, *args))
+        if tuple(J.shape) != (n, n):
+            raise ValueError(f"`jac` is expected to have shape {(n, n)}, but "
+                             f"actually has {tuple(J.shape)}.")
+        return J
+    return jac
 
 
 def run(st: _Static, kind: str, y0: Any, args: tuple, t0: Any, t1: Any,
         t_eval: Any, rtol: Any, atol: Any) -> dict:
     """One solve with the array inputs explicit (the unit the adjoints wrap)."""
-    fun = flat_rhs(st.fun, st.rv, args, order=st.order)
+    split = None
+    if isinstance(st.fun, tuple):  # IMEX: (f_explicit, f_implicit)
+        split = tuple(flat_rhs(g, st.rv, args, name=nm, order=st.order)
+                      for g, nm in zip(st.fun, ("fun[0]", "fun[1]")))
+        fun = lambda t, y: split[0](t, y) + split[1](t, y)  # noqa: E731
+    else:
+        fun = flat_rhs(st.fun, st.rv, args, order=st.order)
     events = tuple(_ode_loop.Event(
         (lambda t, y, e=e: snp.reshape(snp.asarray(e(t, st.rv(y), *args)), ())),
         term, dirn) for e, term, dirn in st.events)
@@ -130,10 +183,13 @@ def run(st: _Static, kind: str, y0: Any, args: tuple, t0: Any, t1: Any,
         solver=st.solver, fun=fun, max_step=st.max_step, first_step=st.first_step,
         max_steps=st.max_steps, t_eval=t_eval if st.has_t_eval else None,
         save_steps=st.save_steps, dense=st.dense, events=events,
-        event_capacity=st.event_capacity, kind=kind, progress=st.progress)
+        event_capacity=st.event_capacity, kind=kind, progress=st.progress,
+        jac=_flat_jac(st, args),
+        mass=None if st.mass is None else snp.asarray(st.mass.array), split=split,
+        sparsity=None if st.sparsity is None else st.sparsity.array != 0)
     s = _ode_loop.integrate(cfg, t0, t1, y0, rtol, atol)
-    keep = ["t", "y", "nfev", "status", "n_acc", "i_eval", "ys_eval", "ts", "ys",
-            "hs", "cs", "ev_t", "ev_y", "ev_n"]
+    keep = ["t", "y", "nfev", "njev", "nlu", "status", "n_acc", "i_eval", "ys_eval",
+            "ts", "ys", "hs", "cs", "ev_t", "ev_y", "ev_n"]
     return {k: s[k] for k in keep if k in s}
 
 
@@ -195,17 +251,22 @@ def solve_ivp(fun: Callable, t_span: Sequence[Any], y0: Any, method: Any = "RK45
 
     Parameters
     ----------
-    fun : callable
+    fun : callable or pair of callables
         ``fun(t, y, *args)`` returning ``dy/dt`` with ``y``'s structure and
-        shapes (``y`` may be any pytree of real arrays).
+        shapes (``y`` may be any pytree of real arrays).  For the IMEX methods
+        ``'KenCarp3/4/5'``, a pair ``(f_explicit, f_implicit)`` whose sum is
+        ``dy/dt``: only ``f_implicit`` (the stiff part) is treated implicitly.
     t_span : pair of floats
         ``(t0, t1)``; ``t1 < t0`` integrates backwards.
     y0 : array_like or pytree
         Initial state.
     method : str, solver class or solver instance
-        One of ``METHODS``: ``'RK45'`` (default), ``'RK23'``, ``'DOP853'``,
-        ``'Tsit5'``, and the fixed-step ``'RK4'`` and ``'Euler'`` (which need
-        ``first_step``).
+        One of ``METHODS``: the explicit ``'RK45'`` (default), ``'RK23'``,
+        ``'DOP853'``, ``'Tsit5'``, the fixed-step ``'RK4'`` and ``'Euler'``
+        (which need ``first_step``), and for stiff problems the implicit
+        ``'BDF'``, ``'Radau'``, ``'Kvaerno3'``, ``'Kvaerno4'``, ``'Kvaerno5'``,
+        the IMEX ``'KenCarp3'``, ``'KenCarp4'``, ``'KenCarp5'``, and
+        ``'LSODA'`` (switching between RK45 and BDF by a stiffness estimate).
     t_eval : array_like, optional
         Times at which to report the solution, sorted along the direction of
         integration and inside ``t_span``; they are interpolated as the steps
@@ -226,7 +287,15 @@ def solve_ivp(fun: Callable, t_span: Sequence[Any], y0: Any, method: Any = "RK45
         sciax extras ``max_steps`` (4096: the bound on attempted steps that
         ``jit`` needs), ``adjoint`` (``'direct'``, ``'backsolve'`` or
         ``'interpolated'``), ``event_capacity`` (64 occurrences per event kept)
-        and ``progress`` (a text progress bar on stderr).
+        and ``progress`` (a text progress bar on stderr).  Implicit methods
+        also take ``jac``: ``None`` (default: the exact Jacobian by autodiff),
+        a callable ``jac(t, y, *args)`` returning the ``(n, n)`` Jacobian of
+        the flattened state, or a constant ``(n, n)`` array; and ``'Radau'``
+        takes ``mass``, a constant (possibly singular) ``(n, n)`` matrix ``M``
+        for ``M y' = fun(t, y)`` (index-1 DAEs; give consistent ``y0``).
+        ``jac_sparsity`` (an ``(n, n)`` pattern, nonzero where ``df_i/dy_j``
+        may be nonzero) lets the autodiff Jacobian take one derivative per
+        group of structurally independent columns instead of one per column.
 
     Returns
     -------
@@ -244,7 +313,10 @@ def solve_ivp(fun: Callable, t_span: Sequence[Any], y0: Any, method: Any = "RK45
     -----
     *Differences from SciPy.*  Failures (``max_steps`` reached, step size
     underflow, NaN/inf) set ``status`` (< 0) and ``success=False``, as SciPy's
-    step failures do.  Eagerly the output is trimmed as in SciPy.  Under
+    step failures do; for the implicit methods a step-size underflow says
+    whether Newton kept diverging (-4) or the iteration matrix was singular
+    (-5).  ``BDF`` and ``Radau`` follow SciPy's algorithms (same steps and
+    counts up to rounding); sparse Jacobians are used in dense form.  Eagerly the output is trimmed as in SciPy.  Under
     ``jit`` or ``vmap`` shapes are static: with ``t_eval`` the output has
     exactly ``len(t_eval)`` points (NaN past a terminal event); without it
     ``t``/``y`` are buffers of ``max_steps + 1`` points of which ``n_points``
@@ -306,6 +378,15 @@ def solve_ivp(fun: Callable, t_span: Sequence[Any], y0: Any, method: Any = "RK45
         warnings.warn(f"The following arguments have no effect for a chosen solver: "
                       f"{', '.join(unknown)}.", stacklevel=2)
     solver = _rk.resolve_method(method)
+    if isinstance(fun, tuple):
+        if not getattr(solver, "imex", False):
+            raise ValueError(f"`fun` as a pair (f_explicit, f_implicit) needs an IMEX "
+                             f"method (KenCarp3/4/5), not {type(solver).__name__}")
+        if len(fun) != 2 or not all(callable(g) for g in fun):
+            raise TypeError("an IMEX `fun` must be a pair of callables "
+                            "(f_explicit, f_implicit)")
+        if options.get("adjoint", "direct") != "direct":
+            raise ValueError("an IMEX split supports adjoint='direct' only")
     if len(t_span) != 2:
         raise ValueError(f"`t_span` must be a pair (t0, t1), got {len(t_span)} values")
     t0 = snp.asarray(t_span[0], np.float64)
@@ -353,14 +434,42 @@ def solve_ivp(fun: Callable, t_span: Sequence[Any], y0: Any, method: Any = "RK45
     if max_steps < 1:
         raise ValueError(f"`max_steps` must be a positive int, got {max_steps}")
     adjoint = options.get("adjoint", "direct")
+    jac, mass = _implicit_options(solver, options, rv.size)
+    sparsity = options.get("jac_sparsity")
+    if sparsity is not None:
+        if jac is not None or not getattr(solver, "stateful", False):
+            warnings.warn("`jac_sparsity` has no effect with a given `jac` or an "
+                          "explicit method.", stacklevel=2)
+            sparsity = None
+        else:
+            sparsity = ConstMatrix(np.asarray(sparsity) != 0, rv.size, "jac_sparsity")
     st = _Static(fun=fun, rv=rv, solver=solver, events=_event_specs(events),
                  max_step=max_step, first_step=first_step, max_steps=max_steps,
                  dense=bool(dense_output), save_steps=te is None or bool(dense_output),
                  has_t_eval=te is not None,
                  event_capacity=int(options.get("event_capacity", 64)),
-                 progress=bool(options.get("progress", False)), order="ty")
+                 progress=bool(options.get("progress", False)), order="ty",
+                 jac=jac, mass=mass, sparsity=sparsity)
     out = _adjoint.solve(st, adjoint, y0f, args, t0, t1, te, rtol, atol)
     return _result(st, out, te, t0)
+
+
+def _implicit_options(solver: Any, options: dict, n: int) -> tuple[Any, Any]:
+    """``jac`` and ``mass`` as static data, checked against the method."""
+    stateful = getattr(solver, "stateful", False)
+    jac, mass = options.get("jac"), options.get("mass")
+    if jac is not None and not stateful:
+        warnings.warn(f"The following arguments have no effect for a chosen solver: "
+                      f"jac.", stacklevel=3)
+        jac = None
+    if jac is not None and not callable(jac):
+        jac = ConstMatrix(jac, n, "jac")
+    if mass is not None:
+        if not getattr(solver, "supports_mass", False):
+            raise ValueError(f"a mass matrix is supported by method 'Radau' only, "
+                             f"not {type(solver).__name__}")
+        mass = ConstMatrix(mass, n, "mass")
+    return jac, mass
 
 
 def _result(st: _Static, out: dict, te: Any, t0: Any) -> OdeResult:
@@ -395,5 +504,6 @@ def _result(st: _Static, out: dict, te: Any, t0: Any) -> OdeResult:
             y_events.append(rv.leading(ey))
     zero = snp.zeros((), np.int32)
     return OdeResult(t=t, y=rv(ys.T, trailing=True), sol=sol, t_events=t_events,
-                     y_events=y_events, nfev=out["nfev"], njev=zero, nlu=zero,
+                     y_events=y_events, nfev=out["nfev"],
+                     njev=out.get("njev", zero), nlu=out.get("nlu", zero),
                      status=out["status"], n_points=n_pts, n_events=n_events)

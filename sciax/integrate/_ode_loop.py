@@ -29,13 +29,14 @@ import numpy as np
 import sciax
 import sciax.lax as lax
 import sciax.numpy as snp
-from sciax.integrate import _rk
+from sciax.integrate import _implicit, _rk
 
 SAFETY, MIN_FACTOR, MAX_FACTOR = 0.9, 0.2, 10.0
 
 # Status codes: SciPy's 0 / 1 / -1, sciax's extra failures below -1, and one
 # internal "still running" code that never leaves the loop.
 FINISHED, EVENT, STEP_TOO_SMALL, MAX_STEPS, NONFINITE, RUNNING = 0, 1, -1, -2, -3, 2
+NEWTON_FAILED, SINGULAR = -4, -5  # implicit methods: why the step size underflowed
 MESSAGES = {
     FINISHED: "The solver successfully reached the end of the integration interval.",
     EVENT: "A termination event occurred.",
@@ -43,6 +44,10 @@ MESSAGES = {
     MAX_STEPS: "The maximum number of steps (max_steps) was reached before the end "
                "of the integration interval; increase max_steps.",
     NONFINITE: "The solution or its derivative became NaN or infinite.",
+    NEWTON_FAILED: "Required step size is less than spacing between numbers: the "
+                   "Newton iterations of the implicit method did not converge.",
+    SINGULAR: "Required step size is less than spacing between numbers: the "
+              "iteration matrix of the implicit method is singular.",
 }
 
 
@@ -65,6 +70,10 @@ class LoopConfig(NamedTuple):
     event_capacity: int
     kind: str              # "while" or "bounded"
     progress: bool
+    jac: Any = None        # implicit methods: None (autodiff), flat callable or array
+    mass: Any = None       # Radau: None or a constant (n, n) mass matrix
+    split: Any = None      # IMEX: flat (f_explicit, f_implicit); fun is their sum
+    sparsity: Any = None   # implicit methods: a boolean numpy (n, n) Jacobian pattern
 
 
 def _norm(x: Any) -> Any:
@@ -164,6 +173,9 @@ def integrate(cfg: LoopConfig, t0: Any, t1: Any, y0: Any, rtol: Any, atol: Any
                                     cfg.max_step)
         nfev = nfev + 1
     h_abs = lax.stop_gradient(h_abs)
+    stateful = getattr(solver, "stateful", False)
+    if stateful:
+        prob = _implicit.Problem(fun, cfg.jac, cfg.mass, cfg.split, cfg.sparsity)
 
     s: dict[str, Any] = dict(
         t=t0 + 0 * t1, y=y0, f=f0, h_abs=h_abs, rejected=snp.asarray(False),
@@ -171,6 +183,8 @@ def integrate(cfg: LoopConfig, t0: Any, t1: Any, y0: Any, rtol: Any, atol: Any
         status=snp.where(t1 == t0, FINISHED,
                          snp.where(snp.all(snp.isfinite(f0)), RUNNING, NONFINITE)),
         nonfinite=snp.asarray(False))
+    if stateful:
+        s["ss"] = solver.init(prob, t0, y0, f0, h_abs, direction, rtol, atol)
     if cfg.t_eval is not None:
         te = cfg.t_eval
         at_start = te == t0
@@ -196,6 +210,24 @@ def integrate(cfg: LoopConfig, t0: Any, t1: Any, y0: Any, rtol: Any, atol: Any
 
     def cond(s):
         return (s["status"] == RUNNING) & (s["n_iter"] < cfg.max_steps)
+
+    def body_stateful(s):
+        s = dict(s)
+        t, y, f = s["t"], s["y"], s["f"]
+        r = solver.attempt(prob, t, y, f, s["ss"], t1, direction, rtol, atol,
+                           cfg.max_step, bounded)
+        s["ss"] = r["state"]
+        s["n_iter"] = s["n_iter"] + 1
+        fail = r["fail"]
+        s["status"] = snp.where(
+            fail == _implicit.FAIL_NEWTON, NEWTON_FAILED,
+            snp.where(fail == _implicit.FAIL_SINGULAR, SINGULAR,
+                      snp.where(fail >= 0, STEP_TOO_SMALL, s["status"])))
+        step = (t, y, r["t_new"], r["y_new"], r["f_new"], r["coeffs"], r["t_new"] - t)
+        s = lax.cond(r["accept"], lambda s: _accept(s, step), lambda s: s, s)
+        if show is not None:
+            sciax.debug.callback(show, s["t"], t0, t1, s["status"] != RUNNING)
+        return s
 
     def body(s):
         s = dict(s)
@@ -356,11 +388,15 @@ def integrate(cfg: LoopConfig, t0: Any, t1: Any, y0: Any, rtol: Any, atol: Any
         y_end = snp.where(stop, ys_root[first], y_new)
         return t_stop, y_end, stop
 
+    step_body = body_stateful if stateful else body
     if bounded:
-        s = _bounded_loop(cond, body, s, cfg.max_steps)
+        s = _bounded_loop(cond, step_body, s, cfg.max_steps)
     else:
-        s = lax.while_loop(cond, body, s)
+        s = lax.while_loop(cond, step_body, s)
     s["status"] = snp.where(s["status"] == RUNNING, MAX_STEPS, s["status"])
+    if stateful:
+        s["nfev"] = s["nfev"] + s["ss"]["nfev"]
+        s["njev"], s["nlu"] = s["ss"]["njev"], s["ss"]["nlu"]
     return s
 
 
@@ -375,6 +411,8 @@ def _ift_time(g: Callable, r: Any) -> Any:
 
 
 def _dense_rows(solver: Any) -> int:
+    if getattr(solver, "stateful", False):
+        return solver.dense_rows
     if isinstance(solver, _rk.DOP853):
         return 7
     return solver.tableau.p.shape[1]

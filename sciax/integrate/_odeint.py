@@ -8,13 +8,13 @@ import numpy as np
 
 import sciax.numpy as snp
 from sciax.integrate import _adjoint, _rk
-from sciax.integrate._ivp import _Static, _validate_tol
+from sciax.integrate._ivp import _implicit_options, _Static, _validate_tol
 from sciax.integrate._ravel import Ravel
 
 
 def odeint(func: Callable, y0: Any, t: Any, *args: Any, rtol: float = 1.4e-8,
            atol: float = 1.4e-8, mxstep: int = 10_000, hmax: float = np.inf,
-           method: Any = "RK45", adjoint: str = "direct") -> Any:
+           method: Any = "RK45", adjoint: str = "direct", Dfun: Any = None) -> Any:
     """Integrate ``dy/dt = func(y, t, *args)`` and return ``y`` at the times ``t``.
 
     sciax counterpart of :func:`scipy.integrate.odeint` and
@@ -37,7 +37,11 @@ def odeint(func: Callable, y0: Any, t: Any, *args: Any, rtol: float = 1.4e-8,
     hmax : float
         Largest step allowed.
     method, adjoint : str
-        sciax extras, as in :func:`solve_ivp`.
+        sciax extras, as in :func:`solve_ivp` (``method='BDF'``, ``'Radau'`` or
+        ``'Kvaerno5'`` for stiff problems).
+    Dfun : callable, optional
+        ``Dfun(y, t, *args)``, the Jacobian ``d func / d y`` (implicit methods
+        only; by default they differentiate ``func``).
 
     Returns
     -------
@@ -47,7 +51,7 @@ def odeint(func: Callable, y0: Any, t: Any, *args: Any, rtol: float = 1.4e-8,
 
     Notes
     -----
-    *Differences from SciPy.*  No ``Dfun``/``full_output``; a failure gives NaN
+    *Differences from SciPy.*  No ``full_output``; a failure gives NaN
     rather than a warning.  *Transformations*: as :func:`solve_ivp`
     (``jit``, ``vmap``, ``jvp``, ``grad`` with respect to ``y0``, ``t`` and
     ``args``).
@@ -70,6 +74,7 @@ def odeint(func: Callable, y0: Any, t: Any, *args: Any, rtol: float = 1.4e-8,
     rtol_a, atol_a = _validate_tol(rtol, atol, rv.size)
     st = _Static(fun=func, rv=rv, solver=solver, events=(), max_step=float(hmax),
                  first_step=None, max_steps=int(mxstep), dense=False, save_steps=False,
-                 has_t_eval=True, event_capacity=1, progress=False, order="yt")
+                 has_t_eval=True, event_capacity=1, progress=False, order="yt",
+                 jac=_implicit_options(solver, {"jac": Dfun}, rv.size)[0])
     out = _adjoint.solve(st, adjoint, y0f, tuple(args), t[0], t[-1], t, rtol_a, atol_a)
     return rv.leading(out["ys_eval"])

@@ -285,9 +285,6 @@ def resolve_method(method: Any) -> AbstractODESolver:
     """A solver instance from a name, a solver class or a solver instance."""
     if isinstance(method, str):
         if method not in METHODS:
-            if method in ("Radau", "BDF", "LSODA"):
-                raise ValueError(f"method {method!r} (implicit) is not available yet; "
-                                 f"`method` must be one of {sorted(METHODS)}")
             raise ValueError(f"`method` must be one of {sorted(METHODS)} or an "
                              f"AbstractODESolver, got {method!r}")
         return METHODS[method]()

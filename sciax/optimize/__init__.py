@@ -17,13 +17,26 @@ Minimization
    OptimizeResult - Result object (a pytree)
    OptimizeWarning - Warning for bad options and inputs
    Bounds - Box constraints
+   NonlinearConstraint, LinearConstraint - constraints for SLSQP
    show_options - Options of each method
+
+Roots, least squares, fitting
+-----------------------------
+   root - Systems of equations (hybr, lm, broyden1/2, anderson, krylov,
+          df-sane, linearmixing, diagbroyden, excitingmixing)
+   root_scalar, brentq, brenth, bisect, ridder, toms748, newton - scalar roots
+   least_squares (trf, dogbox, lm), curve_fit, fixed_point
 
 Solvers (``method=`` accepts these classes or instances)
 --------------------------------------------------------
    AbstractMinimizer - init / step / terminate / postprocess interface
    BFGSMinimizer, CGMinimizer, NewtonCGMinimizer, LBFGSBMinimizer,
-   TrustNCGMinimizer, TrustExactMinimizer, DoglegMinimizer, NelderMeadMinimizer
+   TrustNCGMinimizer, TrustExactMinimizer, DoglegMinimizer, NelderMeadMinimizer,
+   PowellMinimizer, TrustKrylovMinimizer, TNCMinimizer
+   SLSQPSolver - SLSQP's options (``method=SLSQPSolver(ftol=...)``)
+   AbstractRootSolver, HybrSolver, BroydenSolver, Broyden2Solver, AndersonSolver,
+   KrylovSolver, DFSaneSolver, LinearMixingSolver, DiagBroydenSolver,
+   ExcitingMixingSolver, NonlinSolver - root's methods as solver objects
    LbfgsInvHessProduct - L-BFGS-B's ``hess_inv`` operator (matvec, todense)
    Status - stop reasons; each value is SciPy's message
 
@@ -72,6 +85,15 @@ _register("trust-ncg", TrustNCGMinimizer)
 _register("trust-exact", TrustExactMinimizer)
 _register("dogleg", DoglegMinimizer)
 _register("Nelder-Mead", NelderMeadMinimizer)
+from sciax.optimize._powell import PowellMinimizer as PowellMinimizer  # noqa: E402
+
+_register("Powell", PowellMinimizer)
+from sciax.optimize._trust import TrustKrylovMinimizer as TrustKrylovMinimizer  # noqa
+
+_register("trust-krylov", TrustKrylovMinimizer)
+from sciax.optimize._tnc import TNCMinimizer as TNCMinimizer  # noqa: E402
+
+_register("TNC", TNCMinimizer)
 
 # --- part 2 (issue 16): roots, least squares, curve fitting --------------------------
 from sciax.optimize._root_scalar import RootResults as RootResults  # noqa: E402
@@ -81,7 +103,34 @@ from sciax.optimize._root_scalar import brentq as brentq  # noqa: E402
 from sciax.optimize._root_scalar import newton as newton  # noqa: E402
 from sciax.optimize._root_scalar import ridder as ridder  # noqa: E402
 from sciax.optimize._root_scalar import root_scalar as root_scalar  # noqa: E402
+from sciax.optimize._root_scalar import toms748 as toms748  # noqa: E402
 from sciax.optimize._least_squares import least_squares as least_squares  # noqa: E402
 from sciax.optimize._curve_fit import curve_fit as curve_fit  # noqa: E402
 from sciax.optimize._fixed_point import fixed_point as fixed_point  # noqa: E402
 from sciax.optimize._root import root as root  # noqa: E402
+from sciax.optimize._root import AbstractRootSolver as AbstractRootSolver  # noqa: E402
+from sciax.optimize._root import register_root_method as _register_root  # noqa: E402
+from sciax.optimize._hybr import HybrSolver as HybrSolver  # noqa: E402
+from sciax.optimize._nonlin import AndersonSolver as AndersonSolver  # noqa: E402
+from sciax.optimize._nonlin import Broyden2Solver as Broyden2Solver  # noqa: E402
+from sciax.optimize._nonlin import BroydenSolver as BroydenSolver  # noqa: E402
+from sciax.optimize._nonlin import DFSaneSolver as DFSaneSolver  # noqa: E402
+from sciax.optimize._nonlin import DiagBroydenSolver as DiagBroydenSolver  # noqa: E402
+from sciax.optimize._nonlin import ExcitingMixingSolver as ExcitingMixingSolver  # noqa
+from sciax.optimize._nonlin import KrylovSolver as KrylovSolver  # noqa: E402
+from sciax.optimize._nonlin import LinearMixingSolver as LinearMixingSolver  # noqa
+from sciax.optimize._nonlin import NonlinSolver as NonlinSolver  # noqa: E402
+
+_register_root("hybr", HybrSolver)
+_register_root("broyden1", BroydenSolver)
+_register_root("broyden2", Broyden2Solver)
+_register_root("anderson", AndersonSolver)
+_register_root("linearmixing", LinearMixingSolver)
+_register_root("diagbroyden", DiagBroydenSolver)
+_register_root("excitingmixing", ExcitingMixingSolver)
+_register_root("krylov", KrylovSolver)
+_register_root("df-sane", DFSaneSolver)
+from sciax.optimize._constraints import LinearConstraint as LinearConstraint  # noqa
+from sciax.optimize._constraints import (  # noqa: E402
+    NonlinearConstraint as NonlinearConstraint)
+from sciax.optimize._slsqp import SLSQPSolver as SLSQPSolver  # noqa: E402

@@ -48,6 +48,9 @@ class Status(enum.Enum):
     LBFGSB_ABNORMAL = "ABNORMAL: "
     TRUST_NOT_PD = "A bad approximation caused failure to predict improvement."
     XTOL = "`xtol` termination condition is satisfied."
+    TNC_LOCAL_MIN = "Local minimum reached (|pg| ~= 0)"
+    TNC_MAXFUN = "Max. number of function evaluations reached"
+    TNC_LINESEARCH = "Linear search failed"
 
 
 _REASONS = list(Status)
@@ -58,8 +61,10 @@ _SCIPY_CODE = {
     Status.PRECISION_LOSS: 2, Status.NONFINITE: 3, Status.LBFGSB_PGTOL: 0,
     Status.LBFGSB_FTOL: 0, Status.LBFGSB_MAXFEV: 1, Status.LBFGSB_MAXITER: 1,
     Status.LBFGSB_ABNORMAL: 2, Status.TRUST_NOT_PD: 2, Status.XTOL: 0,
+    Status.TNC_LOCAL_MIN: 0, Status.TNC_MAXFUN: 3, Status.TNC_LINESEARCH: 4,
 }
-_SUCCESS = {Status.SUCCESS, Status.LBFGSB_PGTOL, Status.LBFGSB_FTOL, Status.XTOL}
+_SUCCESS = {Status.SUCCESS, Status.LBFGSB_PGTOL, Status.LBFGSB_FTOL, Status.XTOL,
+            Status.TNC_LOCAL_MIN}
 _CODES = np.array([_SCIPY_CODE[s] for s in _REASONS], np.int32)
 
 
@@ -146,20 +151,26 @@ class OptimizeResult(dict):
     __str__ = __repr__
 
 
-def _flatten_result(r: OptimizeResult):
-    keys = tuple(sorted(k for k, v in r.items() if not isinstance(v, (str, bool))))
-    statics = tuple(sorted((k, v) for k, v in r.items() if isinstance(v, (str, bool))))
-    return [r[k] for k in keys], (keys, statics)
+def register_result(cls: type, static: tuple = (str, bool)) -> type:
+    """Register a result ``dict`` subclass as a pytree: values of the ``static``
+    types ride in the aux data (hashable), everything else is a leaf."""
+
+    def flatten(r):
+        keys = tuple(sorted(k for k, v in r.items() if not isinstance(v, static)))
+        statics = tuple(sorted((k, v) for k, v in r.items() if isinstance(v, static)))
+        return [r[k] for k in keys], (keys, statics)
+
+    def unflatten(aux, children):
+        keys, statics = aux
+        out = cls(zip(keys, children))
+        out.update(statics)
+        return out
+
+    sciax.tree.register_node(cls, flatten, unflatten)
+    return cls
 
 
-def _unflatten_result(aux, children) -> OptimizeResult:
-    keys, statics = aux
-    out = OptimizeResult(zip(keys, children))
-    out.update(statics)
-    return out
-
-
-sciax.tree.register_node(OptimizeResult, _flatten_result, _unflatten_result)
+register_result(OptimizeResult)
 
 
 # --- the objective: value, gradient, hessian-vector products, dense hessian ----------

@@ -1,5 +1,5 @@
-"""``least_squares``: SciPy's trust-region reflective (``trf``) and
-Levenberg-Marquardt (``lm``) methods, one ``lax.while_loop`` each.
+"""``least_squares``: SciPy's trust-region reflective (``trf``), ``dogbox``
+and Levenberg-Marquardt (``lm``) methods, one ``lax.while_loop`` each.
 
 The iteration follows SciPy's ``_lsq/trf.py`` (Branch, Coleman and Li 1999):
 the trust-region subproblem is solved exactly through an SVD of the scaled
@@ -24,7 +24,7 @@ import sciax
 import sciax.numpy as snp
 from sciax import lax
 
-from sciax.optimize._base import Objective, OptimizeResult
+from sciax.optimize._base import Objective, OptimizeResult, register_result
 from sciax.optimize._minimize import _attach_implicit
 
 EPS = float(np.finfo(float).eps)
@@ -57,20 +57,7 @@ class LeastSquaresResult(OptimizeResult):
         return super().__getattr__(name)
 
 
-def _flatten(r):
-    keys = tuple(sorted(k for k, v in r.items() if not isinstance(v, (str, bool))))
-    statics = tuple(sorted((k, v) for k, v in r.items() if isinstance(v, (str, bool))))
-    return [r[k] for k in keys], (keys, statics)
-
-
-def _unflatten(aux, children):
-    keys, statics = aux
-    out = LeastSquaresResult(zip(keys, children))
-    out.update(statics)
-    return out
-
-
-sciax.tree.register_node(LeastSquaresResult, _flatten, _unflatten)
+register_result(LeastSquaresResult)
 
 
 # --- robust losses: rho(z), rho'(z), rho''(z) for z = f**2 -------------------------
@@ -263,7 +250,7 @@ def _active(x, lb, ub, rtol):
 
 
 def _trf(res_fun, jac_fun, x0, lb, ub, opts):
-    ftol, xtol, gtol, x_scale, loss, f_scale, max_nfev, bounded = opts
+    ftol, xtol, gtol, x_scale, loss, f_scale, max_nfev, bounded = opts[:8]
     n = x0.shape[0]
     jac_scale = isinstance(x_scale, str)
 
@@ -368,6 +355,115 @@ def _trf(res_fun, jac_fun, x0, lb, ub, opts):
     return lax.while_loop(lambda c: c["status"] == RUNNING, body, st0)
 
 
+def _dogleg_box(x, newton, g, a, b, tr_bounds, lb, ub):
+    """SciPy's dogbox ``dogleg_step``: the dog-leg path from the Cauchy point to
+    the Gauss-Newton step, cut at the box (bounds intersected with the
+    rectangular trust region); returns the step, which bounds it hit
+    (-1/0/1) and whether it hit the trust region."""
+    lo_c, up_c = lb - x, ub - x
+    lo, up = snp.maximum(lo_c, -tr_bounds), snp.minimum(up_c, tr_bounds)
+    orig_l, orig_u = lo == lo_c, up == up_c
+    tr_l, tr_u = lo == -tr_bounds, up == tr_bounds
+    inside = snp.all((newton >= lo) & (newton <= up))
+    to_b, _ = _to_bound(snp.zeros_like(x), -g, lo, up)
+    t, _ = _min_quad_1d(a, b, snp.zeros_like(a), to_b, 0.0)
+    cauchy = -t * g
+    diff = newton - cauchy
+    size, hits = _to_bound(cauchy, diff, lo, up)
+    bh = snp.where((hits < 0) & orig_l, -1, snp.where((hits > 0) & orig_u, 1, 0))
+    tr_hit = snp.any(((hits < 0) & tr_l) | ((hits > 0) & tr_u))
+    step = cauchy + size * diff
+    return (snp.where(inside, newton, step),
+            snp.where(inside, 0, bh).astype(snp.int32), ~inside & tr_hit)
+
+
+def _dogbox(res_fun, jac_fun, x0, lb, ub, opts):
+    """SciPy's ``dogbox`` (Voglis and Lagaris 2004): a dog-leg step in a
+    rectangular trust region intersected with the bounds, variables on an
+    active bound frozen; one loop iteration is one trial step."""
+    ftol, xtol, gtol, x_scale, loss, f_scale, max_nfev = opts[:7]
+    n = x0.shape[0]
+    jac_scale = isinstance(x_scale, str)
+
+    def at(x, sinv_old):
+        f = res_fun(x)
+        J = jac_fun(x)
+        cost, fs, js = _cost_and_scale(f, loss, f_scale)
+        J = J * js[:, None]
+        g = J.T @ fs
+        if jac_scale:
+            si = snp.linalg.norm(J, axis=0)
+            si = snp.where(si == 0, 1.0, si) if sinv_old is None else snp.maximum(
+                si, sinv_old)
+        else:
+            si = 1.0 / snp.broadcast_to(snp.asarray(x_scale, x0.dtype), (n,))
+        return dict(f=f, J=J, fs=fs, cost=cost, g=g, sinv=si)
+
+    def newton_of(p, on_bound):
+        active = on_bound * p["g"] < 0
+        free = ~active
+        Jf = p["J"] * free
+        gm = snp.where(free, p["g"], 0.0)
+        newton = snp.linalg.lstsq(Jf, -p["fs"])[0]
+        newton = snp.where(free, newton, 0.0)
+        v = Jf @ (-gm)
+        return dict(newton=newton, qa=0.5 * snp.dot(v, v), qb=-snp.dot(gm, gm),
+                    gm=gm, free=free, gnorm=snp.max(snp.abs(gm)))
+
+    p0 = at(x0, None)
+    on0 = snp.where(x0 == lb, -1, snp.where(x0 == ub, 1, 0)).astype(snp.int32)
+    Delta0 = snp.max(snp.abs(x0 * p0["sinv"]))
+    Delta0 = snp.where(Delta0 == 0, 1.0, Delta0)
+    st0 = dict(x=x0, on_bound=on0, Delta=Delta0, nfev=snp.int32(1),
+               njev=snp.int32(1), **p0, **newton_of(p0, on0))
+    status = snp.where(st0["gnorm"] < gtol, 1, RUNNING)
+    st0["status"] = snp.where((status == RUNNING) & (max_nfev <= 1), 0,
+                              status).astype(snp.int32)
+
+    def body(c):
+        x = c["x"]
+        scale = 1.0 / c["sinv"]
+        tr_bounds = c["Delta"] * scale
+        step, hits, tr_hit = _dogleg_box(x, c["newton"], c["gm"], c["qa"], c["qb"],
+                                         tr_bounds, lb, ub)
+        Jf = c["J"] * c["free"]
+        pred = -_quad(Jf, c["gm"], step, snp.zeros_like(step))
+        x_new = snp.clip(x + step, lb, ub)
+        f_new = res_fun(x_new)
+        nfev = c["nfev"] + 1
+        sh_norm = snp.max(snp.abs(step * c["sinv"]))
+        finite = snp.all(snp.isfinite(f_new))
+        cost_new, _, _ = _cost_and_scale(snp.where(finite, f_new, 0.0), loss, f_scale)
+        actual = c["cost"] - cost_new
+        ratio = snp.where(pred > 0, actual / snp.where(pred > 0, pred, 1.0),
+                          snp.where((pred == 0) & (actual == 0), 1.0, 0.0))
+        Delta = snp.where(ratio < 0.25, 0.25 * sh_norm,
+                          snp.where((ratio > 0.75) & tr_hit, 2.0 * c["Delta"],
+                                    c["Delta"]))
+        Delta = snp.where(finite, Delta, 0.25 * sh_norm)
+        ftol_ok = (actual < ftol * c["cost"]) & (ratio > 0.25)
+        xtol_ok = snp.linalg.norm(step) < xtol * (xtol + snp.linalg.norm(x))
+        term = snp.where(ftol_ok & xtol_ok, 4, snp.where(
+            ftol_ok, 2, snp.where(xtol_ok, 3, RUNNING)))
+        term = snp.where(finite, term, RUNNING)
+        accept = finite & (actual > 0)
+        on_new = snp.where(c["free"], hits, c["on_bound"])
+        x_acc = snp.where(on_new == -1, lb, snp.where(on_new == 1, ub, x_new))
+        keys = ("f", "J", "fs", "cost", "g", "sinv")
+        p = lax.cond(accept, lambda _: at(x_acc, c["sinv"]),
+                     lambda _: {k: c[k] for k in keys}, None)
+        on_bound = snp.where(accept, on_new, c["on_bound"])
+        nw = newton_of(p, on_bound)
+        nw = {k: snp.where(accept, nw[k], c[k]) for k in nw}
+        status = snp.where(accept & (nw["gnorm"] < gtol), 1, term)
+        status = snp.where((status == RUNNING) & (nfev >= max_nfev), 0, status)
+        return dict(x=snp.where(accept, x_acc, x), on_bound=on_bound, Delta=Delta,
+                    nfev=nfev, njev=c["njev"] + accept.astype(snp.int32), **p, **nw,
+                    status=status.astype(snp.int32))
+
+    return lax.while_loop(lambda c: c["status"] == RUNNING, body, st0)
+
+
 # --- front door --------------------------------------------------------------------
 
 _CACHE: dict = {}
@@ -414,9 +510,12 @@ def least_squares(fun: Callable, x0: Any, jac: Any = "2-point", bounds: Any = (
         ``'3-point'``, ``'cs'`` and callables are accepted (a callable is
         used as given).
     bounds : 2-tuple or Bounds, optional
-        Lower and upper bounds (``trf`` only).
-    method : {'trf', 'lm'}, optional
-        Trust-region reflective (default) or Levenberg-Marquardt (no bounds).
+        Lower and upper bounds (``trf`` and ``dogbox``).
+    method : {'trf', 'dogbox', 'lm'}, optional
+        Trust-region reflective (default), dog-leg in rectangular trust
+        regions (``dogbox``, Voglis and Lagaris 2004: variables on a bound are
+        frozen while the gradient pushes them out) or Levenberg-Marquardt (no
+        bounds).
     ftol, xtol, gtol : float, optional
         SciPy's termination tolerances.
     x_scale : array_like or 'jac', optional
@@ -447,7 +546,7 @@ def least_squares(fun: Callable, x0: Any, jac: Any = "2-point", bounds: Any = (
     to float ``args`` by the implicit function theorem on the gradient of the
     cost (the exact hessian, not Gauss-Newton), with active bounds held fixed;
     the rule is a ``custom_vjp``, so use reverse mode (``grad``, ``vjp``,
-    ``jacrev``).  ``'dogbox'`` is not implemented.
+    ``jacrev``).
 
     Examples
     --------
@@ -461,9 +560,8 @@ def least_squares(fun: Callable, x0: Any, jac: Any = "2-point", bounds: Any = (
     """
     if not callable(fun):
         raise TypeError(f"fun must be callable, got {type(fun).__name__}")
-    if method not in ("trf", "lm"):
-        raise ValueError(f"`method` must be 'trf' or 'lm' ('dogbox' is not "
-                         f"implemented), got {method!r}")
+    if method not in ("trf", "dogbox", "lm"):
+        raise ValueError(f"`method` must be 'trf', 'dogbox' or 'lm', got {method!r}")
     if not (callable(jac) or jac in ("2-point", "3-point", "cs", None)):
         raise ValueError(f"`jac` must be '2-point', '3-point', 'cs' or callable, "
                          f"got {jac!r}")
@@ -507,7 +605,7 @@ def least_squares(fun: Callable, x0: Any, jac: Any = "2-point", bounds: Any = (
     if max_nfev is None:
         max_nfev = 100 * n
     opts = (tol[0], tol[1], tol[2], x_scale, loss, float(f_scale), int(max_nfev),
-            bounded)
+            bounded, method)
     if not isinstance(args, tuple):
         args = (args,)
     kwargs = dict(kwargs or {})
@@ -518,8 +616,9 @@ def least_squares(fun: Callable, x0: Any, jac: Any = "2-point", bounds: Any = (
            for v, d in zip(leaves, pos) if d]
     statics = tuple(v for v, d in zip(leaves, pos) if not d)
     kw_items = tuple(sorted(kwargs.items()))
+    # the bounds are baked into the program: they key it too
     key = (fun, jac if callable(jac) else None, opts, tree, statics, pos, kw_items,
-           n, str(x.dtype))
+           n, str(x.dtype), tuple(lb.tolist()), tuple(ub.tolist()))
     try:
         hash(key)
     except TypeError:
@@ -532,7 +631,7 @@ def least_squares(fun: Callable, x0: Any, jac: Any = "2-point", bounds: Any = (
             if len(_CACHE) >= 128:
                 _CACHE.pop(next(iter(_CACHE)))
             _CACHE[key] = runner
-    if bounded:
+    if bounded and method == "trf":
         x = _strictly_feasible(x, snp.asarray(lb), snp.asarray(ub), 1e-10)
     res = runner(x, dyn)
     fc = _concrete(res["nfev"])
@@ -570,7 +669,8 @@ def _make_runner(fun, jac, opts, tree, statics, pos, kwargs, lb_np, ub_np):
                                        x.dtype).reshape(m, n)
         else:
             jf = sciax.jacfwd(r) if m >= n else sciax.jacrev(r)
-        st = _trf(r, jf, x0, lb, ub, opts)
+        dogbox = opts[8] == "dogbox"
+        st = (_dogbox if dogbox else _trf)(r, jf, x0, lb, ub, opts)
         x = st["x"]
         loss, f_scale, bounded = opts[4], opts[5], opts[7]
         float_ok = bool(dyn) and all(snp.issubdtype(snp.asarray(d).dtype, snp.inexact)
@@ -583,15 +683,19 @@ def _make_runner(fun, jac, opts, tree, statics, pos, kwargs, lb_np, ub_np):
                     residuals(xx, dd), loss, f_scale)[0], (d,), lambda v: v)
             free = snp.ones_like(x)
             if bounded:
-                act = _active(x, lb, ub, 1e-10 + 0 * opts[1])
+                act = st["on_bound"] if dogbox else _active(x, lb, ub, 1e-10)
                 free = snp.where(act != 0, 0.0, 1.0).astype(x.dtype)
             x, cost = _attach_implicit(obj_for, x, cost, list(dyn), free)
             f = residuals(x, list(dyn))
-        v, _ = _cl_scaling(st["x"], st["g"], lb, ub)
+        if dogbox:
+            optimality, active = st["gnorm"], st["on_bound"]
+        else:
+            v, _ = _cl_scaling(st["x"], st["g"], lb, ub)
+            optimality = snp.max(snp.abs(st["g"] * v))
+            active = _active(st["x"], lb, ub, opts[1])
         return LeastSquaresResult(
             x=x, cost=cost, fun=f, jac=st["J"], grad=st["g"],
-            optimality=snp.max(snp.abs(st["g"] * v)),
-            active_mask=_active(st["x"], lb, ub, opts[1]), nfev=st["nfev"],
+            optimality=optimality, active_mask=active, nfev=st["nfev"],
             njev=st["njev"], status=st["status"],
             _f0_finite=snp.all(snp.isfinite(r(x0))))
 

@@ -223,13 +223,16 @@ class NewtonCGMinimizer(AbstractMinimizer):
         c = lax.while_loop(cg_cond, cg_body, c0)
         pk = c["z"]
         d0 = snp.dot(g, pk)
+        # SciPy passes the previous value (old_old_fval) to the line search
+        # from the second iteration on: the first trial is min(1, 2.02 df / d0)
         ls = wolfe12(obj.value_and_grad, st.x, pk, st.f, g,
-                          initial_step(st.f, None, d0), c1=self.c1, c2=self.c2)
+                     initial_step(st.f, st.f_prev, d0), c1=self.c1, c2=self.c2)
         ok = ls["ok"]
         upd = ls["alpha"] * pk
         new = LineSearchState(
             x=snp.where(ok, st.x + upd, st.x), f=snp.where(ok, ls["f"], st.f),
-            g=snp.where(ok, ls["g"], g), f_prev=st.f_prev, mat=st.mat,
+            g=snp.where(ok, ls["g"], g), f_prev=snp.where(ok, st.f, st.f_prev),
+            mat=st.mat,
             nfev=st.nfev + ls["nfev"], njev=st.njev + ls["nfev"],
             nhev=st.nhev + c["nh"], last_step=upd)
         return new, snp.where(ok, RUNNING, reason_index(Status.PRECISION_LOSS))

@@ -263,6 +263,32 @@ def _runner(fun, jac, hess, hessp, solver, callback, disp, xkey, args_tree, stat
     return run
 
 
+def _is_slsqp(method) -> bool:
+    from sciax.optimize._slsqp import SLSQPSolver  # cycle: _slsqp uses our helpers
+    return (isinstance(method, str) and method.lower() == "slsqp") or isinstance(
+        method, SLSQPSolver) or method is SLSQPSolver
+
+
+def _run_slsqp(fun, x0, args, method, jac, bounds, constraints, tol, callback,
+               options):
+    from sciax.optimize._slsqp import SLSQPSolver, minimize_slsqp  # cycle: as above
+
+    instance = method if isinstance(method, SLSQPSolver) else None
+    solver, disp = _build_solver(SLSQPSolver, instance, options, None)
+    if tol is not None and "ftol" not in (options or {}):
+        solver = dataclasses.replace(solver, ftol=float(tol))
+    if isinstance(jac, str) or jac is False:
+        jac = None
+    x0f, xkey = _ravel_x0(x0)
+    n = x0f.shape[0]
+    lb, ub = _bounds_arrays(bounds, n, x0f.dtype)
+    res = minimize_slsqp(fun, x0f, xkey, args, jac, lb, ub, constraints, solver,
+                         callback)
+    if disp:
+        print(res.message)
+    return res
+
+
 def minimize(fun: Callable, x0: Any, args: Any = (), method: Any = None,
              jac: Any = None, hess: Any = None, hessp: Callable | None = None,
              bounds: Any = None, constraints: Any = (), tol: float | None = None,
@@ -298,8 +324,9 @@ def minimize(fun: Callable, x0: Any, args: Any = (), method: Any = None,
         the exact ones (forward-over-reverse) are used.
     bounds : Bounds or sequence of (min, max) pairs, optional
         Box constraints for L-BFGS-B and Nelder-Mead.
-    constraints : optional
-        Not supported yet (must be empty).
+    constraints : dict, NonlinearConstraint, LinearConstraint or a list of them
+        Constraints for ``'SLSQP'`` (SciPy's dicts ``{'type': 'eq' or 'ineq',
+        'fun', 'jac', 'args'}`` or constraint objects); Jacobians are exact.
     tol : float, optional
         Tolerance mapped to each method's main option, as SciPy.
     callback : callable, optional
@@ -319,12 +346,13 @@ def minimize(fun: Callable, x0: Any, args: Any = (), method: Any = None,
     ------
     ValueError
         Unknown method, bounds of the wrong length or with a lower bound above
-        an upper one, a non-scalar objective, constraints.
+        an upper one, a non-scalar objective, malformed constraints.
 
     Notes
     -----
     Differences from SciPy: derivatives are exact (automatic differentiation)
-    rather than finite differences; ``constraints`` are not supported;
+    rather than finite differences; SLSQP's QP subproblem is solved by an
+    interior-point method (the solutions are SciPy's, the iterates are not);
     ``callback`` cannot stop the iteration.
 
     Transformations: ``minimize`` works under ``jit`` and ``vmap`` (over
@@ -348,11 +376,18 @@ def minimize(fun: Callable, x0: Any, args: Any = (), method: Any = None,
     """
     if not isinstance(args, tuple):
         args = (args,)
-    if constraints not in ((), None, []) and not (isinstance(constraints, (list, tuple))
-                                                  and len(constraints) == 0):
-        raise ValueError("constraints are not supported by sciax.optimize.minimize yet")
+    has_cons = constraints is not None and not (
+        isinstance(constraints, (list, tuple)) and len(constraints) == 0)
     if not callable(fun):
         raise TypeError(f"fun must be callable, got {type(fun).__name__}")
+    if method is None and has_cons:
+        method = "SLSQP"
+    if _is_slsqp(method):
+        return _run_slsqp(fun, x0, args, method, jac, bounds, constraints if has_cons
+                          else (), tol, callback, options)
+    if has_cons:
+        warnings.warn(f"Method {method} cannot handle constraints.", RuntimeWarning,
+                      stacklevel=2)
     cls, instance = _resolve_method(method, bounds, constraints)
     solver, disp = _build_solver(cls, instance, options, tol)
     if isinstance(jac, str):

@@ -21,7 +21,7 @@ import sciax
 import sciax.numpy as snp
 from sciax import lax
 
-from sciax.optimize._base import OptimizeResult
+from sciax.optimize._base import OptimizeResult, register_result
 
 _XTOL = 2e-12
 _RTOL = 4 * float(np.finfo(float).eps)
@@ -74,20 +74,7 @@ class RootResults(OptimizeResult):
     __str__ = __repr__
 
 
-def _flatten_rr(r):
-    keys = tuple(sorted(k for k, v in r.items() if not isinstance(v, (str, bool))))
-    statics = tuple(sorted((k, v) for k, v in r.items() if isinstance(v, (str, bool))))
-    return [r[k] for k in keys], (keys, statics)
-
-
-def _unflatten_rr(aux, children):
-    keys, statics = aux
-    out = RootResults(zip(keys, children))
-    out.update(statics)
-    return out
-
-
-sciax.tree.register_node(RootResults, _flatten_rr, _unflatten_rr)
+register_result(RootResults)
 
 
 # --- bracketing loops (scalar; vmap batches them) ----------------------------------
@@ -220,6 +207,164 @@ def _ridder_loop(f, a, b, xtol, rtol, maxiter):
 
     c = lax.while_loop(lambda c: c["flag"] == INPROGRESS, body, _first(c0, maxiter))
     return c["x"], c["it"], c["nf"], c["flag"]
+
+
+def _inverse_cubic_zero(xs, fs):
+    """Neville's scheme for the inverse cubic through ``(f_i, x_i)`` at 0
+    (Alefeld, Potra and Shi 1995, the step of TOMS 748)."""
+    n = len(xs)
+    Q = [[None] * n for _ in range(n)]
+    D = [[None] * n for _ in range(n)]
+    for i in range(n):
+        Q[i][0] = D[i][0] = xs[i]
+    for k in range(1, n):
+        for i in range(k, n):
+            alpha = D[i][k - 1] - Q[i - 1][k - 1]
+            diff = fs[i - k] - fs[i]
+            Q[i][k] = (fs[i] - 0.0) / diff * alpha
+            D[i][k] = (fs[i - k] - 0.0) / diff * alpha
+    return sum(Q[n - 1][1:], Q[n - 1][0])
+
+
+def _newton_quadratic(a, b, fa, fb, d, fd, k):
+    """``k`` Newton steps on the quadratic through ``a, b, d`` (TOMS 748's
+    fallback), kept inside ``(a, b)``."""
+    B = (fb - fa) / (b - a)
+    A = ((fd - fb) / (d - b) - B) / (d - a)
+    P = lambda x: (A * (x - b) + B) * (x - a) + fa  # noqa: E731
+    inside = lambda x: (a < x) & (x < b)  # noqa: E731
+    r = snp.where(snp.sign(A) * snp.sign(fa) > 0, a, b)
+    stop = snp.asarray(False)
+    for _ in range(k):
+        r1 = r - P(r) / (B + A * (2 * r - a - b))
+        out = ~stop & ~inside(r1)
+        r = snp.where(stop, r, snp.where(out, snp.where(inside(r), r, (a + b) / 2),
+                                         r1))
+        stop = stop | out
+    lin = a - fa / snp.where(B == 0, 1.0, B)
+    return snp.where(A == 0, lin, r)
+
+
+def _toms748_loop(f, a, b, xtol, rtol, maxiter, k):
+    """Alefeld, Potra and Shi's Algorithm 748 (ACM TOMS 21, 1995) as SciPy's
+    ``TOMS748Solver``: ``k`` inverse-cubic or Newton-quadratic steps, a
+    double-length secant step, and a bisection when the bracket shrank too
+    little; one loop iteration is one of SciPy's ``iterate`` calls."""
+    eps = float(np.finfo(np.dtype(a.dtype)).eps)
+    fa, fb = f(a), f(b)
+    flag = snp.where(fa == 0, CONVERGED, snp.where(fb == 0, CONVERGED, INPROGRESS))
+    nf = snp.where(fa == 0, 1, 2).astype(snp.int32)
+    flag = snp.where((flag == INPROGRESS) & (snp.sign(fa) * snp.sign(fb) > 0), SIGNERR,
+                     flag)
+    bad = ~snp.isfinite(fa) | ~snp.isfinite(fb)
+    flag = snp.where(bad, VALUEERR, flag)
+    x0 = snp.where(fa == 0, a, snp.where(fb == 0, b, snp.nan))
+
+    def update(st, c, fc):
+        """Replace the end with the sign of ``fc``; return the dropped end."""
+        left = snp.sign(st["fa"]) * snp.sign(fc) > 0
+        rx = snp.where(left, st["a"], st["b"])
+        rf = snp.where(left, st["fa"], st["fb"])
+        return dict(st, a=snp.where(left, c, st["a"]), fa=snp.where(left, fc, st["fa"]),
+                    b=snp.where(left, st["b"], c), fb=snp.where(left, st["fb"], fc)
+                    ), rx, rf
+
+    def evaluate(st, c):
+        """``f(c)`` unless already stopped; a zero stops with root ``c``."""
+        fc = f(c)
+        live = st["flag"] == INPROGRESS
+        st = dict(st, nf=st["nf"] + live.astype(snp.int32))
+        hit = live & (fc == 0)
+        nonfin = live & ~snp.isfinite(fc)
+        st = dict(st, flag=snp.where(hit, CONVERGED, snp.where(
+            nonfin, VALUEERR, st["flag"])).astype(snp.int32),
+            x=snp.where(hit, c, st["x"]))
+        return st, fc, live & ~hit & ~nonfin
+
+    def guarded(st, new, go):
+        return {key: snp.where(go, new[key], st[key]) for key in st}
+
+    # the first step: secant (or bisection)
+    same = fa == fb
+    big = snp.abs(fb) > snp.abs(fa)
+    sfa, sfb = snp.where(same, 1.0, fa), snp.where(same, 1.0, fb)
+    c = snp.where(big, (-fa / sfb * b + a) / (1 - fa / sfb),
+                  (-fb / sfa * a + b) / (1 - fb / sfa))
+    c = snp.where(same | ~((a < c) & (c < b)), (a + b) / 2, c)
+    z = snp.zeros_like(a)
+    st = dict(a=a, b=b, fa=fa, fb=fb, d=z, fd=z, e=z, fe=z, have_e=snp.asarray(False),
+              it=snp.int32(0), nf=nf, flag=flag.astype(snp.int32), x=x0)
+    st, fc, go = evaluate(st, c)
+    new, d, fd = update(st, c, fc)
+    st = guarded(st, dict(new, d=d, fd=fd, it=st["it"] + 1), go)
+    if maxiter <= 0:
+        st["flag"] = snp.where(st["flag"] == INPROGRESS, CONVERR, st["flag"]).astype(
+            snp.int32)
+
+    def body(st):
+        st = dict(st, it=st["it"] + 1)
+        width = st["b"] - st["a"]
+        d, fd, e, fe = st["d"], st["fd"], st["e"], st["fe"]
+        for nsteps in range(2, k + 2):
+            a, b, fa, fb = st["a"], st["b"], st["fa"], st["fb"]
+            fs = [fa, fb, fd, fe]
+            ok = st["have_e"]
+            for i in range(4):
+                ok = ok & (fs[i] != 0) & snp.isfinite(fs[i])
+                for j in range(i + 1, 4):
+                    ok = ok & ~(snp.abs(fs[i] - fs[j]) <= 32 * eps)
+            fsafe = [snp.where(ok, v, 1.0 + i) for i, v in enumerate(fs)]
+            c0 = _inverse_cubic_zero([a, b, d, e], fsafe)
+            use = ok & (a < c0) & (c0 < b)
+            c = snp.where(use, c0, _newton_quadratic(a, b, fa, fb, d, fd, nsteps))
+            st, fc, go = evaluate(st, c)
+            new, d2, fd2 = update(st, c, fc)
+            st = guarded(st, new, go)
+            e, fe = snp.where(go, d, e), snp.where(go, fd, fe)
+            d, fd = snp.where(go, d2, d), snp.where(go, fd2, fd)
+            st = dict(st, have_e=st["have_e"] | go)
+        # the double-length secant step from the end with the smaller |f|
+        a, b, fa, fb = st["a"], st["b"], st["fa"], st["fb"]
+        left = snp.abs(fa) < snp.abs(fb)
+        u, fu = snp.where(left, a, b), snp.where(left, fa, fb)
+        other, fother = snp.where(left, b, a), snp.where(left, fb, fa)
+        A = (fb - fa) / (b - a)
+        c = u - 2 * fu / A
+        far = snp.abs(c - u) > 0.5 * (b - a)
+        near = snp.abs(c - u) <= eps * snp.abs(u)
+        eu, eo = snp.frexp(fu)[1], snp.frexp(fother)[1]
+        mm = snp.where(left, 1.0, -1.0)
+        c_near = snp.where(eu < eo - 50, (31 * u + other) / 32,
+                           u + mm * snp.abs(c) * rtol + mm * xtol)
+        c_near = snp.where((a < c_near) & (c_near < b), c_near, (a + b) / 2)
+        c = snp.where(far, (a + b) / 2, snp.where(near, c_near, c))
+        st, fc, go = evaluate(st, c)
+        new, d2, fd2 = update(st, c, fc)
+        st = guarded(st, new, go)
+        e, fe = snp.where(go, d, e), snp.where(go, fd, fe)
+        d, fd = snp.where(go, d2, d), snp.where(go, fd2, fd)
+        # bisection when the bracket did not shrink by half
+        slow = go & (st["b"] - st["a"] > 0.5 * width)
+        e, fe = snp.where(slow, d, e), snp.where(slow, fd, fe)
+        zm = (st["a"] + st["b"]) / 2
+        st2, fz, go2 = evaluate(st, zm)
+        st = guarded(st, st2, slow)
+        go2 = slow & go2
+        new, d2, fd2 = update(st, zm, fz)
+        st = guarded(st, new, go2)
+        d, fd = snp.where(go2, d2, d), snp.where(go2, fd2, fd)
+        st = dict(st, d=d, fd=fd, e=e, fe=fe)
+        # SciPy's get_status
+        live = st["flag"] == INPROGRESS
+        close = snp.abs(st["a"] - st["b"]) <= xtol + rtol * snp.abs(st["b"])
+        mid = (st["a"] + st["b"]) / 2
+        flag = snp.where(close, CONVERGED, snp.where(st["it"] >= maxiter, CONVERR,
+                                                     INPROGRESS))
+        return dict(st, flag=snp.where(live, flag, st["flag"]).astype(snp.int32),
+                    x=snp.where(live, mid, st["x"]))
+
+    st = lax.while_loop(lambda s: s["flag"] == INPROGRESS, body, st)
+    return st["x"], st["it"], st["nf"], st["flag"]
 
 
 # --- open methods (elementwise over an array x0) -----------------------------------
@@ -392,6 +537,8 @@ def _run(kind, fun, fprime, fprime2, args, opts, *points):
                 out = _bisect_loop(f, *pts, *opts)
             elif kind == "ridder":
                 out = _ridder_loop(f, *pts, *opts)
+            elif kind == "toms748":
+                out = _toms748_loop(f, *pts, *opts)
             elif kind == "secant":
                 out = _secant_loop(f, pts[0], pts[1] if len(pts) > 1 else None,
                                    *opts)
@@ -442,14 +589,15 @@ def _check_tols(xtol, rtol, maxiter, name):
         raise ValueError(f"maxiter must be >= 0 for {name}, got {maxiter}")
 
 
-def _bracketed(kind, f, a, b, args, xtol, rtol, maxiter, full_output, disp):
+def _bracketed(kind, f, a, b, args, xtol, rtol, maxiter, full_output, disp,
+               extra=()):
     if not callable(f):
         raise TypeError(f"f must be callable, got {type(f).__name__}")
     _check_tols(xtol, rtol, maxiter, kind)
     a, b = _scalar_point(a, "a"), _scalar_point(b, "b")
     dt = snp.result_type(a, b)
     x, it, nf, flag = _run(kind, f, None, None, args,
-                           (float(xtol), float(rtol), int(maxiter)),
+                           (float(xtol), float(rtol), int(maxiter)) + tuple(extra),
                            a.astype(dt), b.astype(dt))
     fl = _concrete(flag)
     if fl is not None and fl.ndim == 0:
@@ -542,6 +690,77 @@ brenth = _make_bracketed("brenth", "Find a root in a bracket by Brent's method "
                          "with hyperbolic extrapolation (Bus and Dekker).")
 bisect = _make_bracketed("bisect", "Find a root in a bracket by bisection.")
 ridder = _make_bracketed("ridder", "Find a root in a bracket by Ridder's method.")
+
+
+def toms748(f: Callable, a: Any, b: Any, args: Any = (), k: int = 1,
+            xtol: float = _XTOL, rtol: float = _RTOL, maxiter: int = _ITER,
+            full_output: bool = False, disp: bool = True) -> Any:
+    """Find a root in a bracket by Alefeld, Potra and Shi's Algorithm 748.
+
+    sciax implementation of :func:`scipy.optimize.toms748`: the same
+    iteration and counts as SciPy's ``TOMS748Solver`` (inverse cubic
+    interpolation or Newton steps on a quadratic, a double-length secant step,
+    bisection when the bracket shrinks too little), one ``lax.while_loop``.
+
+    Parameters
+    ----------
+    f : callable
+        ``f(x, *args) -> float``, written with sciax; ``f(a)`` and ``f(b)``
+        must have opposite signs.
+    a, b : float
+        The bracketing interval, ``a < b``.
+    args : tuple, optional
+        Extra arguments of ``f``; float leaves are traced and differentiable.
+    k : int, optional
+        Newton-quadratic steps per iteration (``k >= 1``; static).
+    xtol, rtol : float, optional
+        Stop when the bracket is within ``xtol + rtol * |b|``.
+    maxiter : int, optional
+        Iteration limit (default 100).
+    full_output : bool, optional
+        Also return a :class:`RootResults`.
+    disp : bool, optional
+        Raise ``RuntimeError`` when the iteration did not converge (outside
+        ``jit`` only).
+
+    Returns
+    -------
+    x0 : Array
+        The root (and a :class:`RootResults` with ``full_output``).
+
+    Raises
+    ------
+    ValueError
+        ``f(a)`` and ``f(b)`` of the same sign (outside ``jit``), ``a >= b``,
+        non-finite ends, ``k < 1``, bad tolerances.
+
+    Notes
+    -----
+    A NaN or inf value of ``f`` stops with the ``'value error'`` flag (SciPy
+    raises).  The root is differentiable with respect to float ``args``
+    (implicit function theorem).
+
+    Examples
+    --------
+    >>> from sciax.optimize import toms748
+    >>> f = lambda x: x ** 3 - 2 * x - 5
+    >>> x, r = toms748(f, 2.0, 3.0, full_output=True)
+    >>> print(round(float(x), 10), int(r.function_calls), r.flag)
+    2.0945514815 11 converged
+    """
+    if int(maxiter) < 1:
+        raise ValueError("maxiter must be greater than 0")
+    ac, bc = _concrete(snp.asarray(a)), _concrete(snp.asarray(b))
+    if ac is not None and not np.all(np.isfinite(ac)):
+        raise ValueError(f"a is not finite {a}")
+    if bc is not None and not np.all(np.isfinite(bc)):
+        raise ValueError(f"b is not finite {b}")
+    if ac is not None and bc is not None and np.all(ac >= bc):
+        raise ValueError(f"a and b are not an interval [{a}, {b}]")
+    if not k >= 1:
+        raise ValueError(f"k too small ({k} < 1)")
+    return _bracketed("toms748", f, a, b, args, xtol, rtol, maxiter, full_output,
+                      disp, (int(k),))
 
 
 def newton(func: Callable, x0: Any, fprime: Any = None, args: Any = (),
@@ -649,7 +868,8 @@ def root_scalar(f: Callable, args: Any = (), method: str | None = None,
     """Find a root of a scalar function.
 
     sciax implementation of :func:`scipy.optimize.root_scalar`, with methods
-    ``'brentq'``, ``'brenth'``, ``'bisect'``, ``'ridder'`` (bracketing),
+    ``'brentq'``, ``'brenth'``, ``'bisect'``, ``'ridder'``, ``'toms748'``
+    (bracketing),
     ``'newton'``, ``'secant'`` and ``'halley'``.
 
     Parameters
@@ -709,14 +929,15 @@ def root_scalar(f: Callable, args: Any = (), method: str | None = None,
             raise ValueError("Unable to select a solver as neither bracket nor "
                              "starting point provided.")
     meth = method.lower()
-    if meth in ("brentq", "brenth", "bisect", "ridder"):
+    if meth in ("brentq", "brenth", "bisect", "ridder", "toms748"):
         if bracket is None or len(bracket) != 2:
             raise ValueError(f"Bracket needed for {method}: two numbers (a, b)")
         kw = dict(xtol=_XTOL if xtol is None else xtol,
                   rtol=_RTOL if rtol is None else rtol,
                   maxiter=_ITER if maxiter is None else maxiter)
         _, r = _bracketed(meth, f, bracket[0], bracket[1], args, kw["xtol"],
-                          kw["rtol"], kw["maxiter"], True, False)
+                          kw["rtol"], kw["maxiter"], True, False,
+                          (1,) if meth == "toms748" else ())
         return r
     if meth in ("newton", "secant", "halley"):
         if x0 is None:
@@ -745,7 +966,7 @@ def root_scalar(f: Callable, args: Any = (), method: str | None = None,
             r["function_calls"] = r["function_calls"] // (2 if meth == "newton" else 3)
         return r
     raise ValueError(f"Unknown solver {method!r}; root_scalar knows brentq, brenth, "
-                     f"bisect, ridder, newton, secant, halley")
+                     f"bisect, ridder, toms748, newton, secant, halley")
 
 
 _TUPLE_FUNS: dict = {}

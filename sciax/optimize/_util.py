@@ -303,16 +303,22 @@ def show_options(solver: str | None = None, method: str | None = None,
     >>> from sciax.optimize import show_options
     >>> print("gtol" in show_options("minimize", "BFGS", disp=False))
     True
+    >>> print("xtol" in show_options("root", "hybr", disp=False))
+    True
     """
     from sciax.optimize._minimize import _METHODS  # cycle: _minimize imports us
+    from sciax.optimize._root import _METHODS as _ROOT  # cycle: as above
+    from sciax.optimize._slsqp import SLSQPSolver  # cycle: as above
 
-    if solver not in (None, "minimize"):
-        raise ValueError(f"show_options: solver must be 'minimize', got {solver!r}")
-    names = [method.lower()] if method else sorted(_METHODS)
+    if solver not in (None, "minimize", "root"):
+        raise ValueError(f"show_options: solver must be 'minimize' or 'root', got "
+                         f"{solver!r}")
+    table = dict(_ROOT) if solver == "root" else dict(_METHODS, slsqp=SLSQPSolver)
+    names = [method.lower()] if method else sorted(table)
     for n in names:
-        if n not in _METHODS:
-            raise ValueError(f"Unknown method {method!r}; known: {sorted(_METHODS)}")
-    text = "\n\n".join(f"{n}\n{'=' * len(n)}\n{(_METHODS[n].__doc__ or '').strip()}"
+        if n not in table:
+            raise ValueError(f"Unknown method {method!r}; known: {sorted(table)}")
+    text = "\n\n".join(f"{n}\n{'=' * len(n)}\n{(table[n].__doc__ or '').strip()}"
                        for n in names)
     if disp:
         print(text)

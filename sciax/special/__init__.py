@@ -27,3 +27,6 @@ from __future__ import annotations
 from sciax.special._gamma import *  # noqa: F401,F403
 from sciax.special._incomplete import *  # noqa: F401,F403
 from sciax.special._bessel import *  # noqa: F401,F403
+from sciax.special._error import *  # noqa: F401,F403
+from sciax.special._zeta import *  # noqa: F401,F403
+from sciax.special._elliptic import *  # noqa: F401,F403

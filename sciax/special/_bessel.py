@@ -298,7 +298,7 @@ def _jy_temme(v, x):
     ry1 = snp.where(small, ry1_s, ry1_l)
 
     # Scale the recurrence back: J_v = J_mu * sgn / fmu * 2**(-600 ns).
-    j = (rjmu * (sgn / fmu)) * snp.exp2(-600.0 * ns)
+    j = (rjmu * (sgn / fmu)) * snp.ldexp(snp.ones_like(ns), (-600.0 * ns).astype(snp.int32))
     jp = v * xi * j - j * rv
 
     # Upward recurrence for Y (stops growing at -inf instead of making NaN).
@@ -438,7 +438,7 @@ def _ik_temme(v, x):
     rk1 = snp.where(small, rk1_s, rk1_l)
     # Wronskian I_mu K_mu+1 + I_mu+1 K_mu = 1/x (no cancellation).
     rimu = xi / (rk1 + rmu * rkmu)
-    ie = (rimu / fmu) * snp.exp2(-600.0 * ns)
+    ie = (rimu / fmu) * snp.ldexp(snp.ones_like(ns), (-600.0 * ns).astype(snp.int32))
     iep = v * xi * ie + ie * rv
 
     def up(i, st):

@@ -86,7 +86,7 @@ def gamma(z: Any) -> Any:
     --------
     >>> from sciax.special import gamma
     >>> gamma(snp.array([0.5, 5.0, -1.5])).round(6)
-    Array([1.772454, 24.      , 2.363272], dtype=float64)
+    Array([ 1.772454, 24.      ,  2.363272], dtype=float64)
     """
     (z,) = promote("gamma", z)
     return _gamma_cj(z)
@@ -426,7 +426,7 @@ def betaln(a: Any, b: Any) -> Any:
     --------
     >>> from sciax.special import betaln
     >>> betaln(snp.array([1.0, 2.0]), snp.array([1e10, 3.0])).round(6)
-    Array([-23.02585 ,  -2.484907], dtype=float64)
+    Array([-23.025851,  -2.484907], dtype=float64)
     """
     a, b = promote("betaln", a, b)
     out = _betaln(a, b)
@@ -490,7 +490,7 @@ def poch(z: Any, m: Any) -> Any:
     --------
     >>> from sciax.special import poch
     >>> poch(snp.array([3.0, -2.0, 0.5]), snp.array([2.0, 1.0, 1.5])).round(6)
-    Array([12.      , -2.      ,  0.886227], dtype=float64)
+    Array([12.     , -2.     ,  0.56419], dtype=float64)
     """
     z, m = promote("poch", z, m)
     m_int = (m == snp.floor(m)) & (snp.abs(m) <= 40)
@@ -677,7 +677,7 @@ def binom(x: Any, y: Any) -> Any:
     --------
     >>> from sciax.special import binom
     >>> binom(snp.array([5.0, -3.5, 5.5]), snp.array([2.0, 3.0, 2.5])).round(6)
-    Array([ 10.      , -14.4375  ,  14.765625], dtype=float64)
+    Array([ 10.    , -14.4375,  14.4375], dtype=float64)
     """
     x, y = promote("binom", x, y)
     return _binom(x, y)

@@ -248,10 +248,10 @@ def gammainc(a: Any, x: Any) -> Any:
     Examples
     --------
     >>> from sciax.special import gammainc
-    >>> gammainc(snp.array([0.5, 1.0, 10.0]), 2.0).round(6)
-    Array([0.9545  , 0.864665, 0.000046], dtype=float64)
+    >>> gammainc(snp.array([0.5, 1.0, 3.0]), 2.0).round(6)
+    Array([0.9545  , 0.864665, 0.323324], dtype=float64)
     >>> round(float(sciax.grad(gammainc)(3.0, 2.0)), 6)  # d/da
-    -0.234113
+    -0.231849
     """
     a, x = promote("gammainc", a, x)
     return _igam_pq(a, x)[0]
@@ -281,8 +281,8 @@ def gammaincc(a: Any, x: Any) -> Any:
     Examples
     --------
     >>> from sciax.special import gammaincc
-    >>> float(gammaincc(2.0, 50.0))
-    9.836...e-21
+    >>> print(f"{float(gammaincc(2.0, 50.0)):.6e}")
+    9.836624e-21
     """
     a, x = promote("gammaincc", a, x)
     return _igam_pq(a, x)[1]
@@ -412,7 +412,7 @@ def gammaincinv(a: Any, y: Any) -> Any:
     >>> from sciax.special import gammaincinv, gammainc
     >>> x = gammaincinv(3.0, snp.array([0.1, 0.5, 0.9]))
     >>> x.round(6)
-    Array([1.102065, 2.67406 , 5.322320], dtype=float64)
+    Array([1.102065, 2.67406 , 5.32232 ], dtype=float64)
     >>> gammainc(3.0, x).round(12)
     Array([0.1, 0.5, 0.9], dtype=float64)
     """
@@ -445,7 +445,7 @@ def gammainccinv(a: Any, y: Any) -> Any:
     --------
     >>> from sciax.special import gammainccinv
     >>> gammainccinv(2.0, snp.array([0.5, 1e-20])).round(6)
-    Array([ 1.678347, 50.9862  ], dtype=float64)
+    Array([ 1.678347, 49.983198], dtype=float64)
     """
     a, y = promote("gammainccinv", a, y)
     return _gammainccinv(a, y)
@@ -600,7 +600,7 @@ def betainc(a: Any, b: Any, x: Any) -> Any:
     Array([0.1808, 0.6875], dtype=float64)
     >>> g = sciax.grad(betainc, argnums=(0, 1))(2.0, 3.0, 0.5)
     >>> [round(float(v), 6) for v in g]
-    [-0.22126, 0.176164]
+    [-0.195289, 0.154108]
     """
     a, b, x = promote("betainc", a, b, x)
     return _ibeta_pair(a, b, x)[0]
@@ -626,8 +626,8 @@ def betaincc(a: Any, b: Any, x: Any) -> Any:
     Examples
     --------
     >>> from sciax.special import betaincc
-    >>> float(betaincc(2.0, 3.0, 0.99))
-    3.97...e-06
+    >>> print(f"{float(betaincc(2.0, 3.0, 0.99)):.6e}")
+    3.970000e-06
     """
     a, b, x = promote("betaincc", a, b, x)
     return _ibeta_pair(a, b, x)[1]

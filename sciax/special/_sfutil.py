@@ -75,7 +75,7 @@ def masked_loop(body, init, active, maxiter):
     whose ``active`` flag is false keep their state; the loop stops
     when no element is active or after ``maxiter`` steps.
     """
-    i0 = snp.zeros((), snp.asarray(init[0]).dtype)   # float counter for the body
+    i0 = snp.zeros((), snp.asarray(init[0]).real.dtype)   # float counter for the body
 
     def cond(c):
         i, _, act = c

@@ -53,6 +53,12 @@ def eps(x: Any) -> float:
     return float(snp.finfo(x.dtype).eps)
 
 
+def complex_dtype(x: Any) -> Any:
+    """The complex dtype matching ``x``'s precision."""
+    return np.complex64 if np.dtype(x.dtype) in (np.float32, np.complex64) else (
+        np.complex128)
+
+
 def real_dtype(x: Any) -> Any:
     return snp.finfo(x.dtype).dtype
 

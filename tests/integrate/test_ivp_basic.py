@@ -40,7 +40,9 @@ def test_tableau_checked_at_construction():
 
 
 def test_method_registry():
-    assert set(METHODS) == {"RK23", "RK45", "DOP853", "Tsit5", "RK4", "Euler"}
+    assert set(METHODS) == {"RK23", "RK45", "DOP853", "Tsit5", "RK4", "Euler",
+                            "BDF", "Radau", "Kvaerno3", "Kvaerno4", "Kvaerno5",
+                            "KenCarp3", "KenCarp4", "KenCarp5", "LSODA"}
     with pytest.raises(ValueError, match="`method` must be one of"):
         solve_ivp(lorenz, (0.0, 1.0), np.ones(3), method="Nope")
     with pytest.raises(ValueError, match="fixed-step"):

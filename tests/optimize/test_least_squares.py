@@ -50,7 +50,7 @@ def test_nist_misra1a_trf():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", list(PROBLEMS))
-@pytest.mark.parametrize("method", ["trf", "lm"])
+@pytest.mark.parametrize("method", ["trf", "dogbox", "lm"])
 def test_nist_strd(name, method):
     for start in (1, 2):
         _nist_case(name, start, method)
@@ -70,6 +70,41 @@ def test_trf_matches_scipy_iterates(kw):
     np.testing.assert_allclose(np.asarray(r.x), s.x, rtol=1e-7, atol=1e-9)
     assert int(r.status) == s.status
     assert abs(int(r.nfev) - s.nfev) <= 1
+    np.testing.assert_array_equal(np.asarray(r.active_mask), s.active_mask)
+    np.testing.assert_allclose(float(r.cost), s.cost, atol=1e-12)
+
+
+def _rosen_res(x, m=snp):
+    return m.stack([10 * (x[1] - x[0] ** 2), 1 - x[0]])
+
+
+def test_dogbox_matches_scipy_iterates_vmapped():
+    # One compile, several starts: SciPy's dogbox step for step (same answer,
+    # nfev, njev, status and active set), with one bound active at the answer
+    # for some starts and none for others.
+    bounds = ([-np.inf, -1.0], [0.8, 2.0])
+    starts = np.array([[-1.2, 1.0], [0.5, -0.5], [-0.3, 1.9], [0.8, 0.0]])
+    r = sciax.vmap(lambda x0: least_squares(_rosen_res, x0, method="dogbox",
+                                            bounds=bounds))(snp.asarray(starts))
+    for i, x0 in enumerate(starts):
+        s = so.least_squares(lambda x: _rosen_res(x, np), x0, method="dogbox",
+                             bounds=bounds)
+        np.testing.assert_allclose(np.asarray(r.x)[i], s.x, rtol=1e-7, atol=1e-9)
+        assert int(r.status[i]) == s.status, i
+        assert int(r.nfev[i]) == s.nfev and int(r.njev[i]) == s.njev, i
+        np.testing.assert_array_equal(np.asarray(r.active_mask)[i], s.active_mask)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kw", [{}, {"bounds": ([-np.inf, 1.5], np.inf)},
+                                {"loss": "soft_l1"}, {"loss": "cauchy", "f_scale": 0.1},
+                                {"x_scale": "jac"}])
+def test_dogbox_matches_scipy_options(kw):
+    r = least_squares(_rosen_res, np.array([2.0, 2.0]), method="dogbox", **kw)
+    s = so.least_squares(lambda x: _rosen_res(x, np), [2.0, 2.0], method="dogbox",
+                         **kw)
+    np.testing.assert_allclose(np.asarray(r.x), s.x, rtol=1e-7, atol=1e-9)
+    assert int(r.status) == s.status and int(r.nfev) == s.nfev
     np.testing.assert_array_equal(np.asarray(r.active_mask), s.active_mask)
     np.testing.assert_allclose(float(r.cost), s.cost, atol=1e-12)
 

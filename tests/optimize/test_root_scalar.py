@@ -146,3 +146,50 @@ def test_implicit_derivatives_vs_fd():
                                             3.0, args=(c,)))(cs)
     np.testing.assert_allclose(np.asarray(roots), [s_root(c) for c in [0.5, 1.0, 2.0]],
                                atol=1e-11)
+
+
+def _switched(problems):
+    """The problems as one function of a traced problem index (one compile)."""
+    from sciax import lax
+
+    def f(x, k):
+        return lax.switch(k, [lambda x, f=f: f(x) for f, _, _, _ in problems], x)
+    return f
+
+
+@pytest.mark.parametrize("k,count", [(1, 3), pytest.param(1, 6, marks=pytest.mark.slow),
+                                     pytest.param(2, 6, marks=pytest.mark.slow)])
+def test_toms748_matches_scipy(k, count):
+    problems = PROBLEMS[:count]
+    f = _switched(problems)
+    a = snp.asarray([p[2][0] for p in problems])
+    b = snp.asarray([p[2][1] for p in problems])
+    idx = snp.arange(len(problems))
+    x, r = sciax.vmap(lambda a, b, i: sop.toms748(f, a, b, args=(i,), k=k,
+                                                  full_output=True))(a, b, idx)
+    for i, (_, g, (lo, hi), _) in enumerate(problems):
+        xs, rs = so.toms748(g, lo, hi, k=k, full_output=True)
+        # the same iteration: the same root to rounding and the same counts
+        assert abs(float(x[i]) - xs) <= 4e-12 + 4e-15 * abs(xs), (i, float(x[i]), xs)
+        assert int(r.iterations[i]) == rs.iterations, i
+        assert int(r.function_calls[i]) == rs.function_calls, i
+    assert all(fl == "converged" for fl in r.flag)
+
+
+def test_toms748_errors():
+    with pytest.raises(ValueError, match="not an interval"):
+        sop.toms748(lambda x: x, 1.0, 0.0)
+    with pytest.raises(ValueError, match="k too small"):
+        sop.toms748(lambda x: x, -1.0, 1.0, k=0)
+
+
+@pytest.mark.slow  # three compilations
+def test_toms748_sign_error_root_scalar_and_grad():
+    with pytest.raises(ValueError, match="different signs"):
+        sop.toms748(lambda x: x * x + 1.0, -1.0, 1.0)
+    r = sop.root_scalar(lambda x, c: x ** 2 - c, args=(2.0,), bracket=(0.0, 2.0),
+                        method="toms748")
+    assert r.converged and abs(float(r.root) - np.sqrt(2.0)) < 1e-12
+    g = sciax.grad(lambda c: sop.toms748(lambda x, c: x ** 2 - c, 0.0, 3.0,
+                                         args=(c,)))
+    np.testing.assert_allclose(float(g(2.0)), 0.5 / np.sqrt(2.0), rtol=1e-10)

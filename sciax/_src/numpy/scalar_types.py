@@ -42,8 +42,8 @@ class _ScalarMeta(type):
 
 def _make(name: str, dtype: Any) -> type:
     return _ScalarMeta(name, (), {"dtype": np.dtype(dtype), "__module__": "sciax.numpy",
-                                  "__doc__": f"The {name} dtype (callable: makes a 0-d "
-                                             "Array)."})
+                                  "__doc__": f"The ``{name}`` dtype (callable: makes a "
+                                             "0-d Array)."})
 
 
 bool_ = _make("bool_", dtypes.bool_)
