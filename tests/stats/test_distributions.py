@@ -80,7 +80,10 @@ TOL_OVERRIDE = {("triang", "sf"): 1e-9, ("burr12", "logcdf"): 1e-8,
                 # only the leading terms); foldnorm/truncnorm near their lower
                 # ends are differences of normal CDFs in both libraries
                 ("semicircular", "cdf"): 1e-4, ("semicircular", "logcdf"): 1e-4,
-                ("truncnorm", "cdf"): 1e-5,
+                ("truncnorm", "cdf"): 1e-5, ("truncnorm", "logcdf"): 1e-6,
+                # skewnorm's cdf is ndtr(x) - 2 T(x, a): nearly equal terms in
+                # the lower tail (ours and SciPy's differ by 1e-8 at 1e-10)
+                ("skewnorm", "cdf"): 1e-6, ("skewnorm", "logcdf"): 1e-6,
                 # SciPy's genlogistic isf at q = 1e-10 is off by 4e-9 (mpmath:
                 # 22.66917598588029585; ours 22.669175985880297)
                 ("genlogistic", "isf"): 1e-7,
