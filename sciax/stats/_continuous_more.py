@@ -340,7 +340,8 @@ class powerlognorm_gen(rv_continuous):
         return -snp.expm1(self._logsf(x, c, s))
 
     def _ppf(self, q, c, s):
-        return snp.exp(-s * _sf.ndtri(snp.exp(snp.log1p(-q) / c)))
+        # ndtri(1 - t) = -ndtri(t), t = 1 - (1 - q)^(1/c) without cancellation
+        return snp.exp(s * _sf.ndtri(-snp.expm1(snp.log1p(-q) / c)))
 
     def _isf(self, q, c, s):
         return snp.exp(-s * _sf.ndtri(q ** (1.0 / c)))
@@ -364,7 +365,7 @@ class powernorm_gen(rv_continuous):
         return -snp.expm1(self._logsf(x, c))
 
     def _ppf(self, q, c):
-        return -_sf.ndtri(snp.exp(snp.log1p(-q) / c))
+        return _sf.ndtri(-snp.expm1(snp.log1p(-q) / c))
 
     def _isf(self, q, c):
         return -_sf.ndtri(q ** (1.0 / c))

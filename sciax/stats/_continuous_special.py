@@ -56,7 +56,8 @@ class gamma_gen(rv_continuous):
         return a + lax.lgamma(a) + (1.0 - a) * lax.digamma(a)
 
     def _rvs(self, key, shape, dtype, a):
-        return sciax.random.gamma(key, a, shape, dtype)
+        x = sciax.random.gamma(key, lax.stop_gradient(a), shape, dtype)
+        return self._implicit_reparam(x, a)
 
 
 class erlang_gen(gamma_gen):
@@ -94,7 +95,8 @@ class chi2_gen(rv_continuous):
         return h + _LOG2 + lax.lgamma(h) + (1.0 - h) * lax.digamma(h)
 
     def _rvs(self, key, shape, dtype, df):
-        return 2.0 * sciax.random.gamma(key, 0.5 * df, shape, dtype)
+        x = 2.0 * sciax.random.gamma(key, lax.stop_gradient(0.5 * df), shape, dtype)
+        return self._implicit_reparam(x, df)
 
 
 class chi_gen(rv_continuous):
@@ -348,7 +350,9 @@ class beta_gen(rv_continuous):
                 - (b - 1.0) * lax.digamma(b) + (a + b - 2.0) * lax.digamma(a + b))
 
     def _rvs(self, key, shape, dtype, a, b):
-        return sciax.random.beta(key, a, b, shape, dtype)
+        x = sciax.random.beta(key, lax.stop_gradient(a), lax.stop_gradient(b), shape,
+                              dtype)
+        return self._implicit_reparam(x, a, b)
 
 
 class betaprime_gen(rv_continuous):
