@@ -56,6 +56,8 @@ SLOW_DOCTESTS = {
     # stiff solvers: each example compiles a solve (tests/integrate/test_stiff.py
     # keeps a few in the default run)
     "sciax.integrate._bdf.BDF", "sciax.integrate._radau.Radau",
+    # special functions whose examples compile several loop-heavy kernels
+    "sciax.special._bessel.airy", "sciax.special._bessel.airye",
     "sciax.integrate._esdirk.Kvaerno3", "sciax.integrate._esdirk.Kvaerno4",
     "sciax.integrate._esdirk.Kvaerno5", "sciax.integrate._esdirk.KenCarp3",
     "sciax.integrate._esdirk.KenCarp4", "sciax.integrate._esdirk.KenCarp5",

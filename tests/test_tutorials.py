@@ -33,9 +33,9 @@ TUTORIALS = sorted((ROOT / "tutorials").glob("plot_*.py"))
 # Measured cold (no compilation cache) on the 2-core VM: these take 3-10 s each
 # of CPU, about 50 s together; the others 10-20 s each.
 QUICK = {
-    "plot_bootstrap_vmap", "plot_curve_fit", "plot_hmc", "plot_kalman_filter",
+    "plot_bootstrap_vmap", "plot_curve_fit", "plot_hmc",
     "plot_laplace_approximation", "plot_lennard_jones_md", "plot_logistic_newton",
-    "plot_phonon_dispersion", "plot_quantum_harmonic_oscillator",
+    "plot_quantum_harmonic_oscillator",
 }
 
 

@@ -65,6 +65,7 @@ def test_nonlinear_constraint_two_sided_hs71():
     _check(p, r)
 
 
+@pytest.mark.slow  # a heavy compile (default-run budget): runs in CI's slow step
 def test_implicit_derivative_active_constraint():
     # max a.x on the unit disk: x* = a / |a|, dx*/da = (I - x x') / |a|, with
     # the (nonlinear) constraint active; reverse mode through the KKT system.

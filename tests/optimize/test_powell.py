@@ -17,6 +17,7 @@ STARTS = np.array([[-1.2, 1.0], [2.0, -1.0], [0.5, 2.5], [-0.7, -0.4]])
 TIGHT = {"xtol": 1e-8, "ftol": 1e-12}
 
 
+@pytest.mark.slow  # a heavy compile (default-run budget): runs in CI's slow step
 def test_rosenbrock_vmapped_starts():
     r = sciax.vmap(lambda x0: minimize(rosen, x0, method="Powell", options=TIGHT))(
         snp.asarray(STARTS))

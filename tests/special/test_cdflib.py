@@ -65,6 +65,7 @@ def test_vs_scipy_all():
     assert not failures, "\n".join(failures)
 
 
+@pytest.mark.slow  # a heavy compile (default-run budget): runs in CI's slow step
 def test_vs_scipy():
     # default run: the continuous distributions' forward functions in one
     # compiled call (the full table, inverses included, is the slow test)

@@ -64,6 +64,7 @@ def test_values_grid():
     np.testing.assert_allclose(S.elliprg(1e-150, 1e-150, 1e-150), 1e-75, rtol=1e-15)
 
 
+@pytest.mark.slow  # a heavy compile (default-run budget): runs in CI's slow step
 def test_derivatives():
     m = np.array([-2.0, 0.1, 0.5, 0.9])
     dk = sciax.vmap(sciax.grad(S.ellipk))(m)

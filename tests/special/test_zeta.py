@@ -52,6 +52,7 @@ def test_values_grid():
         assert e.max() < tol, (i, e)
 
 
+@pytest.mark.slow  # a heavy compile (default-run budget): runs in CI's slow step
 def test_lambertw():
     # At the branch point -1/e SciPy returns NaN; W = -1 there.
     np.testing.assert_allclose(S.lambertw(-np.exp(-1.0), np.array([0, -1])), [-1.0, -1.0],

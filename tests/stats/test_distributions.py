@@ -257,6 +257,7 @@ def test_transformations_and_dtype():
     assert stats.weibull_min.ppf(x32 / 3, 1.5).dtype == np.float32
 
 
+@pytest.mark.slow  # a heavy compile (default-run budget): runs in CI's slow step
 def test_fit_weibull_se_vs_scipy():
     """Estimates match SciPy's; standard errors match the inverse of a
     finite-difference hessian of SciPy's negative log-likelihood."""

@@ -113,6 +113,7 @@ def test_bootstrap_vmap_equals_loop():
     np.testing.assert_allclose(res.standard_error, np.std(x) / 5.0, rtol=0.05)
 
 
+@pytest.mark.slow  # a heavy compile (default-run budget): runs in CI's slow step
 def test_bootstrap_bca_and_basic():
     """BCa levels from SciPy's formulas evaluated independently (NumPy/SciPy on
     our bootstrap distribution and jackknife)."""
@@ -137,6 +138,7 @@ def test_bootstrap_bca_and_basic():
                                rtol=1e-12)
 
 
+@pytest.mark.slow  # a heavy compile (default-run budget): runs in CI's slow step
 def test_permutation_test():
     x, y = RNG.normal(size=12), RNG.normal(size=15) + 0.8
     stat = lambda a, b: snp.mean(a) - snp.mean(b)  # noqa: E731
