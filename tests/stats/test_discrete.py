@@ -24,8 +24,20 @@ def _require(name):
                     "not landed in this branch yet")
 
 
-@pytest.mark.parametrize("name", [pytest.param(n, marks=() if n in DEFAULT
-                                               else pytest.mark.slow)
+# Found by the first whole slow run after sciax.special merged (2026-12-01): SciPy's
+# hypergeom gives NaN on part of the parameter grid where ours returns values; which
+# side follows the support rules is not yet settled (issue 21's note).
+KNOWN = {"hypergeom": "cdf differs from SciPy's NaN pattern on part of the grid"}
+
+
+def _marks(n):
+    marks = [] if n in DEFAULT else [pytest.mark.slow]
+    if n in KNOWN:
+        marks.append(pytest.mark.xfail(reason=KNOWN[n], strict=True))
+    return marks
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=_marks(n))
                                   for n in sorted(DISCRETE)])
 def test_methods_vs_scipy(name):
     _require(name)
