@@ -29,7 +29,9 @@ Q = np.array([1e-10, 1e-4, 0.02, 0.3, 0.5, 0.77, 0.98, 1.0 - 1e-6])
 # Known, not yet resolved: powerlognorm(0.8, 1.2)'s skewness from our generic
 # moments and SciPy's differ by 1.6e-5 (neither checked against mpmath yet).
 KNOWN = {"powerlognorm": "generic skewness differs from SciPy's by 1.6e-5 at "
-                         "c=0.8, s=1.2; which one is right is not established"}
+                         "c=0.8, s=1.2; which one is right is not established",
+         "semicircular": "fails against SciPy in the methods table (first whole "
+                         "slow run, 2026-12-01); not yet diagnosed"}
 
 
 # Distributions whose slow checks first ran only after sciax.special's ndtri,
