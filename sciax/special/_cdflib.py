@@ -388,7 +388,10 @@ def bdtr(k: Any, n: Any, p: Any) -> Any:
     ns = _util.safe(inner, n, 1.0)
     out = betaincc(ks + 1.0, ns - ks, p)
     out = snp.where(kf == n, 1.0, out)
-    return snp.where((kf < 0) | (kf > n), snp.nan, out)
+    # as SciPy: NaN for k outside [0, n] and for p outside [0, 1] (NaN too),
+    # also where the value would not depend on p
+    bad = (kf < 0) | (kf > n) | ~((p >= 0) & (p <= 1))
+    return snp.where(bad, snp.nan, out)
 
 
 def bdtrc(k: Any, n: Any, p: Any) -> Any:
@@ -422,7 +425,7 @@ def bdtrc(k: Any, n: Any, p: Any) -> Any:
     ns = _util.safe(inner, n, 1.0)
     out = betainc(ks + 1.0, ns - ks, p)
     out = snp.where(kf < 0, 1.0, snp.where(kf == n, 0.0, out))
-    return snp.where(kf > n, snp.nan, out)
+    return snp.where((kf > n) | ~((p >= 0) & (p <= 1)), snp.nan, out)
 
 
 def bdtri(k: Any, n: Any, y: Any) -> Any:
