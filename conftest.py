@@ -39,8 +39,14 @@ sciax.config.update("enable_checks", True)
 
 
 @pytest.fixture(autouse=True)
-def _doctest_namespace(doctest_namespace: dict) -> None:
+def _doctest_namespace(doctest_namespace: dict):
     doctest_namespace.update(sciax=sciax, snp=snp, lax=lax, np=np)
+    # a test that changes NumPy's print options must not change how a later
+    # doctest in the same worker prints
+    saved = np.get_printoptions()
+    yield
+    if np.get_printoptions() != saved:
+        np.set_printoptions(**saved)
 
 
 # Doctest examples that compile a whole solver (nested adaptive quadrature, an
