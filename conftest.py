@@ -8,6 +8,7 @@ np``; the fixture below provides those names so examples stay short.
 from __future__ import annotations
 
 import atexit
+import gc
 import os
 import shutil
 import tempfile
@@ -36,6 +37,20 @@ from sciax import lax  # noqa: E402
 # Type-check every jaxpr that a transformation produces: slower, but it turns a
 # malformed jaxpr into an error at the transformation that made it.
 sciax.config.update("enable_checks", True)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _fresh_caches_per_module():
+    """Empty sciax's in-memory caches after each test module.
+
+    Every cache is bounded (sciax._src.lru), but the bounds are sized for one
+    program's working set, not for thousands of unrelated tests in one xdist
+    worker: over CI's slow step a worker's memory grew past several GB
+    (compiled solvers and the constants their traces close over) and a worker
+    died.  Tests that check caching do so within one module."""
+    yield
+    sciax.clear_caches()
+    gc.collect()
 
 
 @pytest.fixture(autouse=True)
