@@ -34,3 +34,19 @@ from sciax.special._convenience import *  # noqa: F401,F403
 from sciax.special._cdflib import *  # noqa: F401,F403
 from sciax.special._orthogonal import *  # noqa: F401,F403
 from sciax.special._hyper import *  # noqa: F401,F403
+
+# Every public function runs an eager call as one cached compiled program per
+# signature (as sciax.numpy and sciax.linalg do) and is traced inline under a
+# transformation: a special function is hundreds of primitives (series,
+# recurrences, loops), so op-by-op eager dispatch cost milliseconds to a second
+# per call.  A function that cannot be one program (host-side answers, output
+# shapes from values) falls back to running directly, by itself.
+import types as _types  # noqa: E402
+
+from sciax.experimental import eager_program as _eager_program  # noqa: E402
+
+for _name, _value in list(globals().items()):
+    if (not _name.startswith("_") and isinstance(_value, _types.FunctionType)
+            and _value.__module__.startswith("sciax.special.")):
+        globals()[_name] = _eager_program(_value)
+del _name, _value
