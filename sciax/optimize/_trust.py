@@ -370,10 +370,16 @@ class TrustExactMinimizer(_TrustRegion):
 
 @dataclasses.dataclass(frozen=True)
 class DoglegMinimizer(_TrustRegion):
-    """Dogleg trust region; needs a positive definite hessian (stops with
-    status 2 otherwise, as SciPy raises).  Options as trust-ncg."""
+    """Dogleg trust region; needs a positive definite hessian: stops with
+    SciPy's status 3 ("A linalg error occurred") before the step, as SciPy's
+    does where its Cholesky factorization fails.  Options as trust-ncg."""
 
     name = "dogleg"
+
+    def terminate(self, obj, st, lb, ub):
+        pd = snp.all(snp.isfinite(snp.linalg.cholesky(st.H)))
+        return snp.where(pd, super().terminate(obj, st, lb, ub), reason_index(
+            Status.TRUST_LINALG)).astype(snp.int32)
 
     def _solve(self, obj, st):
         p, hit, pd = _dogleg(st.H, st.g, st.radius)
