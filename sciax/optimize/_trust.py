@@ -428,7 +428,7 @@ class TrustKrylovMinimizer(_TrustRegion):
     Gould, Lucidi, Roma and Toint's GLTR, SciPy's trust-krylov).
 
     Options (SciPy's): ``initial_trust_radius=1``, ``max_trust_radius=1000``,
-    ``eta=0.15``, ``gtol=1e-8``, ``maxiter=200*n``, ``inexact`` (``True``:
+    ``eta=0.15``, ``gtol=1e-4`` (SciPy's), ``maxiter=200*n``, ``inexact`` (``True``:
     Krylov spaces of at most 30 vectors; ``False``: of ``n``, the exact
     subproblem).
 
@@ -440,7 +440,7 @@ class TrustKrylovMinimizer(_TrustRegion):
     [1. 1. 1.] True
     """
 
-    gtol: float = 1e-8
+    gtol: float = 1e-4
     inexact: bool = True
     name = "trust-krylov"
     dense = False

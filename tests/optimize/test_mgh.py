@@ -71,7 +71,7 @@ def test_mgh_small(pname, method):
 
 
 # Known shortfalls, each diagnosed (benchmarks/README.md, section sciax.optimize);
-# all four are runs where the two libraries' iterates part by rounding or by a
+# all are runs where the two libraries' iterates part by rounding or by a
 # documented difference of algorithm, not a defect of the sciax solver.
 KNOWN = {
     ("brown_badly_scaled", "L-BFGS-B"): "iterates equal at the first step, then part "
@@ -88,6 +88,11 @@ KNOWN = {
     "values; numpy's argsort (introsort) orders ties differently from sciax's stable "
     "sort, and SciPy itself with argsort(kind='stable') gives exactly ours (1745 "
     "iterations, maxfev 2400, f = 4.93e-6) instead of converging at 2335 evaluations",
+    ("penalty1_4", "trust-krylov"): "both stop on SciPy's default gtol = 1e-4 "
+    "(18 vs 20 iterations), which on this ill-conditioned problem (smallest hessian "
+    "eigenvalue ~2e-5) fixes f only to ~|g|^2/lambda ~ 1e-4 relative; ours at "
+    "2.28207e-5, SciPy's (GLTR, another Krylov subproblem tolerance) at 2.26818e-5, "
+    "minimum 2.24997e-5",
     # TNC (sciax's: exact hessian-vector products, no diagonal preconditioner;
     # SciPy's tnc: finite-difference products and a BFGS-diagonal preconditioner)
     ("brown_badly_scaled", "TNC"): "both stop at maxfun (100), unconverged; ours "
