@@ -110,9 +110,19 @@ def _matrix_params():
             yield pytest.param(pname, method, marks=marks, id=f"{pname}-{method}")
 
 
+@pytest.fixture
+def _drop_programs():
+    # Each cell compiles its own programs (minimize's, and the jitted gradient and
+    # hessian handed to SciPy) and none is reused by another cell; without this
+    # a worker's memory grows ~17 MB a cell (measured 2026-12-01), so an xdist
+    # worker running the whole slow step accumulates gigabytes.
+    yield
+    sciax.clear_caches()
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("pname,method", list(_matrix_params()))
-def test_mgh_matrix(pname, method):
+def test_mgh_matrix(pname, method, _drop_programs):
     _check(pname, method)
 
 
