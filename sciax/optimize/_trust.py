@@ -222,15 +222,18 @@ def _more_sorensen(H, g, r, k_easy=0.1, k_hard=0.2, maxiter=25):
     def body(c):
         lc, lb, ub = c["lam"], c["lb"], c["ub"]
         Hl = H + lc * eye
-        U, kfail = _partial_cholesky(Hl)
-        fact = kfail == 0
-        Us = snp.where(fact, U, eye)
+        Lc = snp.linalg.cholesky(Hl)
+        fact = snp.all(snp.isfinite(Lc))
+        Us = snp.where(fact, Lc.T, eye)
         p = sciax.linalg.cho_solve((Us, False), -g)
         p_norm = snp.linalg.norm(p)
         w = sciax.linalg.solve_triangular(Us, p, trans="T", lower=False)
         w_norm = snp.linalg.norm(w)
-        s_min, z_min = _smallest_singular(Us)
         big = jac_mag > close0
+        # the estimate is needed only inside the boundary (or for |g| ~ 0)
+        need = fact & ((p_norm < r) | ~big)
+        s_min, z_min = lax.cond(need, _smallest_singular,
+                                lambda u: (snp.ones((), dtype), snp.zeros_like(g)), Us)
         # (a) factorization succeeded, |g| not tiny
         interior = (p_norm <= r) & (lc == 0)
         lam_new = lc + (p_norm / w_norm) ** 2 * (p_norm - r) / r
@@ -241,7 +244,7 @@ def _more_sorensen(H, g, r, k_easy=0.1, k_hard=0.2, maxiter=25):
         hard_ok = step_len ** 2 * s_min ** 2 / (quad + lc * r * r) <= k_hard
         easy_ok = snp.abs(p_norm - r) / r <= k_easy
         lb_in = snp.maximum(lb, lc - s_min ** 2)
-        new_ok = _partial_cholesky(H + lam_new * eye)[1] == 0
+        new_ok = snp.all(snp.isfinite(snp.linalg.cholesky(H + lam_new * eye)))
         a_lam = snp.where(inside, snp.where(new_ok, lam_new, mid(
             snp.maximum(lb_in, lam_new), lc)), lam_new)
         a_lb = snp.where(inside, snp.where(new_ok, lb_in, snp.maximum(lb_in, lam_new)),
@@ -256,8 +259,12 @@ def _more_sorensen(H, g, r, k_easy=0.1, k_hard=0.2, maxiter=25):
         b_lam = mid(b_lb, lc)
         # (c) factorization failed: raise the lower bound past the singular
         # leading block
-        delta, v = _singular_leading(Hl, U, snp.maximum(kfail, 1))
-        c_lb = snp.maximum(lb, lc + delta / snp.dot(v, v))
+        def fail_bound(A):
+            U, k = _partial_cholesky(A)
+            delta, v = _singular_leading(A, U, snp.maximum(k, 1))
+            return lc + delta / snp.dot(v, v)
+
+        c_lb = snp.maximum(lb, lax.cond(fact, lambda A: lc, fail_bound, Hl))
         c_lam = mid(c_lb, ub)
         sel = lambda a, b, cc: snp.where(fact, snp.where(big, a, b), cc)  # noqa: E731
         done = snp.where(fact, snp.where(big, a_done, b_done), False)
