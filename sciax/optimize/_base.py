@@ -53,6 +53,7 @@ class Status(enum.Enum):
     TNC_LINESEARCH = "Linear search failed"
     TNC_FCONV = "Converged (|f_n-f_(n-1)| ~= 0)"
     TNC_XCONV = "Converged (|x_n-x_(n-1)| ~= 0)"
+    TRUST_LINALG = "A linalg error occurred, such as a non-psd Hessian."
 
 
 _REASONS = list(Status)
@@ -64,7 +65,7 @@ _SCIPY_CODE = {
     Status.LBFGSB_FTOL: 0, Status.LBFGSB_MAXFEV: 1, Status.LBFGSB_MAXITER: 1,
     Status.LBFGSB_ABNORMAL: 2, Status.TRUST_NOT_PD: 2, Status.XTOL: 0,
     Status.TNC_LOCAL_MIN: 0, Status.TNC_MAXFUN: 3, Status.TNC_LINESEARCH: 4,
-    Status.TNC_FCONV: 1, Status.TNC_XCONV: 2,
+    Status.TNC_FCONV: 1, Status.TNC_XCONV: 2, Status.TRUST_LINALG: 3,
 }
 _SUCCESS = {Status.SUCCESS, Status.LBFGSB_PGTOL, Status.LBFGSB_FTOL, Status.XTOL,
             Status.TNC_LOCAL_MIN, Status.TNC_FCONV, Status.TNC_XCONV}

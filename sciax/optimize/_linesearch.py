@@ -58,8 +58,11 @@ def _zoom_trial(c):
 
 
 def wolfe_search(value_and_grad: Callable, x, p, f0, g0, alpha1, *, c1=1e-4, c2=0.9,
-                 amax=1e100, maxiter=10) -> dict[str, Any]:
+                 amax=1e100, maxiter=10, extra=None) -> dict[str, Any]:
     """Find ``alpha`` satisfying the strong Wolfe conditions along ``p``.
+
+    ``extra(alpha, f, g) -> bool``, when given, must also hold at an accepted
+    step (SciPy's ``extra_condition``; CG's sufficient-descent test).
 
     Returns a dict with ``alpha``, ``f``, ``g`` (at ``x + alpha p``), ``nfev``
     (evaluations made) and ``ok``.  On failure ``alpha`` is 0 and ``f``, ``g``
@@ -89,6 +92,8 @@ def wolfe_search(value_and_grad: Callable, x, p, f0, g0, alpha1, *, c1=1e-4, c2=
         finite = snp.isfinite(f_t) & snp.isfinite(d_t)
         armijo = f_t <= f0 + c1 * trial * d0
         curv = snp.abs(d_t) <= -c2 * d0
+        if extra is not None:
+            curv = curv & extra(trial, f_t, g_t)
         n = dict(c, nfev=c["nfev"] + 1)
 
         # --- bracketing phase (Algorithm 3.5)
@@ -385,13 +390,19 @@ def more_thuente(value_and_grad: Callable, x, p, f0, g0, stp, *, ftol=1e-4, gtol
                 g=snp.where(ok, c["g"], g0), nfev=c["nfev"], ok=ok)
 
 
-def wolfe12(value_and_grad: Callable, x, p, f0, g0, alpha1, *, c1=1e-4, c2=0.9):
+def wolfe12(value_and_grad: Callable, x, p, f0, g0, alpha1, *, c1=1e-4, c2=0.9,
+            extra=None):
     """SciPy's ``_line_search_wolfe12``: More-Thuente first, and the
-    bracketing/zoom search when it fails."""
+    bracketing/zoom search when it fails (or when its step fails ``extra``,
+    which the fallback search then also requires)."""
     mt = more_thuente(value_and_grad, x, p, f0, g0, alpha1, ftol=c1, gtol=c2)
+    ok = mt["ok"]
+    if extra is not None:
+        ok = ok & extra(mt["alpha"], mt["f"], mt["g"])
 
     def fallback(_):
-        r = wolfe_search(value_and_grad, x, p, f0, g0, alpha1, c1=c1, c2=c2)
+        r = wolfe_search(value_and_grad, x, p, f0, g0, alpha1, c1=c1, c2=c2,
+                         extra=extra)
         return dict(r, nfev=r["nfev"] + mt["nfev"])
 
-    return lax.cond(mt["ok"], lambda _: mt, fallback, None)
+    return lax.cond(ok, lambda _: mt, fallback, None)

@@ -138,8 +138,19 @@ class CGMinimizer(AbstractMinimizer):
     def step(self, obj, st, lb, ub):
         p = st.mat
         d0 = snp.dot(st.g, p)
+        gg = snp.dot(st.g, st.g)
+
+        def descent(alpha, f1, g1):
+            # SciPy's extra condition: accept a step only where the next
+            # Polak-Ribiere+ direction descends enough (or |g| meets gtol).
+            beta = snp.maximum(0.0, snp.dot(g1 - st.g, g1) / gg)
+            p1 = -g1 + beta * p
+            return (_vecnorm(g1, self.norm) <= self.gtol) | (
+                snp.dot(p1, g1) <= -0.01 * snp.dot(g1, g1))
+
         ls = wolfe12(obj.value_and_grad, st.x, p, st.f, st.g,
-                          initial_step(st.f, st.f_prev, d0), c1=self.c1, c2=self.c2)
+                     initial_step(st.f, st.f_prev, d0), c1=self.c1, c2=self.c2,
+                     extra=descent)
         g1 = ls["g"]
         y = g1 - st.g
         beta = snp.maximum(0.0, snp.dot(y, g1) / snp.dot(st.g, st.g))

@@ -78,8 +78,9 @@ class TNCMinimizer(AbstractMinimizer):
     ``min(50, n)``; SciPy's ``max(1, min(50, n // 2))`` counts preconditioned
     steps), ``eta`` (CG tolerance factor, ``-1``: 0.25),
     ``stepmx`` (maximum step, ``0``: 10), ``gtol`` (projected gradient in the
-    scaled variables, ``-1``: ``1e-2 sqrt(sqrt(eps))``), ``ftol``, ``xtol``
-    (``-1``: off), ``scale`` (default ``ub - lb`` for bounded variables and
+    scaled variables, ``-1``: ``1e-2 sqrt(sqrt(eps))``), ``ftol`` (change of
+    ``f`` between iterates, ``-1``: 0), ``xtol`` (2-norm of the step in the scaled
+    variables, ``-1``: ``sqrt(eps)``), ``scale`` (default ``ub - lb`` for bounded variables and
     ``1 + |x0|`` otherwise), ``maxiter``; ``offset``, ``mesg_num``,
     ``accuracy``, ``minfev``, ``rescale``, ``eps``, ``disp``,
     ``finite_diff_rel_step`` are accepted.
@@ -187,12 +188,16 @@ class TNCMinimizer(AbstractMinimizer):
         g1 = snp.where(ok, ga, g)
         reason = snp.where(ok | (st.nfev + k >= maxfun), RUNNING,
                            reason_index(Status.TNC_LINESEARCH))
-        if self.ftol >= 0:
-            reason = snp.where(ok & (snp.abs(f1 - f) <= self.ftol * (1 + snp.abs(f))),
-                               reason_index(Status.TNC_FCONV), reason)
-        if self.xtol >= 0:
-            small = snp.max(snp.abs((x1 - x) / st.scale)) <= self.xtol
-            reason = snp.where(ok & small, reason_index(Status.TNC_XCONV), reason)
+        # tnc's tests: |f_n - f_(n-1)| <= ftol (its f scaling cancels; ftol < 0
+        # means 0) and |x_n - x_(n-1)| <= xtol in the scaled variables (xtol < 0
+        # means sqrt(eps))
+        ftol = max(self.ftol, 0.0)
+        xtol = float(np.sqrt(np.finfo(float).eps)) if self.xtol < 0 else self.xtol
+        reason = snp.where(ok & (snp.abs(f1 - f) <= ftol),
+                           reason_index(Status.TNC_FCONV), reason)
+        small = snp.linalg.norm((x1 - x) / st.scale) <= xtol
+        reason = snp.where(ok & small & (snp.abs(f1 - f) > ftol),
+                           reason_index(Status.TNC_XCONV), reason)
         new = TNCState(x=x1, f=f1, g=g1, scale=st.scale, nfev=st.nfev + k,
                        njev=st.njev + k, nhev=st.nhev + nh)
         return new, reason.astype(snp.int32)

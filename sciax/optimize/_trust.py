@@ -5,10 +5,10 @@ The outer iteration is SciPy's ``_minimize_trust_region`` (radius 1, at most
 boundary, stop on ``|g| < gtol``); the subproblem solvers differ:
 
 * trust-ncg: Steihaug's truncated CG on exact hessian-vector products;
-* trust-exact: the exact solution of the subproblem from an eigendecomposition
-  of the hessian (the secular equation solved by safeguarded Newton on
-  ``lambda``, the hard case by an eigenvector step), which is the global
-  minimiser Moré-Sorensen's Cholesky iteration converges to;
+* trust-exact: Moré-Sorensen's Cholesky iteration on the damping ``lambda``,
+  with SciPy's bounds, safeguards and stopping tests, so its steps retrace
+  SciPy's (trust-krylov's small tridiagonal problems are solved exactly from
+  an eigendecomposition instead);
 * dogleg: Powell's dogleg between the Cauchy and Newton points.
 """
 
@@ -128,6 +128,161 @@ def _exact(H, g, r):
     return p, ~interior
 
 
+def _partial_cholesky(A):
+    """Upper Cholesky factor of ``A`` as LAPACK's ``potrf`` leaves it, and the
+    1-based index ``k`` of the first non-positive pivot (0 on success)."""
+    n = A.shape[0]
+    cols = snp.arange(n)
+
+    def body(j, c):
+        U, k = c
+        uj = U[:, j]
+        s = A[j, j] - snp.dot(uj, uj)
+        ok = (k == 0) & (s > 0)
+        d = snp.sqrt(snp.where(ok, s, 1.0))
+        row = snp.where(cols > j, (A[j] - uj @ U) / d, snp.where(cols == j, d, 0.0))
+        U = snp.where(ok, U.at[j].set(row), U)
+        return U, snp.where((k == 0) & ~ok, j + 1, k).astype(snp.int32)
+
+    return lax.fori_loop(0, n, body, (snp.zeros_like(A), snp.int32(0)))
+
+
+def _singular_leading(A, U, k):
+    """SciPy's ``singular_leading_submatrix``: ``delta`` and ``v`` with
+    ``(A + delta e_k e_k^T)`` singular on its leading ``k x k`` block and
+    ``v`` in that block's null space, from the partial factor of
+    :func:`_partial_cholesky` (``k >= 1``)."""
+    n = A.shape[0]
+    i = snp.arange(n)
+    km = k - 1
+    uk = U[:, km]
+    delta = snp.dot(uk, uk) - A[km, km]
+    lead = (i[:, None] < km) & (i[None, :] < km)
+    Um = snp.where(lead, U, snp.eye(n, dtype=A.dtype))
+    rhs = snp.where(i < km, -uk, 0.0)
+    v = sciax.linalg.solve_triangular(Um, rhs, lower=False)
+    v = snp.where(i == km, 1.0, snp.where(i < km, v, 0.0))
+    return delta, v
+
+
+def _smallest_singular(U):
+    """SciPy's ``estimate_smallest_singular_value`` (the LINPACK condition
+    estimator's choice of a right-hand side of +-1 entries): ``(s_min, z_min)``
+    for the upper triangular ``U``."""
+    n = U.shape[0]
+    idx = snp.arange(n)
+
+    def body(k, c):
+        p, w = c
+        ukk = U[k, k]
+        wp, wm = (1.0 - p[k]) / ukk, (-1.0 - p[k]) / ukk
+        col = snp.where(idx > k, U[k], 0.0)
+        pp, pm = p + col * wp, p + col * wm
+        tail = idx > k
+        up = snp.abs(wp) + snp.sum(snp.where(tail, snp.abs(pp), 0.0))
+        um = snp.abs(wm) + snp.sum(snp.where(tail, snp.abs(pm), 0.0))
+        plus = up >= um
+        return snp.where(plus, pp, pm), w.at[k].set(snp.where(plus, wp, wm))
+
+    z = snp.zeros((n,), U.dtype)
+    _, w = lax.fori_loop(0, n, body, (z, z))
+    v = sciax.linalg.solve_triangular(U, w, lower=False)
+    vn = snp.linalg.norm(v)
+    return snp.linalg.norm(w) / vn, v / vn
+
+
+def _more_sorensen(H, g, r, k_easy=0.1, k_hard=0.2, maxiter=25):
+    """The trust-region subproblem by Moré-Sorensen's iteration on the damping
+    ``lam`` with Cholesky factorizations of ``H + lam I`` (Conn, Gould & Toint
+    7.3), step for step as SciPy's ``IterativeSubproblem``: the same initial
+    bounds, Newton updates, safeguards, stopping tests ``k_easy`` (a boundary
+    step within 10% of the radius) and ``k_hard``, at most ``maxiter`` passes."""
+    n = g.shape[0]
+    dtype = g.dtype
+    eye = snp.eye(n, dtype=dtype)
+    jac_mag = snp.linalg.norm(g)
+    absH = snp.abs(H)
+    dg = snp.diag(H)
+    rows = snp.sum(absH, axis=1)
+    gersh_lb = snp.min(dg + snp.abs(dg) - rows)
+    gersh_ub = snp.max(dg - snp.abs(dg) + rows)
+    h_inf = snp.max(rows)
+    h_fro = snp.sqrt(snp.sum(H * H))
+    close0 = n * snp.finfo(dtype).eps * h_inf
+    ub0 = snp.maximum(0.0, jac_mag / r + snp.minimum(snp.minimum(-gersh_lb, h_fro),
+                                                      h_inf))
+    lb0 = snp.maximum(snp.maximum(0.0, -snp.min(dg)), jac_mag / r - snp.minimum(
+        snp.minimum(gersh_ub, h_fro), h_inf))
+
+    def mid(lb, ub):
+        return snp.maximum(snp.sqrt(snp.abs(lb * ub)), lb + 0.01 * (ub - lb))
+
+    lam0 = snp.where(lb0 == 0, 0.0, mid(lb0, ub0))
+
+    def body(c):
+        lc, lb, ub = c["lam"], c["lb"], c["ub"]
+        Hl = H + lc * eye
+        Lc = snp.linalg.cholesky(Hl)
+        fact = snp.all(snp.isfinite(Lc))
+        Us = snp.where(fact, Lc.T, eye)
+        p = sciax.linalg.cho_solve((Us, False), -g)
+        p_norm = snp.linalg.norm(p)
+        w = sciax.linalg.solve_triangular(Us, p, trans="T", lower=False)
+        w_norm = snp.linalg.norm(w)
+        big = jac_mag > close0
+        # the estimate is needed only inside the boundary (or for |g| ~ 0)
+        need = fact & ((p_norm < r) | ~big)
+        s_min, z_min = lax.cond(need, _smallest_singular,
+                                lambda u: (snp.ones((), dtype), snp.zeros_like(g)), Us)
+        # (a) factorization succeeded, |g| not tiny
+        interior = (p_norm <= r) & (lc == 0)
+        lam_new = lc + (p_norm / w_norm) ** 2 * (p_norm - r) / r
+        inside = p_norm < r
+        ta, tb = _boundary(p, z_min, r)
+        step_len = snp.where(snp.abs(ta) <= snp.abs(tb), ta, tb)
+        quad = snp.dot(p, Hl @ p)
+        hard_ok = step_len ** 2 * s_min ** 2 / (quad + lc * r * r) <= k_hard
+        easy_ok = snp.abs(p_norm - r) / r <= k_easy
+        lb_in = snp.maximum(lb, lc - s_min ** 2)
+        new_ok = snp.all(snp.isfinite(snp.linalg.cholesky(H + lam_new * eye)))
+        a_lam = snp.where(inside, snp.where(new_ok, lam_new, mid(
+            snp.maximum(lb_in, lam_new), lc)), lam_new)
+        a_lb = snp.where(inside, snp.where(new_ok, lb_in, snp.maximum(lb_in, lam_new)),
+                         lc)
+        a_ub = snp.where(inside, lc, ub)
+        a_done = interior | snp.where(inside, hard_ok, easy_ok)
+        a_p = snp.where(~interior & inside & hard_ok, p + step_len * z_min, p)
+        # (b) factorization succeeded, |g| ~ 0
+        b_p = snp.where(lc == 0, 0.0 * p, r * z_min)
+        b_done = (lc == 0) | (r * r * s_min ** 2 <= k_hard * lc * r * r)
+        b_lb = snp.maximum(lb, lc - s_min ** 2)
+        b_lam = mid(b_lb, lc)
+        # (c) factorization failed: raise the lower bound past the singular
+        # leading block
+        def fail_bound(A):
+            U, k = _partial_cholesky(A)
+            delta, v = _singular_leading(A, U, snp.maximum(k, 1))
+            return lc + delta / snp.dot(v, v)
+
+        c_lb = snp.maximum(lb, lax.cond(fact, lambda A: lc, fail_bound, Hl))
+        c_lam = mid(c_lb, ub)
+        sel = lambda a, b, cc: snp.where(fact, snp.where(big, a, b), cc)  # noqa: E731
+        done = snp.where(fact, snp.where(big, a_done, b_done), False)
+        out = dict(lam=sel(a_lam, b_lam, c_lam), lb=sel(a_lb, b_lb, c_lb),
+                   ub=sel(a_ub, lc, ub), p=snp.where(fact, snp.where(big, a_p, b_p),
+                                                      c["p"]),
+                   hit=~(fact & (lc == 0) & snp.where(big, interior, True)),
+                   done=done, i=c["i"] + 1)
+        for k in ("lam", "lb", "ub"):  # a finished pass keeps its damping
+            out[k] = snp.where(done, c[k], out[k])
+        return out
+
+    c0 = dict(lam=lam0, lb=lb0, ub=ub0, p=snp.zeros_like(g), hit=snp.bool_(True),
+              done=snp.bool_(False), i=snp.int32(0))
+    c = lax.while_loop(lambda c: ~c["done"] & (c["i"] < maxiter), body, c0)
+    return c["p"], c["hit"]
+
+
 def _dogleg(H, g, r):
     L = snp.linalg.cholesky(H)
     pd = snp.all(snp.isfinite(L))
@@ -206,25 +361,32 @@ class TrustNCGMinimizer(_TrustRegion):
 
 @dataclasses.dataclass(frozen=True)
 class TrustExactMinimizer(_TrustRegion):
-    """Nearly exact trust region (the subproblem solved exactly) with the
-    exact dense hessian.  Options (SciPy's): ``initial_trust_radius=1``,
-    ``max_trust_radius=1000``, ``eta=0.15``, ``gtol=1e-8``, ``maxiter=200*n``.
+    """Nearly exact trust region with the exact dense hessian: the subproblem
+    by Moré-Sorensen's Cholesky iteration, to SciPy's tolerances (a boundary
+    step within 10% of the radius).  Options (SciPy's): ``initial_trust_radius=1``,
+    ``max_trust_radius=1000``, ``eta=0.15``, ``gtol=1e-4`` (SciPy's default for
+    all its trust-region methods), ``maxiter=200*n``.
     """
 
-    gtol: float = 1e-8
     name = "trust-exact"
 
     def _solve(self, obj, st):
-        p, hit = _exact(st.H, st.g, st.radius)
+        p, hit = _more_sorensen(st.H, st.g, st.radius)
         return p, hit, 0, snp.bool_(False)
 
 
 @dataclasses.dataclass(frozen=True)
 class DoglegMinimizer(_TrustRegion):
-    """Dogleg trust region; needs a positive definite hessian (stops with
-    status 2 otherwise, as SciPy raises).  Options as trust-ncg."""
+    """Dogleg trust region; needs a positive definite hessian: stops with
+    SciPy's status 3 ("A linalg error occurred") before the step, as SciPy's
+    does where its Cholesky factorization fails.  Options as trust-ncg."""
 
     name = "dogleg"
+
+    def terminate(self, obj, st, lb, ub):
+        pd = snp.all(snp.isfinite(snp.linalg.cholesky(st.H)))
+        return snp.where(pd, super().terminate(obj, st, lb, ub), reason_index(
+            Status.TRUST_LINALG)).astype(snp.int32)
 
     def _solve(self, obj, st):
         p, hit, pd = _dogleg(st.H, st.g, st.radius)
@@ -273,7 +435,7 @@ class TrustKrylovMinimizer(_TrustRegion):
     Gould, Lucidi, Roma and Toint's GLTR, SciPy's trust-krylov).
 
     Options (SciPy's): ``initial_trust_radius=1``, ``max_trust_radius=1000``,
-    ``eta=0.15``, ``gtol=1e-8``, ``maxiter=200*n``, ``inexact`` (``True``:
+    ``eta=0.15``, ``gtol=1e-4`` (SciPy's), ``maxiter=200*n``, ``inexact`` (``True``:
     Krylov spaces of at most 30 vectors; ``False``: of ``n``, the exact
     subproblem).
 
@@ -285,7 +447,7 @@ class TrustKrylovMinimizer(_TrustRegion):
     [1. 1. 1.] True
     """
 
-    gtol: float = 1e-8
+    gtol: float = 1e-4
     inexact: bool = True
     name = "trust-krylov"
     dense = False

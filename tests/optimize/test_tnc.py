@@ -28,7 +28,8 @@ def test_bounded_rosenbrock_vmapped_starts():
     starts = np.array([[-1.2, 1.0], [1.5, -1.5], [0.0, 0.0]])
     r = sciax.vmap(lambda x0: minimize(rosen, x0, method="TNC", bounds=bounds))(
         snp.asarray(np.clip(starts, [-2, -2], [2, 0.8])))
-    assert all(m == "Local minimum reached (|pg| ~= 0)" for m in r.message)
+    # converged by one of TNC's tests (SciPy stops two of these on |f_n - f_(n-1)|)
+    assert np.all(np.asarray(r.success)), r.message
     for i, x0 in enumerate(np.clip(starts, [-2, -2], [2, 0.8])):
         s = _scipy(x0, bounds)
         assert s.success
