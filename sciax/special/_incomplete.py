@@ -196,12 +196,14 @@ def _igam(a: Any, x: Any, deriv: bool = True) -> tuple[Any, Any, Any, Any]:
     ps = p_direct | ~(cf | qs)
 
     d, lg = _igam_prefactor(a_, x_)
-    s, ds = _igam_series(_util.safe(ps, a_, 1.0), _util.safe(ps, x_, 0.5),
+    # each sum runs (per block) until its slowest element has converged: the
+    # fill values for elements that use another sum converge in 1-3 terms
+    s, ds = _igam_series(_util.safe(ps, a_, 1.0), _util.safe(ps, x_, 1e-30),
                          tol, mi, deriv)
     f, df = _igamc_cf(_util.safe(cf, a_, 1.0), _util.safe(cf, x_, 2.0), tol, mi,
                       deriv)
-    q_sm, dq_sm = _igamc_small_x(_util.safe(qs, a_, 0.1), _util.safe(qs, x_, 0.5),
-                                 tol, mi, deriv)
+    q_sm, dq_sm = _igamc_small_x(_util.safe(qs, a_, 0.1),
+                                 _util.safe(qs, x_, 1e-30), tol, mi, deriv)
     p_ser = d * s
     q_cf = a_ * d * f
     q = snp.where(cf, q_cf, snp.where(qs, q_sm, 1.0 - p_ser))
