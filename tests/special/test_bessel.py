@@ -180,3 +180,21 @@ def test_struve_spherical_derivatives():
         g = sciax.vmap(sciax.grad(lambda t: getattr(S, f)(2, t)))(x)
         np.testing.assert_allclose(g, getattr(sc, f)(2, x, derivative=True), rtol=1e-12,
                                    err_msg=f)
+
+
+def test_i0_i1_polynomial_kernels():
+    # i0, i1, i0e, i1e have their own fixed-length series/asymptotic kernels
+    # (not the real-order algorithm): vs SciPy (Cephes' Chebyshev fits, good
+    # to ~1e-15) on both sides of the switch at |x| = 18 and in the tails,
+    # and d/dx vs the closed forms I0' = I1, I1' = I0 - I1/x.  2e-14 allows
+    # the ~1e-15 of each side plus the x-scaling of the exponential factor.
+    x = np.concatenate([np.linspace(-60.0, 60.0, 241), [1e-300, 1e-8, 17.999,
+                        18.001, 300.0, 700.0, -0.0, np.inf, -np.inf, np.nan]])
+    for f, g in [(S.i0, sc.i0), (S.i1, sc.i1), (S.i0e, sc.i0e), (S.i1e, sc.i1e)]:
+        a, b = np.asarray(f(x)), g(x)
+        np.testing.assert_allclose(a, b, rtol=2e-14, atol=0, err_msg=f.__name__)
+    xd = np.array([0.3, 5.0, 17.9, 18.5, 40.0, -7.0])
+    d0 = np.asarray(sciax.vmap(sciax.grad(S.i0))(xd))
+    d1 = np.asarray(sciax.vmap(sciax.grad(S.i1))(xd))
+    np.testing.assert_allclose(d0, sc.i1(xd), rtol=1e-14)
+    np.testing.assert_allclose(d1, sc.i0(xd) - sc.i1(xd) / xd, rtol=1e-14)
