@@ -59,27 +59,7 @@ def _log_minus_digamma(z: Any) -> Any:
     return snp.where(big, series, snp.log(zs) - _digamma(zs))
 
 
-# zeta(k) for k = 2..27 (mpmath), the Taylor coefficients of lgamma(1 + a)
-_ZETA = (1.6449340668482264, 1.2020569031595942, 1.0823232337111381,
-         1.03692775514337, 1.0173430619844492, 1.008349277381923,
-         1.0040773561979444, 1.0020083928260821, 1.000994575127818,
-         1.0004941886041194, 1.000246086553308, 1.0001227133475785,
-         1.0000612481350588, 1.000030588236307, 1.0000152822594086,
-         1.0000076371976379, 1.000003817293265, 1.0000019082127165,
-         1.0000009539620338, 1.0000004769329869, 1.0000002384505027,
-         1.000000119219926, 1.000000059608189, 1.0000000298035034)
-_EULER = 0.5772156649015329
-
-
-def _lgam1p(a: Any) -> Any:
-    """``lgamma(1 + a)``, accurate near ``a = 0`` (DLMF 5.7.3)."""
-    small = snp.abs(a) < 0.2
-    s = _util.safe(small, a, 0.0)
-    acc = snp.zeros_like(s)
-    for k in range(len(_ZETA) + 1, 1, -1):
-        acc = acc * s + (-1) ** k * _ZETA[k - 2] / k
-    series = s * (-_EULER + s * acc)
-    return snp.where(small, series, lax.lgamma(1.0 + a))
+_lgam1p = _util.lgam1p
 
 
 # --- incomplete gamma -------------------------------------------------------------
@@ -101,8 +81,21 @@ def _igam_prefactor(a: Any, x: Any) -> tuple[Any, Any]:
     return snp.where(big, d_big, d_small), snp.where(big, l_big, l_small)
 
 
-def _igam_series(a: Any, x: Any, tol: float, max_iter: int) -> tuple[Any, Any]:
-    """``S = sum_n x^n / ((a+1)...(a+n))`` and ``dS/da``; ``P = D S``."""
+def _igam_series(a: Any, x: Any, tol: float, max_iter: int,
+                 deriv: bool = True) -> tuple[Any, Any]:
+    """``S = sum_n x^n / ((a+1)...(a+n))`` and ``dS/da`` (``None`` unless
+    ``deriv``); ``P = D S``."""
+    if not deriv:
+        def step0(n, st):
+            t, s = st
+            t = t * x / (a + n.astype(a.dtype))
+            s = s + t
+            return (t, s), t <= tol * s
+
+        _, s = _util.series(step0, (snp.ones_like(a), snp.ones_like(a)),
+                            max_iter=max_iter)
+        return s, None
+
     def step(n, st):
         t, s, h, ds = st
         an = a + n.astype(a.dtype)
@@ -118,9 +111,10 @@ def _igam_series(a: Any, x: Any, tol: float, max_iter: int) -> tuple[Any, Any]:
     return s, ds
 
 
-def _igamc_cf(a: Any, x: Any, tol: float, max_iter: int) -> tuple[Any, Any]:
+def _igamc_cf(a: Any, x: Any, tol: float, max_iter: int,
+              deriv: bool = True) -> tuple[Any, Any]:
     """Legendre's continued fraction ``Q = x^a e^-x / Gamma(a) * F`` (DLMF
-    8.9.2 in even form): ``F`` and ``dF/da``."""
+    8.9.2 in even form): ``F`` and ``dF/da`` (``None`` unless ``deriv``)."""
     def terms(n):
         first = n == 1
         m = n - 1.0
@@ -129,37 +123,47 @@ def _igamc_cf(a: Any, x: Any, tol: float, max_iter: int) -> tuple[Any, Any]:
         bn = x + 2.0 * n - 1.0 - a
         return an, bn, (dan,), (-snp.ones_like(a),)
 
-    f, (df,) = _util.continued_fraction(terms, a, 1, max_iter=max_iter, tol=tol)
-    return f, df
+    f, df = _util.continued_fraction(terms, a, int(deriv), max_iter=max_iter,
+                                     tol=tol)
+    return f, (df[0] if deriv else None)
 
 
-def _igamc_small_x(a: Any, x: Any, tol: float, max_iter: int
-                   ) -> tuple[Any, Any]:
+def _igamc_small_x(a: Any, x: Any, tol: float, max_iter: int,
+                   deriv: bool = True) -> tuple[Any, Any]:
     """``Q = -expm1(E) - a e^E S2`` with ``E = a log x - lgamma(1 + a)`` and
     ``S2 = sum_{n>=1} (-x)^n / (n! (a + n))`` (the small-``x`` series of
-    SciPy's ``igamc_series``), and ``dQ/da``."""
+    SciPy's ``igamc_series``), and ``dQ/da`` (``None`` unless ``deriv``)."""
     def step(n, st):
-        u, s2, ds2 = st
+        u, s2 = st[:2]
         nf = n.astype(a.dtype)
         u = -u * x / nf
         an = a + nf
         s2 = s2 + u / an
-        ds2 = ds2 - u / (an * an)
+        if not deriv:
+            return (u, s2), snp.abs(u / an) <= tol * snp.abs(s2)
+        ds2 = st[2] - u / (an * an)
         return (u, s2, ds2), snp.abs(u / an) <= tol * snp.abs(s2)
 
     z = snp.zeros_like(a)
-    _, s2, ds2 = _util.series(step, (snp.ones_like(a), z, z), max_iter=max_iter)
+    init = (snp.ones_like(a), z, z) if deriv else (snp.ones_like(a), z)
+    out = _util.series(step, init, max_iter=max_iter)
+    s2 = out[1]
     lx = snp.log(x)
     e = a * lx - _lgam1p(a)
     ee = snp.exp(e)
-    de = lx - _digamma(1.0 + a)
     q = -snp.expm1(e) - a * ee * s2
+    if not deriv:
+        return q, None
+    ds2 = out[2]
+    de = lx - _digamma(1.0 + a)
     dq = -ee * de - ee * s2 - a * ee * de * s2 - a * ee * ds2
     return q, dq
 
 
-def _igam(a: Any, x: Any) -> tuple[Any, Any, Any, Any]:
-    """``(P, Q, dP/da, dP/dx)`` for real arrays of one dtype."""
+def _igam(a: Any, x: Any, deriv: bool = True) -> tuple[Any, Any, Any, Any]:
+    """``(P, Q, dP/da, dP/dx)`` for real arrays of one dtype; without
+    ``deriv`` the sums skip ``dP/da`` (returned as zeros), which roughly
+    halves their work and lets them stop as soon as the value converges."""
     tol = _util.eps(a)
     mi = _max_iter(a)
     ok = (a > 0) & (x > 0) & snp.isfinite(a) & snp.isfinite(x)
@@ -172,20 +176,25 @@ def _igam(a: Any, x: Any) -> tuple[Any, Any, Any, Any]:
     ps = p_direct | ~(cf | qs)
 
     d, lg = _igam_prefactor(a_, x_)
-    s, ds = _igam_series(_util.safe(ps, a_, 1.0), _util.safe(ps, x_, 0.5),
-                         tol, mi)
+    # each sum runs (per block) until its slowest element has converged: the
+    # fill values for elements that use another sum converge in 1-3 terms
+    s, ds = _igam_series(_util.safe(ps, a_, 1.0), _util.safe(ps, x_, 1e-30),
+                         tol, mi, deriv)
+    f, df = _igamc_cf(_util.safe(cf, a_, 1.0), _util.safe(cf, x_, 2.0), tol, mi,
+                      deriv)
+    q_sm, dq_sm = _igamc_small_x(_util.safe(qs, a_, 0.1),
+                                 _util.safe(qs, x_, 1e-30), tol, mi, deriv)
     p_ser = d * s
-    dp_ser = d * (lg * s + ds)
-    f, df = _igamc_cf(_util.safe(cf, a_, 1.0), _util.safe(cf, x_, 2.0), tol, mi)
     q_cf = a_ * d * f
-    dq_cf = a_ * d * ((lg + 1.0 / a_) * f + df)
-    q_sm, dq_sm = _igamc_small_x(_util.safe(qs, a_, 0.1), _util.safe(qs, x_, 0.5),
-                                 tol, mi)
-
     q = snp.where(cf, q_cf, snp.where(qs, q_sm, 1.0 - p_ser))
-    dq = snp.where(cf, dq_cf, snp.where(qs, dq_sm, -dp_ser))
     p = snp.where(p_direct, p_ser, 1.0 - q)
-    dp = snp.where(p_direct, dp_ser, -dq)
+    if deriv:
+        dp_ser = d * (lg * s + ds)
+        dq_cf = a_ * d * ((lg + 1.0 / a_) * f + df)
+        dq = snp.where(cf, dq_cf, snp.where(qs, dq_sm, -dp_ser))
+        dp = snp.where(p_direct, dp_ser, -dq)
+    else:
+        dp = snp.zeros_like(p)
     dpdx = d * a_ / x_
 
     # edges, as SciPy: x = 0 -> P = 0; a = 0 -> P = 1 (x > 0); x = inf -> 1
@@ -206,15 +215,15 @@ def _igam(a: Any, x: Any) -> tuple[Any, Any, Any, Any]:
 
 @sciax.custom_jvp
 def _igam_pq(a: Any, x: Any) -> tuple[Any, Any]:
-    p, q, _, _ = _igam(a, x)
-    return p, q
+    return _util.chunked(lambda a_, x_: _igam(a_, x_, False)[:2], a, x)
 
 
 @_igam_pq.defjvp
 def _igam_pq_jvp(primals: tuple, tangents: tuple) -> tuple:
     a, x = primals
     da, dx = tangents
-    p, q, dpa, dpx = _igam(lax.stop_gradient(a), lax.stop_gradient(x))
+    p, q, dpa, dpx = _util.chunked(_igam, lax.stop_gradient(a),
+                                   lax.stop_gradient(x))
     t = dpa * da + dpx * dx
     return (p, q), (t, -t)
 
@@ -326,7 +335,7 @@ def _igam_inv(a: Any, p: Any, q: Any) -> Any:
 
     def body(c):
         it, x, lo, hi, done = c
-        pv, qv, _, dpx = _igam(a, x)
+        pv, qv, _, dpx = _igam(a, x, False)
         # the root is bracketed by [lo, hi] (in log x); Newton steps that
         # leave it, or a function value that underflowed, fall back to the
         # geometric midpoint
@@ -358,7 +367,7 @@ def _igam_inv(a: Any, p: Any, q: Any) -> Any:
 
 @sciax.custom_jvp
 def _gammaincinv(a: Any, p: Any) -> Any:
-    return _igam_inv(a, p, 1.0 - p)
+    return _util.chunked(lambda a_, p_: (_igam_inv(a_, p_, 1.0 - p_),), a, p)[0]
 
 
 @_gammaincinv.defjvp
@@ -366,13 +375,14 @@ def _gammaincinv_jvp(primals: tuple, tangents: tuple) -> tuple:
     a, p = primals
     da, dp = tangents
     x = _gammaincinv(a, p)
-    _, _, dpa, dpx = _igam(lax.stop_gradient(a), lax.stop_gradient(x))
+    _, _, dpa, dpx = _util.chunked(_igam, lax.stop_gradient(a),
+                                   lax.stop_gradient(x))
     return x, (dp - dpa * da) / dpx
 
 
 @sciax.custom_jvp
 def _gammainccinv(a: Any, q: Any) -> Any:
-    return _igam_inv(a, 1.0 - q, q)
+    return _util.chunked(lambda a_, q_: (_igam_inv(a_, 1.0 - q_, q_),), a, q)[0]
 
 
 @_gammainccinv.defjvp
@@ -380,7 +390,8 @@ def _gammainccinv_jvp(primals: tuple, tangents: tuple) -> tuple:
     a, q = primals
     da, dq = tangents
     x = _gammainccinv(a, q)
-    _, _, dpa, dpx = _igam(lax.stop_gradient(a), lax.stop_gradient(x))
+    _, _, dpa, dpx = _util.chunked(_igam, lax.stop_gradient(a),
+                                   lax.stop_gradient(x))
     return x, -(dq + dpa * da) / dpx
 
 
@@ -480,9 +491,10 @@ def _ibeta_prefactor(a: Any, b: Any, x: Any, y: Any, lx: Any, ly: Any
             snp.where(big, db_big, db))
 
 
-def _ibeta_cf(a: Any, b: Any, x: Any, tol: float, max_iter: int) -> tuple:
+def _ibeta_cf(a: Any, b: Any, x: Any, tol: float, max_iter: int,
+              deriv: bool = True) -> tuple:
     """The continued fraction ``1/(1 + d1/(1 + d2/(1 + ...)))`` of NR 6.4.5
-    and its derivatives in ``a`` and ``b``."""
+    and its derivatives in ``a`` and ``b`` (``None`` unless ``deriv``)."""
     def terms(n):
         first = n == 1
         j = n - 1.0
@@ -508,13 +520,14 @@ def _ibeta_cf(a: Any, b: Any, x: Any, tol: float, max_iter: int) -> tuple:
         z = snp.zeros_like(a)
         return an, snp.ones_like(a), (dan, dbn), (z, z)
 
-    f, (dfa, dfb) = _util.continued_fraction(terms, a, 2, max_iter=max_iter,
-                                             tol=tol)
-    return f, dfa, dfb
+    f, df = _util.continued_fraction(terms, a, 2 if deriv else 0,
+                                     max_iter=max_iter, tol=tol)
+    return (f, df[0], df[1]) if deriv else (f, None, None)
 
 
-def _ibeta(a: Any, b: Any, x: Any) -> tuple:
-    """``(I, 1 - I, dI/da, dI/db, dI/dx)``."""
+def _ibeta(a: Any, b: Any, x: Any, deriv: bool = True) -> tuple:
+    """``(I, 1 - I, dI/da, dI/db, dI/dx)``; without ``deriv`` the continued
+    fraction skips the shape derivatives (returned as zeros)."""
     tol = _util.eps(a)
     mi = _max_iter(a)
     ok = (a > 0) & (b > 0) & (x > 0) & (x < 1) & snp.isfinite(a) & snp.isfinite(b)
@@ -528,14 +541,17 @@ def _ibeta(a: Any, b: Any, x: Any) -> tuple:
     lxx, lyy = snp.log(x_), _util.log1p(-x_)
     lx1, ly1 = snp.where(swap, lyy, lxx), snp.where(swap, lxx, lyy)
     k, lka, lkb = _ibeta_prefactor(a1, b1, x1, y1, lx1, ly1)
-    f, dfa, dfb = _ibeta_cf(a1, b1, x1, tol, mi)
+    f, dfa, dfb = _ibeta_cf(a1, b1, x1, tol, mi, deriv)
     i1 = k * f
-    di1a = k * (lka * f + dfa)
-    di1b = k * (lkb * f + dfb)
     i = snp.where(swap, 1.0 - i1, i1)
     ic = snp.where(swap, i1, 1.0 - i1)
-    dia = snp.where(swap, -di1b, di1a)
-    dib = snp.where(swap, -di1a, di1b)
+    if deriv:
+        di1a = k * (lka * f + dfa)
+        di1b = k * (lkb * f + dfb)
+        dia = snp.where(swap, -di1b, di1a)
+        dib = snp.where(swap, -di1a, di1b)
+    else:
+        dia = dib = snp.zeros_like(i)
     dix = k * a1 / (x1 * y1)
 
     nan = (snp.isnan(a) | snp.isnan(b) | snp.isnan(x) | (a < 0) | (b < 0)
@@ -554,15 +570,15 @@ def _ibeta(a: Any, b: Any, x: Any) -> tuple:
 
 @sciax.custom_jvp
 def _ibeta_pair(a: Any, b: Any, x: Any) -> tuple[Any, Any]:
-    i, ic, _, _, _ = _ibeta(a, b, x)
-    return i, ic
+    return _util.chunked(lambda a_, b_, x_: _ibeta(a_, b_, x_, False)[:2],
+                         a, b, x)
 
 
 @_ibeta_pair.defjvp
 def _ibeta_pair_jvp(primals: tuple, tangents: tuple) -> tuple:
     a, b, x = (lax.stop_gradient(v) for v in primals)
     da, db, dx = tangents
-    i, ic, dia, dib, dix = _ibeta(a, b, x)
+    i, ic, dia, dib, dix = _util.chunked(_ibeta, a, b, x)
     t = dia * da + dib * db + dix * dx
     return (i, ic), (t, -t)
 
@@ -672,7 +688,7 @@ def _ibeta_inv(a: Any, b: Any, p: Any, q: Any) -> Any:
 
     def body(c):
         it, x, lo, hi, done = c
-        iv, icv, _, _, dix = _ibeta(a, b, x)
+        iv, icv, _, _, dix = _ibeta(a, b, x, False)
         y = 1.0 - x
         low_side = snp.where(lower, iv < p, icv > q)
         lo = snp.where(low_side, x, lo)
@@ -703,14 +719,16 @@ def _ibeta_inv(a: Any, b: Any, p: Any, q: Any) -> Any:
 
 
 def _ibeta_inv_tangent(a: Any, b: Any, x: Any, da: Any, db: Any) -> tuple:
-    _, _, dia, dib, dix = _ibeta(lax.stop_gradient(a), lax.stop_gradient(b),
-                                 lax.stop_gradient(x))
+    _, _, dia, dib, dix = _util.chunked(_ibeta, lax.stop_gradient(a),
+                                        lax.stop_gradient(b),
+                                        lax.stop_gradient(x))
     return dia * da + dib * db, dix
 
 
 @sciax.custom_jvp
 def _betaincinv(a: Any, b: Any, p: Any) -> Any:
-    return _ibeta_inv(a, b, p, 1.0 - p)
+    return _util.chunked(lambda a_, b_, p_: (_ibeta_inv(a_, b_, p_, 1.0 - p_),),
+                         a, b, p)[0]
 
 
 @_betaincinv.defjvp
@@ -724,7 +742,8 @@ def _betaincinv_jvp(primals: tuple, tangents: tuple) -> tuple:
 
 @sciax.custom_jvp
 def _betainccinv(a: Any, b: Any, q: Any) -> Any:
-    return _ibeta_inv(a, b, 1.0 - q, q)
+    return _util.chunked(lambda a_, b_, q_: (_ibeta_inv(a_, b_, 1.0 - q_, q_),),
+                         a, b, q)[0]
 
 
 @_betainccinv.defjvp

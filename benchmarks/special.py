@@ -1,0 +1,146 @@
+"""sciax.special side by side with SciPy's ufuncs and jax.scipy.special.
+
+Run ``python benchmarks/special.py`` (``--quick`` for a smoke run on 10^4
+points, ``--only gammainc,betainc`` for a subset).  For each function, 10^6
+float64 points drawn over a typical range are evaluated by sciax (jitted,
+steady state), by SciPy's compiled ufunc, and by ``jax.scipy.special`` where
+it has the function (jitted, x64 enabled).  Before timing, every result is
+checked against SciPy's: the largest error relative to ``max(|SciPy|,
+floor)`` must be within the function's tolerance, or the script stops (the
+floor, 1e-300 unless stated, makes the measure absolute near the zeros of
+``gammaln`` and ``digamma``, where relative error is ill-conditioned).
+JAX's error is reported, not enforced.  Times are the median of ``--reps``
+calls; ratios are sciax's time over SciPy's and over JAX's (below 1 is
+faster).  JAX is imported after sciax has created its client.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import scipy.special as sp  # noqa: E402
+
+import sciax  # noqa: E402
+import sciax.special as ssp  # noqa: E402
+
+FLOOR = 1e-300   # default floor of the relative-error denominator
+
+
+def _cases(rng: np.random.Generator, n: int) -> list[tuple]:
+    """(name, arguments, tolerance on the relative error vs SciPy[, floor])."""
+    u = rng.uniform
+    return [
+        # zeros at 1 and 2 (gammaln), 1.4616 (digamma): absolute error there
+        ("gammaln", (u(0.01, 100.0, n),), 1e-13, 1e-2),
+        ("digamma", (u(0.01, 50.0, n),), 1e-13, 1e-2),
+        ("erf", (rng.normal(0.0, 2.0, n),), 1e-14),
+        ("erfc", (u(-3.0, 25.0, n),), 1e-13),
+        ("ndtri", (u(0.0, 1.0, n),), 1e-13),
+        ("log_ndtr", (u(-30.0, 8.0, n),), 1e-13),
+        ("expit", (rng.normal(0.0, 10.0, n),), 1e-14),
+        ("xlogy", (u(0.0, 5.0, n), u(0.0, 5.0, n)), 1e-14),
+        ("i0e", (u(-50.0, 50.0, n),), 1e-13),
+        ("i1e", (u(-50.0, 50.0, n),), 1e-13),
+        ("gammainc", (u(0.1, 20.0, n), u(0.0, 30.0, n)), 1e-12),
+        ("betainc", (u(0.1, 20.0, n), u(0.1, 20.0, n), u(0.0, 1.0, n)), 1e-11),
+        ("zeta", (u(1.1, 20.0, n), u(0.5, 10.0, n)), 1e-13),
+        ("jv", (u(0.0, 10.0, n), u(0.0, 30.0, n)), 1e-9),
+        ("kv", (u(0.0, 10.0, n), u(0.01, 30.0, n)), 1e-12),
+    ]
+
+
+def _steady(fn, reps: int) -> float:
+    times = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        out = fn()
+        if hasattr(out, "block_until_ready"):
+            out.block_until_ready()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def _relerr(ours: np.ndarray, ref: np.ndarray, floor: float = FLOOR) -> float:
+    ours, ref = np.asarray(ours, dtype=np.float64), np.asarray(ref, dtype=np.float64)
+    same = (ours == ref) | (np.isnan(ours) & np.isnan(ref))
+    err = np.abs(ours - ref) / np.maximum(np.abs(ref), floor)
+    err = np.where(same, 0.0, err)
+    return float(np.max(err)) if err.size else 0.0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--only", default="")
+    args = ap.parse_args()
+    n = 10_000 if args.quick else 1_000_000
+    reps = 2 if args.quick else args.reps
+
+    import jax
+    import jax.numpy as jnp
+    import jax.scipy.special as jsp
+
+    jax.config.update("jax_enable_x64", True)
+    cases = _cases(np.random.default_rng(0), n)
+    if args.only:
+        keep = set(args.only.split(","))
+        cases = [c for c in cases if c[0] in keep]
+
+    print(f"{n} float64 points; ms, median of {reps}; ratio = sciax / other")
+    head = (f"{'function':10s} {'sciax':>9s} {'SciPy':>9s} {'JAX':>9s} "
+            f"{'vs SciPy':>9s} {'vs JAX':>8s} {'err sciax':>10s} {'err JAX':>9s}"
+            f" {'compile s':>9s}")
+    print(head)
+    rows = []
+    for name, xs, tol, *fl in cases:
+        floor = fl[0] if fl else FLOOR
+        ref = getattr(sp, name)(*xs)
+        ours_fn = sciax.jit(getattr(ssp, name))
+        t0 = time.perf_counter()
+        ours = np.asarray(ours_fn(*xs))
+        t_compile = time.perf_counter() - t0
+        err = _relerr(ours, ref, floor)
+        if not err <= tol:
+            raise SystemExit(f"{name}: sciax differs from SciPy by {err:.2e} "
+                             f"relative (tolerance {tol:.0e}); not timing it")
+        t_ours = _steady(lambda: ours_fn(*xs), reps) * 1e3
+        t_sp = _steady(lambda: getattr(sp, name)(*xs), reps) * 1e3
+        t_jax, err_jax = float("nan"), float("nan")
+        if hasattr(jsp, name):
+            jf = jax.jit(getattr(jsp, name))
+            xj = [jnp.asarray(v) for v in xs]
+            err_jax = _relerr(np.asarray(jf(*xj)), ref, floor)
+            t_jax = _steady(lambda: jf(*xj), reps) * 1e3
+        row = (name, t_ours, t_sp, t_jax, t_ours / t_sp, t_ours / t_jax, err,
+               err_jax, t_compile)
+        rows.append(row)
+        jax_s = "-" if t_jax != t_jax else f"{t_jax:9.1f}"
+        rj_s = "-" if t_jax != t_jax else f"{t_ours / t_jax:7.2f}x"
+        ej_s = "-" if err_jax != err_jax else f"{err_jax:9.1e}"
+        print(f"{name:10s} {t_ours:9.1f} {t_sp:9.1f} {jax_s:>9s} "
+              f"{t_ours / t_sp:8.2f}x {rj_s:>8s} {err:10.1e} {ej_s:>9s} "
+              f"{t_compile:9.1f}", flush=True)
+
+    print("\nMarkdown:")
+    print("| function | sciax ms | SciPy ms | JAX ms | sciax/SciPy | sciax/JAX "
+          "| max rel. err. sciax | max rel. err. JAX |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for name, t_o, t_s, t_j, r_s, r_j, e_o, e_j, _ in rows:
+        def fmt(v, f):
+            return "-" if v != v else format(v, f)
+        print(f"| {name} | {t_o:.1f} | {t_s:.1f} | {fmt(t_j, '.1f')} | "
+              f"{r_s:.2f}x | {fmt(r_j, '.2f')}{'' if r_j != r_j else 'x'} | "
+              f"{e_o:.1e} | {fmt(e_j, '.1e')} |")
+
+
+if __name__ == "__main__":
+    main()
