@@ -2,7 +2,7 @@
 
 Algorithms
 ----------
-* Hurwitz zeta: the first terms summed directly until ``q + k >= 10``, then
+* Hurwitz zeta: twelve terms summed directly (more where ``q + k < 10``), then
   the Euler-Maclaurin formula with 14 Bernoulli corrections; value and
   ``d/ds`` are carried together (``d/ds`` sums ``-log(q+k) (q+k)^-s`` and the
   derivatives of the correction terms).  Riemann zeta for ``s < 0`` by the
@@ -41,28 +41,34 @@ _B2J_F = [b / float(np.prod(np.arange(1, 2 * j + 3, dtype=np.float64)))
           for j, b in enumerate(_B2J)]
 
 
+_DIRECT = 12
+
+
 def _hurwitz_pair(s, q):
     """(zeta(s, q), d/ds zeta(s, q)) for s != 1, q > 0 (or q < 0 with s integer)."""
-    e = U.eps(s)
-
-    # Direct terms until q + k >= max(10, s + 28), where the 14 corrections
-    # of the Euler-Maclaurin tail converge to full precision (their ratio is
-    # about ((s + 2j) / (2 pi a))^2), or until the terms are negligible.
-    amin = snp.maximum(10.0, s + 28.0)
+    # Twelve direct terms, unrolled (elementwise code that XLA fuses into one
+    # pass over the arrays; a loop until q + k reached s + 28 streamed the
+    # whole state through memory 30-50 times), then more only for the rare
+    # lanes with a still below 10 (q < -2, integer s).  With a = q + 12 the
+    # Euler-Maclaurin tail's 14 corrections are below rounding: where its
+    # terms grow ((s + 2j) / (2 pi a) > 1, large s) they are weighted by
+    # (q / a)^s relative to the sum.
+    z = snp.zeros_like(s)
+    dz = snp.zeros_like(s)
+    a = q
+    for _ in range(_DIRECT):
+        t = snp.power(a, -s)
+        z = z + t
+        dz = dz - snp.log(snp.abs(a)) * t
+        a = a + 1.0
+    amin = 10.0
 
     def body(i, st):
         a, z, dz = st
         t = snp.power(a, -s)
-        z = z + t
-        small = (snp.abs(t) < 0.1 * e * snp.abs(z)) & (a > 0) & (s > 1.0)
-        return (a + 1.0, z, dz - snp.log(snp.abs(a)) * t), (a + 1.0 < amin) & ~small
+        return (a + 1.0, z + t, dz - snp.log(snp.abs(a)) * t), a + 1.0 < amin
 
-    a, z, dz = U.masked_loop(body, (q, snp.zeros_like(s), snp.zeros_like(s)),
-                             q < amin, 1 << 30)
-    # Stopped early because the terms became negligible: no tail (the
-    # expansion is not valid at such a small a).
-    z0, dz0, early = z, dz, a < amin
-    a = snp.maximum(a, amin)
+    a, z, dz = U.masked_loop(body, (a, z, dz), a < amin, 1 << 30)
     la = snp.log(a)
     ta = snp.power(a, -s)
     # Tail: a^(1-s)/(s-1) + a^-s/2 + sum_j B2j/(2j)! P_j(s) a^(-s-2j+1).
@@ -82,7 +88,7 @@ def _hurwitz_pair(s, q):
         dp = dp * f1 * f2 + p * (f1 + f2)
         p = p * f1 * f2
         pw = pw * ia2
-    return snp.where(early, z0, z), snp.where(early, dz0, dz)
+    return z, dz
 
 
 @sciax.custom_jvp
