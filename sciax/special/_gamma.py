@@ -140,8 +140,9 @@ def gammaln(x: Any) -> Any:
     a = snp.where(near2, x - 2.0, x - 1.0)
     near = (snp.abs(a) < 0.1) & snp.isfinite(x)
     a = _util.safe(near, a, 0.0)
-    series = (_util.lgam1p(a, 0.1, 16)
-              + snp.where(near2, _util.log1p(a), 0.0))
+    # (the series alone: lgam1p's fallback would evaluate lgamma a second time
+    # on every element; StableHLO's log1p is accurate on |a| < 0.1)
+    series = _util.lgam1p_series(a, 16) + snp.where(near2, snp.log1p(a), 0.0)
     out = snp.where(near, series, out)
     return snp.where(_is_nonpos_int(x), snp.inf, out)
 

@@ -242,12 +242,17 @@ def lgam1p(a: Any, window: float = 0.2, nterms: int = len(_ZETA)) -> Any:
     5.7.3) with ``nterms`` terms for ``|a| < window``; the default 24 terms are
     exact to rounding at ``|a| < 0.2``, 16 at ``|a| < 0.1``."""
     small = snp.abs(a) < window
-    s = safe(small, a, 0.0)
+    series = lgam1p_series(safe(small, a, 0.0), nterms)
+    return snp.where(small, series, lax.lgamma(1.0 + a))
+
+
+def lgam1p_series(s: Any, nterms: int = len(_ZETA)) -> Any:
+    """The Taylor series of ``lgamma(1 + s)`` alone (for callers that have
+    already confined ``s`` to the window of :func:`lgam1p`)."""
     acc = snp.zeros_like(s)
     for k in range(nterms + 1, 1, -1):
         acc = acc * s + (-1) ** k * _ZETA[k - 2] / k
-    series = s * (-_EULER + s * acc)
-    return snp.where(small, series, lax.lgamma(1.0 + a))
+    return s * (-_EULER + s * acc)
 
 
 # Elements per block for :func:`chunked`: a block's loop state (a dozen arrays)
