@@ -19,24 +19,33 @@ from sciax._src.arrays import Array
 from sciax._src.core import dtypes
 from sciax._src.core.avals import get_aval
 from sciax._src.core.trace import Tracer
-from sciax._src.numpy import (indexing, manipulation, products, reductions, shape,
-                              sorting, ufuncs, util)
+from sciax._src.numpy import (eager, indexing, manipulation, products, reductions,
+                              shape, sorting, ufuncs, util)
 
 
 def _binary(fn: Callable[[Any, Any], Any], reflected: bool = False
             ) -> Callable[[Any, Any], Any]:
     # Returning NotImplemented for foreign types lets Python try the other
     # operand's reflected method, and raise its usual TypeError otherwise.
+    # Two arrays of one type need no promotion: one primitive, called directly;
+    # otherwise (a Python scalar, broadcasting, mixed dtypes) the eager call
+    # runs as sciax.numpy's one cached program (broadcast, convert and the
+    # operation together), as ``snp.multiply(x, 2.0)`` does.
+    prog = eager.program(fn)
     if reflected:
         def op(self: Any, other: Any) -> Any:
+            if type(other) is type(self) and other.aval == self.aval:
+                return fn(other, self)
             if not util.is_arraylike(other):
                 return NotImplemented
-            return fn(other, self)
+            return prog(other, self)
     else:
         def op(self: Any, other: Any) -> Any:
+            if type(other) is type(self) and other.aval == self.aval:
+                return fn(self, other)
             if not util.is_arraylike(other):
                 return NotImplemented
-            return fn(self, other)
+            return prog(self, other)
     return op
 
 
@@ -165,20 +174,25 @@ _operators: dict[str, Callable[..., Any]] = {
     "__getitem__": indexing.getitem,
 }
 
+# the methods that are composite sciax.numpy functions share their eager
+# programs (``x.std()`` runs as ``snp.std(x)`` does: one cached program)
+_p = eager.program
 _methods: dict[str, Callable[..., Any]] = {
-    "sum": reductions.sum, "prod": reductions.prod, "mean": reductions.mean,
-    "max": reductions.max, "min": reductions.min, "all": reductions.all,
-    "any": reductions.any, "argmax": reductions.argmax, "argmin": reductions.argmin,
-    "cumsum": reductions.cumsum, "cumprod": reductions.cumprod,
+    "sum": _p(reductions.sum), "prod": _p(reductions.prod),
+    "mean": _p(reductions.mean), "max": _p(reductions.max), "min": _p(reductions.min),
+    "all": _p(reductions.all), "any": _p(reductions.any),
+    "argmax": _p(reductions.argmax), "argmin": _p(reductions.argmin),
+    "cumsum": _p(reductions.cumsum), "cumprod": _p(reductions.cumprod),
     "reshape": _reshape, "transpose": _transpose, "ravel": shape.ravel,
     "flatten": _flatten, "squeeze": shape.squeeze, "swapaxes": shape.swapaxes,
     "astype": _astype, "conj": ufuncs.conjugate, "conjugate": ufuncs.conjugate,
-    "clip": ufuncs.clip, "dot": products.dot, "round": _round,
-    "var": reductions.var, "std": reductions.std, "ptp": reductions.ptp,
-    "sort": sorting.sort, "argsort": sorting.argsort, "nonzero": sorting.nonzero,
-    "repeat": manipulation.repeat, "searchsorted": sorting.searchsorted,
-    "compress": sorting.compress, "choose": sorting.choose,
-    "partition": sorting.partition, "argpartition": sorting.argpartition,
+    "clip": _p(ufuncs.clip), "dot": _p(products.dot), "round": _round,
+    "var": _p(reductions.var), "std": _p(reductions.std), "ptp": _p(reductions.ptp),
+    "sort": _p(sorting.sort), "argsort": _p(sorting.argsort),
+    "nonzero": sorting.nonzero, "repeat": manipulation.repeat,
+    "searchsorted": _p(sorting.searchsorted), "compress": sorting.compress,
+    "choose": sorting.choose, "partition": _p(sorting.partition),
+    "argpartition": _p(sorting.argpartition),
     "take": _take,
     "diagonal": _diagonal, "trace": _trace, "view": _view,
     "__contains__": _contains,

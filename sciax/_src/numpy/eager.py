@@ -110,6 +110,9 @@ def program(fun: Callable) -> Callable:
     has ``fun``'s name, docstring and signature, and ``__wrapped__`` is
     ``fun``.
     """
+    own = getattr(fun, "__module__", None) or ""
+    if own.startswith("sciax._src.") and fun in _OWN:
+        return _OWN[fun]
     # static signature -> program (a JitWrapped keeping executables per shape)
     cache = LRUCache("jit_cache_size")
 
@@ -141,7 +144,15 @@ def program(fun: Callable) -> Callable:
             return fun(*args, **kwargs)
 
     wrapper._eager_cache = cache  # for tests: the signatures seen
+    if own.startswith("sciax._src."):
+        _OWN[fun] = wrapper
     return wrapper
+
+
+# sciax's own functions -> their one wrapper, so that sciax.numpy's namespace and
+# the Array methods (``x.mean()``, ``x * 2.0``) share one cache and one compile
+# per signature (user functions are not kept here: they may be many and short-lived)
+_OWN: dict = {}
 
 
 # Functions that are conversions, metadata queries or host-side utilities: one
