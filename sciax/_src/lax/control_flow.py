@@ -592,8 +592,7 @@ def _scan_abstract_eval(*avals, jaxpr, num_consts, num_carry, length, reverse, u
 
 def _scan_impl_fun(*args, jaxpr, num_consts, num_carry, length, reverse, unroll):
     """scan as lax code: a while loop over the iteration counter."""
-    from sciax._src.lax.shape_ops import (dynamic_index_in_dim,
-                                          dynamic_update_slice_in_dim)
+    from sciax._src.lax.shape_ops import dynamic_slice, dynamic_update_slice
 
     consts, init, xs = split_list(args, [num_consts, num_carry])
     y_avals = jaxpr.out_avals[num_carry:]
@@ -604,10 +603,18 @@ def _scan_impl_fun(*args, jaxpr, num_consts, num_carry, length, reverse, unroll)
     def body(state):
         i, carry, ys = state
         idx = ew.sub(length - 1, i) if reverse else i
-        x = [dynamic_index_in_dim(v, idx, 0, keepdims=False) for v in xs]
+        # idx lies in [0, length): no negative-index wrapping is needed, and
+        # leaving it out keeps a compare/add/select per slice out of the
+        # program XLA compiles (JAX's scan emits none either)
+        x = [shape_ops.squeeze(dynamic_slice(v, [idx] + [0] * (get_aval(v).ndim - 1),
+                                             (1, *get_aval(v).shape[1:]),
+                                             allow_negative_indices=False), (0,))
+             for v in xs]
         outs = _call(jaxpr, *consts, *carry, *x)
         new_carry, y = outs[:num_carry], outs[num_carry:]
-        ys = [dynamic_update_slice_in_dim(acc, shape_ops.expand_dims(v, (0,)), idx, 0)
+        ys = [dynamic_update_slice(acc, shape_ops.expand_dims(v, (0,)),
+                                   [idx] + [0] * (get_aval(acc).ndim - 1),
+                                   allow_negative_indices=False)
               for acc, v in zip(ys, y)]
         return ew.add(i, 1), list(new_carry), ys
 
@@ -762,16 +769,30 @@ def _scan_partial_eval(trace: ad.PartialEvalTrace, args, params):
 
     _, run = ad.partial_eval_jaxpr(jaxpr, in_u)
 
+    n_known_c = nc - sum(c_u)
+    n_known_k = nk - sum(k_u)
+
     def known_body(*vals):
         known, staged, _ = run(*vals, force_unknown=out_u)
-        staged_box.append(staged)
-        return [*known, *staged.consts]
+        # A residual that is one of the known consts is the same in every
+        # iteration: it goes to the staged scan as a const instead of being
+        # stacked ``length`` times (for ``h @ w`` that is the weight matrix).
+        # Likewise a residual that is a known ``xs`` slice: the staged scan
+        # slices the known ``xs`` itself rather than a stacked copy of it.
+        # ``invariant[j]``: (0, i) for the i-th known const, (1, i) for the
+        # i-th known xs, None for a residual stacked per iteration.
+        n_vals = len(vals)
+        x0 = n_known_c + n_known_k
+        invariant = [next(((0, i) if i < n_known_c else (1, i - x0)
+                           for i in [*range(n_known_c), *range(x0, n_vals)]
+                           if r is vals[i]), None)
+                     for r in staged.consts]
+        staged_box.append((staged, invariant))
+        return [*known, *(r for r, i in zip(staged.consts, invariant) if i is None)]
 
     known_avals = [a for a, u in zip(jaxpr.in_avals, in_u) if not u]
     kjaxpr, kconsts = _trace_flat(known_body, known_avals)
-    staged = staged_box[-1]
-    n_known_c = nc - sum(c_u)
-    n_known_k = nk - sum(k_u)
+    staged, invariant = staged_box[-1]
     with set_current_trace(trace.parent):
         kouts = scan_p.bind(*kconsts, *[a for a, u in zip(args, in_u) if not u],
                             jaxpr=kjaxpr, num_consts=len(kconsts) + n_known_c,
@@ -781,12 +802,22 @@ def _scan_partial_eval(trace: ad.PartialEvalTrace, args, params):
     k_carry, k_ys, residuals = split_list(kouts, [n_known_k, n_known_y])
     sj = staged.jaxpr
     uc_vars, uk_vars, ux_vars = split_list(sj.invars, [sum(c_u), sum(k_u)])
-    body = ClosedJaxpr(Jaxpr([], [*uc_vars, *uk_vars, *sj.constvars, *ux_vars],
+    known_consts = [c for c, u in zip(consts, c_u) if not u]
+    known_xs = [x for x, u in zip(xs, x_u) if not u]
+    inv_vars = [v for v, i in zip(sj.constvars, invariant) if i and i[0] == 0]
+    inv_ops = [known_consts[i[1]] for i in invariant if i and i[0] == 0]
+    # stacked residuals and known xs slices both enter as xs
+    res_vars = [v for v, i in zip(sj.constvars, invariant) if i is None or i[0] == 1]
+    res_it = iter(residuals)
+    res_ops = [next(res_it) if i is None else known_xs[i[1]]
+               for i in invariant if i is None or i[0] == 1]
+    body = ClosedJaxpr(Jaxpr([], [*uc_vars, *inv_vars, *uk_vars, *res_vars, *ux_vars],
                              sj.outvars, sj.eqns), [])
-    u_ops = ([c for c, u in zip(consts, c_u) if u] + [k for k, u in zip(init, k_u) if u]
-             + residuals + [x for x, u in zip(xs, x_u) if u])
+    u_ops = ([c for c, u in zip(consts, c_u) if u] + inv_ops
+             + [k for k, u in zip(init, k_u) if u]
+             + res_ops + [x for x, u in zip(xs, x_u) if u])
     souts = trace.staged.process_primitive(
-        scan_p, u_ops, {**params, "jaxpr": body, "num_consts": sum(c_u),
+        scan_p, u_ops, {**params, "jaxpr": body, "num_consts": sum(c_u) + len(inv_ops),
                         "num_carry": sum(k_u)})
     s_carry, s_ys = iter(souts[:sum(k_u)]), iter(souts[sum(k_u):])
     kc_it, ky_it = iter(k_carry), iter(k_ys)

@@ -74,6 +74,12 @@ def matmul(a: ArrayLike, b: ArrayLike, /) -> Any:
         raise ValueError(f"matmul: input operands must have at least 1 dimension, got "
                          f"shapes {sa} and {sb} (use multiply or * for scalars)")
     a_vec, b_vec = len(sa) == 1, len(sb) == 1
+    if (a_vec or b_vec) and len(sa) <= 2 and len(sb) <= 2 and sa[-1] == sb[0]:
+        # vector-matrix, matrix-vector or vector-vector: one dot_general that
+        # contracts the vector's axis directly, without reshaping it to a 1-row
+        # matrix and back (fewer ops for XLA, and for reverse mode no size-1
+        # contraction that makes an outer product a dot)
+        return _dot_general(a, b, (((len(sa) - 1,), (0,)), ((), ())))
     if a_vec:
         a = lax.reshape(a, (1, sa[0]))
     if b_vec:
