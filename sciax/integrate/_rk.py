@@ -82,6 +82,13 @@ class AbstractExplicitRK(AbstractODESolver):
         return self.tableau.e is not None
 
     def step(self, fun, t, y, f, h):
+        y_new, f_new, ks = self.stages(fun, t, y, f, h)
+        return y_new, f_new, snp.stack(ks)
+
+    def stages(self, fun, t, y, f, h):
+        """``step`` with the stages as a list of vectors, not stacked: the loop
+        combines them with constant weights, so a stacked array would only be
+        sliced apart again (a concatenate and a slice per stage per step)."""
         tb = self.tableau
         ks = [f]
         for s in range(1, len(tb.b)):
@@ -90,7 +97,7 @@ class AbstractExplicitRK(AbstractODESolver):
             ks.append(fun(t + tb.c[s] * h, y + h * dy))
         y_new = y + h * _combine(tb.b, ks)
         f_new = fun(t + h, y_new)
-        return y_new, f_new, snp.stack(ks + [f_new])
+        return y_new, f_new, ks + [f_new]
 
     def error_norm(self, K, h, scale):
         err = h * _combine(self.tableau.e, list(K))
