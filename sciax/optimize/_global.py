@@ -248,6 +248,46 @@ def _halton_points(n: int, d: int) -> np.ndarray:
     return out
 
 
+# Sobol' direction numbers of dimensions 2..21 (Joe and Kuo, "Constructing Sobol
+# sequences with better two-dimensional projections", SIAM J. Sci. Comput. 30,
+# 2008; file new-joe-kuo-6.21201): (degree s, interior coefficients a, m_1..m_s).
+_JOE_KUO = (
+    (1, 0, (1,)), (2, 1, (1, 3)), (3, 1, (1, 3, 1)), (3, 2, (1, 1, 1)),
+    (4, 1, (1, 1, 3, 3)), (4, 4, (1, 3, 5, 13)), (5, 2, (1, 1, 5, 5, 17)),
+    (5, 4, (1, 1, 5, 5, 5)), (5, 7, (1, 1, 7, 11, 19)), (5, 11, (1, 1, 5, 1, 1)),
+    (5, 13, (1, 1, 1, 3, 11)), (5, 14, (1, 3, 5, 5, 31)),
+    (6, 1, (1, 3, 3, 9, 7, 49)), (6, 13, (1, 1, 1, 15, 21, 21)),
+    (6, 16, (1, 3, 1, 13, 27, 49)), (6, 19, (1, 1, 1, 15, 7, 5)),
+    (6, 22, (1, 3, 1, 15, 13, 25)), (6, 25, (1, 1, 5, 5, 19, 61)),
+    (7, 1, (1, 3, 7, 11, 23, 15, 103)), (7, 4, (1, 3, 7, 13, 13, 15, 69)),
+)
+SOBOL_MAX_DIM = len(_JOE_KUO) + 1
+
+
+def _sobol_points(n: int, d: int) -> np.ndarray:
+    """The first ``n`` points of the unscrambled ``d``-dimensional Sobol'
+    sequence as 32-bit integers (divide by 2**32 for [0, 1)), shape (n, d)."""
+    V = np.zeros((d, 32), np.uint64)
+    V[0] = [1 << (31 - k) for k in range(32)]
+    for j in range(1, d):
+        deg, a, m = _JOE_KUO[j - 1]
+        for k in range(32):
+            if k < deg:
+                V[j, k] = m[k] << (31 - k)
+                continue
+            v = V[j, k - deg] ^ (V[j, k - deg] >> np.uint64(deg))
+            for i in range(1, deg):  # a's bits, most significant first
+                if (a >> (deg - 1 - i)) & 1:
+                    v ^= V[j, k - i]
+            V[j, k] = v
+    idx = np.arange(n, dtype=np.uint64)
+    out = np.zeros((n, d), np.uint64)
+    for k in range(max(1, int(n - 1).bit_length())):
+        on = ((idx >> np.uint64(k)) & np.uint64(1)).astype(bool)
+        out[on] ^= V[:, k]
+    return out.astype(np.uint32)
+
+
 def _init_population(cfg: _DEConfig, key, dtype):
     """``(population in the unit box, next key)``."""
     S, N = cfg.S, cfg.N
@@ -261,6 +301,14 @@ def _init_population(cfg: _DEConfig, key, dtype):
     if cfg.init == "random":
         u, key = _draw(key, S * N, dtype)
         return u.reshape(S, N), key
+    if cfg.init == "sobol":
+        # the net of the first S = 2**m points under a random digital shift
+        # (XOR of each coordinate's bits); SciPy scrambles the matrices too
+        b = sr.bits(key, (N + 2,))
+        x = snp.asarray(_sobol_points(S, N)) ^ b[None, :N]
+        if snp.dtype(dtype) == snp.float64:
+            return x.astype(dtype) * 2.0 ** -32, b[N:]
+        return (x >> 8).astype(dtype) * np.float32(2.0 ** -24), b[N:]
     # halton: the deterministic point set under a random shift modulo 1
     # (Cranley-Patterson rotation); SciPy scrambles its digits instead
     u, key = _draw(key, N, dtype)
@@ -508,8 +556,9 @@ def differential_evolution(func: Callable, bounds: Any, args: Any = (),
         Finish with :func:`minimize` (``'L-BFGS-B'`` within the bounds, exact
         gradients) from the best member; kept only if it improves ``fun``.
     init : str or array_like, optional
-        ``'latinhypercube'`` (default), ``'random'``, ``'halton'``, or an
-        ``(S, N)`` array (clipped to the bounds) as the initial population.
+        ``'latinhypercube'`` (default), ``'random'``, ``'sobol'`` (up to 21
+        parameters; the population grows to a power of two), ``'halton'``, or
+        an ``(S, N)`` array (clipped to the bounds) as the initial population.
     updating : {'immediate', 'deferred'}, optional
         Accepted; sciax always updates once per generation (SciPy's
         ``'deferred'``), which is what lets the population be evaluated in one
@@ -543,15 +592,16 @@ def differential_evolution(func: Callable, bounds: Any, args: Any = (),
         shape, ``x0`` outside the bounds; integer coordinates without an integer
         between their bounds.
     NotImplementedError
-        ``constraints``, a callable ``strategy``, ``init='sobol'``.
+        ``constraints``, a callable ``strategy``, ``init='sobol'`` with more
+        than 21 parameters.
 
     Notes
     -----
     Differences from SciPy: the population is updated once per generation
     (SciPy's ``updating='deferred'``) whatever ``updating`` says; the random
     numbers come from ``sciax.random``, so the iterates differ from SciPy's
-    (its minima do not); ``'halton'`` is a randomly shifted, not scrambled,
-    Halton set.
+    (its minima do not); ``'sobol'`` and ``'halton'`` are randomly shifted
+    (digitally for Sobol'), not scrambled, point sets.
 
     Transformations: the generation loop is one ``lax.while_loop``, so the
     whole search works under ``jit`` and ``vmap`` (over ``args``, ``x0`` or
@@ -631,9 +681,12 @@ def differential_evolution(func: Callable, bounds: Any, args: Any = (),
                              f"'latinhypercube', 'random', 'halton' or 'sobol', or "
                              f"an array of shape (S, N); got {init!r}")
         if init == "sobol":
-            raise NotImplementedError("differential_evolution: init='sobol' is not "
-                                      "implemented; use 'halton' or "
-                                      "'latinhypercube'")
+            if N > SOBOL_MAX_DIM:
+                raise NotImplementedError(
+                    f"differential_evolution: init='sobol' has direction numbers "
+                    f"for up to {SOBOL_MAX_DIM} parameters, got {N}; use 'halton' "
+                    f"or 'latinhypercube'")
+            S = int(2 ** np.ceil(np.log2(S)))
         init_kind = init
     else:
         ia = snp.asarray(init)
@@ -785,7 +838,7 @@ def basinhopping(func: Callable, x0: Any, niter: int = 100, T: float = 1.0,
     niter_success = niter + 2 if niter_success is None else int(niter_success)
     mkw = dict(minimizer_kwargs or {})
     args = mkw.pop("args", ())
-    x0a = snp.asarray(x0)
+    x0a = snp.atleast_1d(snp.asarray(x0))  # as SciPy's minimize sees it
     x0a = x0a.astype(snp.result_type(x0a, 1.0))
     key = _make_key(seed, rng)
     tree, dyn_pos, dyn, statics = _split_args(args)

@@ -194,11 +194,25 @@ def test_de_maxiter_message_and_counts():
     assert int(r0.nit) == 0 and int(r0.nfev) == 45 and not r0.success
 
 
-@pytest.mark.parametrize("init", ["random", "halton"])
+@pytest.mark.parametrize("init", ["random", "halton", "sobol"])
 def test_de_inits(init):
     r = differential_evolution(sphere, [(-2, 2)] * 3, init=init, seed=0,
                                polish=False)
     np.testing.assert_allclose(a(r.x), [0.3] * 3, atol=1e-6)
+    # sobol rounds 15 * 3 up to a power of two, as SciPy
+    assert a(r.population).shape == ((64, 3) if init == "sobol" else (45, 3))
+
+
+@pytest.mark.parametrize("d", [1, 2, 7, 21])
+def test_sobol_points_match_scipy(d):
+    from scipy.stats import qmc
+
+    from sciax.optimize._global import _sobol_points
+    # the first 2**m points of a Sobol' sequence are the same set in any
+    # (Gray code or natural) order: compare them as sets
+    mine = _sobol_points(128, d).astype(np.float64) / 2 ** 32
+    ref = qmc.Sobol(d, scramble=False).random(128)
+    assert set(map(tuple, mine)) == set(map(tuple, ref))
 
 
 def test_de_init_array_and_x0():
@@ -294,7 +308,7 @@ def test_de_integrality_polish_keeps_integers():
     (dict(updating="sometimes"), ValueError, "updating"),
     (dict(seed=1, rng=2), ValueError, "both"),
     (dict(constraints=[object()]), NotImplementedError, "constraints"),
-    (dict(init="sobol"), NotImplementedError, "sobol"),
+    (dict(bounds=[(0, 1)] * 22, init="sobol"), NotImplementedError, "sobol"),
     (dict(strategy=lambda c, p, rng=None: p[c]), NotImplementedError, "strategy"),
 ])
 def test_de_errors(kw, exc, match):
