@@ -86,7 +86,7 @@ def _minres_ok(res):
     return snp.asarray(res["status"]) == 0
 
 
-# --- shared plumbing: keys, args, caching ----------------------------------------------
+# --- shared plumbing: keys, args, caching -------------------------------------------
 
 
 def _make_key(seed, rng):
@@ -452,7 +452,8 @@ def _polish(func, cfg, args, x, fun, pop, E, nfev, unscale, integ, lb, ub):
     held at their values (SciPy sets their bounds equal); the result replaces
     the best member only if it is a successful improvement inside the limits."""
     if cfg.disp:
-        sciax.debug.callback(lambda: print("Polishing solution with 'L-BFGS-B'"))
+        # after the loop: the best member is an operand, so XLA cannot hoist it
+        sciax.debug.callback(lambda _: print("Polishing solution with 'L-BFGS-B'"), x)
 
     def fp(z, xb, *a):
         if integ is not None:
@@ -691,7 +692,8 @@ def differential_evolution(func: Callable, bounds: Any, args: Any = (),
     else:
         ia = snp.asarray(init)
         if ia.ndim != 2 or ia.shape[0] < 5 or ia.shape[1] != N:
-            raise ValueError(f"The population supplied needs to have shape (S, len(x)), "
+            raise ValueError(f"The population supplied needs to have shape "
+                             f"(S, len(x)), "
                              f"where S > 4; got {tuple(ia.shape)} for len(x) = {N}")
         S = int(ia.shape[0])
         c1, c2 = 0.5 * (lb + ub), np.abs(lb - ub)
@@ -894,7 +896,8 @@ def _bh_runner(func, cfg, mkw, take_step, accept_test, callback, tree, dyn_pos,
             sciax.debug.callback(lambda n, f: print(
                 f"basinhopping step {0}: f {float(np.ravel(f)[0]):g}"), 0, r0.fun)
         c0 = dict(x=r0.x, f=r0.fun, ok=ok0, low=r0, low_ok=ok0,
-                  step=snp.asarray(prm["stepsize"], x0.dtype), nacc=snp.int32(0), key=key,
+                  step=snp.asarray(prm["stepsize"], x0.dtype), nacc=snp.int32(0),
+                  key=key,
                   i=snp.int32(0), count=snp.int32(0),
                   code=snp.where(niter <= 0, _BH_DONE, _RUNNING).astype(snp.int32),
                   n=counts(r0), fails=(~ok0).astype(snp.int32))

@@ -175,9 +175,28 @@ def test_de_key_seed_and_int_seed():
     r1 = differential_evolution(sphere, [(-2, 2)] * 3, seed=4, polish=False)
     r2 = differential_evolution(sphere, [(-2, 2)] * 3, rng=sr.PRNGKey(4), polish=False)
     np.testing.assert_array_equal(a(r1.population), a(r2.population))
-    r3 = differential_evolution(sphere, [(-2, 2)] * 3, seed=5, polish=False)
-    assert not np.array_equal(a(r1.population), a(r3.population)) or \
-        int(r1.nit) != int(r3.nit)
+    # (after 2 generations: converged populations all sit at the minimum)
+    r4 = differential_evolution(sphere, [(-2, 2)] * 3, seed=4, polish=False, maxiter=2)
+    r5 = differential_evolution(sphere, [(-2, 2)] * 3, seed=5, polish=False, maxiter=2)
+    assert not np.array_equal(a(r4.population), a(r5.population))
+    # SciPy's other forms: a NumPy generator, or None (fresh entropy)
+    for rng in (np.random.default_rng(0), None):
+        r = differential_evolution(sphere, [(-2, 2)] * 3, rng=rng, polish=False)
+        np.testing.assert_allclose(a(r.x), [0.3] * 3, atol=1e-6)
+
+
+@SLOW
+def test_de_disp_prints_each_generation(capsys):
+    r = differential_evolution(sphere, [(-2, 2)] * 3, seed=0, maxiter=3, disp=True)
+    out = capsys.readouterr().out.splitlines()
+    assert out[:3] == [f"differential_evolution step {i}: f(x)= "
+                       f"{float(v)}" for i, v in zip((1, 2, 3), out_values(out))]
+    assert out[3] == "Polishing solution with 'L-BFGS-B'"
+    assert "message: 'Maximum number of iterations has been exceeded.'" in repr(r)
+
+
+def out_values(lines):
+    return [float(line.rsplit(" ", 1)[1]) for line in lines[:3]]
 
 
 # --- differential evolution: options ------------------------------------------------
@@ -413,6 +432,24 @@ def test_bh_python_callables_and_stops():
     r = basinhopping(func1d, [1.0], minimizer_kwargs=mk, niter=200, seed=0,
                      niter_success=3)
     assert int(r.nit) < 200 and r.message == ["success condition satisfied"]
+
+
+@SLOW
+def test_bh_with_constrained_local_minimizer_matches_scipy():
+    # SLSQP as the local method, with x0 >= -0.1 cutting off the global minimum
+    f = lambda x: snp.cos(14.5 * x[0] - 0.3) + (x[0] + 0.2) * x[0] + x[1] ** 2  # noqa
+    mk = {"method": "SLSQP", "constraints": {"type": "ineq",
+                                             "fun": lambda x: x[0] + 0.1}}
+    r = basinhopping(f, [1.0, 0.5], niter=20, seed=0, minimizer_kwargs=mk)
+    s = so.basinhopping(
+        lambda x: np.cos(14.5 * x[0] - 0.3) + (x[0] + 0.2) * x[0] + x[1] ** 2,
+        [1.0, 0.5], niter=20, rng=0,
+        minimizer_kwargs={"method": "SLSQP",
+                          "constraints": {"type": "ineq", "fun": lambda x: x[0] + 0.1}})
+    # both stop at SLSQP's ftol 1e-6 on f; x within sqrt(1e-6 / f'') ~ 1e-4
+    np.testing.assert_allclose(float(r.fun), s.fun, atol=1e-6)
+    np.testing.assert_allclose(a(r.x), s.x, atol=1e-4)
+    assert r.success
 
 
 def test_bh_errors():
