@@ -399,6 +399,24 @@ def test_bh_jit_and_vmap_equal_eager():
         assert rv.message[i] == r.message
 
 
+def shifted1d(x, c):
+    return func1d(x - c)
+
+
+@SLOW
+def test_bh_vmap_over_args_equals_loop():
+    cs = snp.array([0.0, 0.7, -1.3])
+    kw = dict(niter=25, seed=4)
+    rv = sciax.vmap(lambda c: basinhopping(shifted1d, [1.0],
+                                           minimizer_kwargs={"args": (c,)}, **kw))(cs)
+    for i in range(3):
+        r = basinhopping(shifted1d, [1.0], minimizer_kwargs={"args": (cs[i],)}, **kw)
+        np.testing.assert_array_equal(a(rv.x)[i], a(r.x))
+        assert int(a(rv.nit)[i]) == int(r.nit) and int(a(rv.njev)[i]) == int(r.njev)
+    # each lane found its shifted copy of the global minimum -0.1951 (f -1.0009)
+    np.testing.assert_allclose(a(rv.x)[:, 0] - a(cs), -0.19506755, atol=1e-6)
+
+
 @SLOW
 def test_bh_python_callables_and_stops():
     mk = {"method": "BFGS"}
