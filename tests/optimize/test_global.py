@@ -1,5 +1,9 @@
 """differential_evolution and basinhopping against scipy.optimize.
 
+Each call compiles one program (about 1 s for differential evolution, 5-10 s
+with a local minimiser inside: polishing or basin-hopping), so most tests are
+marked slow; the default run keeps one of each kind.
+
 The random streams differ from SciPy's (sciax.random keys, not NumPy's
 generator), so the tests compare what does not depend on them: the global
 minimum found, and (averaged over seeds) how many generations a strategy
@@ -55,6 +59,7 @@ def a(v):
 # --- differential evolution: minima ---------------------------------------------------
 
 
+@SLOW
 def test_de_rosenbrock_2d():
     r = differential_evolution(rosen, [(0, 2), (0, 2)], seed=0, polish=False)
     s = so.differential_evolution(so.rosen, [(0, 2), (0, 2)], rng=0, polish=False)
@@ -78,6 +83,7 @@ def test_de_rosenbrock_5d_polished_matches_scipy():
     np.testing.assert_allclose(a(r.jac), a(sciax.grad(rosen)(r.x)), atol=1e-12)
 
 
+@SLOW
 def test_de_ackley_2d():
     r = differential_evolution(ackley, [(-5, 5), (-5, 5)], seed=3, polish=False)
     np.testing.assert_allclose(a(r.x), [0.0, 0.0], atol=1e-7)
@@ -116,7 +122,7 @@ def test_de_eggholder_same_global_minimum_as_scipy():
 
 
 @pytest.mark.parametrize("strategy", [
-    s if s in ("best1bin", "currenttobest1exp") else pytest.param(s, marks=SLOW)
+    s if s == "best1bin" else pytest.param(s, marks=SLOW)
     for s in STRATEGIES])
 def test_de_each_strategy_converges(strategy):
     r = differential_evolution(sphere, [(-2, 2)] * 3, strategy=strategy, seed=0,
@@ -213,6 +219,7 @@ def test_de_maxiter_message_and_counts():
     assert int(r0.nit) == 0 and int(r0.nfev) == 45 and not r0.success
 
 
+@SLOW
 @pytest.mark.parametrize("init", ["random", "halton", "sobol"])
 def test_de_inits(init):
     r = differential_evolution(sphere, [(-2, 2)] * 3, init=init, seed=0,
@@ -234,6 +241,7 @@ def test_sobol_points_match_scipy(d):
     assert set(map(tuple, mine)) == set(map(tuple, ref))
 
 
+@SLOW
 def test_de_init_array_and_x0():
     rng = np.random.default_rng(0)
     pop = rng.uniform(-3, 3, size=(12, 3))  # clipped to the bounds, as SciPy
@@ -270,6 +278,7 @@ def test_de_callback_stops_early():
     assert int(r.nit) == 1
 
 
+@SLOW
 def test_de_vectorized():
     def vsphere(x):  # x: (N, S)
         return snp.sum((x - 0.3) ** 2, axis=0)
@@ -281,6 +290,7 @@ def test_de_vectorized():
     assert int(r.nfev) == int(r.nit) + 1  # one call per generation, as SciPy
 
 
+@SLOW
 def test_de_integrality():
     # minimum of (x0 - 1.7)^2 + (x1 - 0.3)^2 with x0 integer: (2, 0.3)
     f = lambda x: (x[0] - 1.7) ** 2 + (x[1] - 0.3) ** 2  # noqa: E731
