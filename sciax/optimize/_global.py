@@ -607,7 +607,12 @@ def differential_evolution(func: Callable, bounds: Any, args: Any = (),
     Transformations: the generation loop is one ``lax.while_loop``, so the
     whole search works under ``jit`` and ``vmap`` (over ``args``, ``x0`` or
     the key; each lane keeps its own population, ``nit`` and stop reason).
-    Eager calls compile once per function, options and argument shapes.
+    Eager calls compile once per function, strategy and argument shapes
+    (numeric options such as ``maxiter``, ``tol`` or ``mutation`` are operands
+    and do not recompile).  The search is not differentiable (reverse mode
+    raises at the loop); the derivative of the minimum value with respect to
+    ``args`` is that of ``func(res.x, *args)`` with ``res.x`` held fixed
+    (envelope theorem).
 
     Examples
     --------
@@ -813,6 +818,10 @@ def basinhopping(func: Callable, x0: Any, niter: int = 100, T: float = 1.0,
     functions of NumPy arrays run on the host inside that loop (through
     :func:`sciax.pure_callback`; once per lane under ``vmap``).  The random
     numbers come from ``sciax.random``, so the walk differs from SciPy's.
+    Numeric options (``niter``, ``T``, ``stepsize``...) are operands of the
+    compiled program, so changing them does not recompile.  The search is not
+    differentiable (reverse mode raises at the loop); differentiate a final
+    :func:`minimize` started from ``res.x`` instead.
 
     Examples
     --------

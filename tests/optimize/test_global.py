@@ -20,7 +20,7 @@ import scipy.optimize as so
 import sciax
 import sciax.numpy as snp
 import sciax.random as sr
-from sciax.optimize import basinhopping, differential_evolution, rosen
+from sciax.optimize import Bounds, basinhopping, differential_evolution, rosen
 
 SLOW = pytest.mark.slow
 STRATEGIES = ["best1bin", "best1exp", "rand1bin", "rand1exp", "rand2bin", "rand2exp",
@@ -316,6 +316,19 @@ def test_de_integrality_polish_keeps_integers():
     # L-BFGS-B stops at |projected gradient| = 2 |x1 - 0.3| <= 1e-5
     np.testing.assert_allclose(a(r.x), s.x, atol=5e-6)
     assert float(a(r.x)[0]) == 2.0
+
+
+@SLOW
+def test_de_equal_bounds_and_bounds_object():
+    # a fixed coordinate does not count towards the population (SciPy's N_equal)
+    b = [(-2, 2), (1.0, 1.0), (-2, 2)]
+    r = differential_evolution(sphere, b, seed=0)
+    s = so.differential_evolution(lambda x: np.sum((x - 0.3) ** 2), b, rng=0)
+    assert a(r.population).shape == s.population.shape == (30, 3)
+    np.testing.assert_allclose(a(r.x), s.x, atol=1e-5)  # polish's gtol 1e-5
+    np.testing.assert_allclose(float(r.fun), 0.49, atol=1e-10)
+    r = differential_evolution(sphere, Bounds([-2, -2], [2, 2]), seed=0, polish=False)
+    np.testing.assert_allclose(a(r.x), [0.3, 0.3], atol=1e-6)
 
 
 # --- differential evolution: errors -------------------------------------------------
