@@ -44,6 +44,12 @@ Helpers
 -------
    approx_fprime, check_grad, rosen, rosen_der, rosen_hess, rosen_hess_prod
    HessianUpdateStrategy, BFGS, SR1 - quasi-Newton update objects (SciPy's)
+
+Global optimization
+-------------------
+   differential_evolution - Population search over a box (one batched
+                            evaluation per generation)
+   basinhopping - Random hops between local minima (Metropolis test)
 """
 
 from __future__ import annotations
@@ -134,3 +140,8 @@ from sciax.optimize._constraints import LinearConstraint as LinearConstraint  # 
 from sciax.optimize._constraints import (  # noqa: E402
     NonlinearConstraint as NonlinearConstraint)
 from sciax.optimize._slsqp import SLSQPSolver as SLSQPSolver  # noqa: E402
+
+# --- branch glob (issue 16): global minimisation -------------------------------------
+from sciax.optimize._global import basinhopping as basinhopping  # noqa: E402
+from sciax.optimize._global import (  # noqa: E402
+    differential_evolution as differential_evolution)
