@@ -49,7 +49,7 @@ Legacy and functional interfaces, linear least squares (branch legacy)
 ----------------------------------------------------------------------
    fmin, fmin_powell, fmin_cg, fmin_bfgs, fmin_ncg, fmin_l_bfgs_b, fmin_tnc,
    fmin_slsqp - SciPy's functional minimizers (tuples, warnflags, disp)
-   fminbound, brent, golden, bracket, BracketError - scalar minimization
+   fminbound, brent, golden, bracket - scalar minimization
    fsolve, leastsq - MINPACK-style roots and least squares
    broyden1, broyden2, anderson, newton_krylov, diagbroyden, linearmixing,
    excitingmixing, NoConvergence - the nonlin solver functions
@@ -146,7 +146,6 @@ from sciax.optimize._constraints import (  # noqa: E402
 from sciax.optimize._slsqp import SLSQPSolver as SLSQPSolver  # noqa: E402
 
 # --- branch legacy (issue 16): functional front doors, nnls, lsq_linear -----------------
-from sciax.optimize._legacy import BracketError as BracketError  # noqa: E402
 from sciax.optimize._legacy import NoConvergence as NoConvergence  # noqa: E402
 from sciax.optimize._legacy import anderson as anderson  # noqa: E402
 from sciax.optimize._legacy import bracket as bracket  # noqa: E402
