@@ -85,6 +85,8 @@ def _fixed_set_solution(A, b, free, xfix):
 
 
 def _nnls_core(A, b, maxiter, atol):
+    Ad, bd = A, b  # differentiable copies for the fixed-set expression
+    A, b = lax.stop_gradient(A), lax.stop_gradient(b)  # the loop is not
     m, n = A.shape
     dt = A.dtype
     eps = float(np.finfo(np.dtype(dt)).eps)
@@ -134,9 +136,9 @@ def _nnls_core(A, b, maxiter, atol):
 
     c0 = (snp.zeros((n,), dt), snp.zeros((n,), bool), snp.int32(0), snp.int32(0))
     x, P, it, status = lax.while_loop(outer_cond, outer_body, c0)
-    xd = _fixed_set_solution(A, b, lax.stop_gradient(P), snp.zeros_like(x))
-    x = lax.stop_gradient(x) + (xd - lax.stop_gradient(xd))
-    return x, snp.linalg.norm(A @ x - b), status
+    xd = _fixed_set_solution(Ad, bd, P, snp.zeros_like(x))
+    x = x + (xd - lax.stop_gradient(xd))
+    return x, snp.linalg.norm(Ad @ x - bd), status
 
 
 _NNLS_JIT = sciax.jit(_nnls_core, static_argnums=(2, 3))
@@ -229,6 +231,8 @@ def _bvls_core(A, b, lb, ub, tol, max_iter):
     m, n = A.shape
     dt = A.dtype
     idx = snp.arange(n)
+    Ad, bd = A, b  # differentiable copies for the fixed-set expression
+    A, b = lax.stop_gradient(A), lax.stop_gradient(b)  # the loops are not
     x_lsq = snp.linalg.lstsq(A, b)[0]
     in_b = snp.all((x_lsq >= lb) & (x_lsq <= ub))
     on = snp.where(x_lsq <= lb, -1, 0)
@@ -322,9 +326,9 @@ def _bvls_core(A, b, lb, ub, tol, max_iter):
     nit = snp.where(in_b, 0, nit)
     x, on = c["x"], c["on"]
     xfix = snp.where(on < 0, lb, snp.where(on > 0, ub, 0.0))
-    xd = _fixed_set_solution(A, b, lax.stop_gradient(on == 0), lax.stop_gradient(xfix))
-    x = lax.stop_gradient(x) + (xd - lax.stop_gradient(xd))
-    r = A @ x - b
+    xd = _fixed_set_solution(Ad, bd, on == 0, xfix)
+    x = x + (xd - lax.stop_gradient(xd))
+    r = Ad @ x - bd
     return dict(x=x, fun=r, cost=0.5 * snp.dot(r, r), optimality=c["opt"],
                 active_mask=on.astype(snp.int32), nit=nit.astype(snp.int32),
                 status=status.astype(snp.int32), initial_cost=cost0)
