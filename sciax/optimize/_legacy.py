@@ -134,8 +134,9 @@ def _report(disp, warnflag, msg, res, counts, warntype=None, stats_on_fail=True)
         print(f"         {label}: {int(np.asarray(res[key])):d}")
 
 
-def _message(status, table):
-    return table.get(_pyint(status), "") if isinstance(_pyint(status), int) else ""
+def _lookup(table, flag, default=""):
+    """``table[flag]`` for a host integer flag (under jit/vmap: ``default``)."""
+    return table.get(flag, default) if isinstance(flag, int) else default
 
 
 def _jac_arg(fprime):
@@ -199,8 +200,8 @@ def fmin(func: Callable, x0: Any, args: tuple = (), xtol: float = 1e-4,
     res, allvecs = _run(func, x0, args, "Nelder-Mead", retall, callback,
                         options=opts)
     flag = _pyint(res["status"])
-    msg = {0: _STATUS["success"], 1: _STATUS["maxfev"], 2: _STATUS["maxiter"]}.get(
-        flag, _STATUS["nan"])
+    msg = _lookup({0: _STATUS["success"], 1: _STATUS["maxfev"],
+                   2: _STATUS["maxiter"]}, flag, _STATUS["nan"])
     _report(disp, flag, msg, res, (("Iterations", "nit"),
                                    ("Function evaluations", "nfev")),
             RuntimeWarning, stats_on_fail=False)
@@ -253,8 +254,8 @@ def fmin_powell(func: Callable, x0: Any, args: tuple = (), xtol: float = 1e-4,
         opts["direc"] = direc
     res, allvecs = _run(func, x0, args, "Powell", retall, callback, options=opts)
     flag = _pyint(res["status"])
-    msg = {0: _STATUS["success"], 1: _STATUS["maxfev"], 2: _STATUS["maxiter"],
-           3: _STATUS["nan"]}.get(flag, "")
+    msg = _lookup({0: _STATUS["success"], 1: _STATUS["maxfev"],
+                   2: _STATUS["maxiter"], 3: _STATUS["nan"]}, flag)
     _report(disp, flag, msg, res, (("Iterations", "nit"),
                                    ("Function evaluations", "nfev")),
             RuntimeWarning)
@@ -319,7 +320,7 @@ def fmin_cg(f: Callable, x0: Any, fprime: Callable | None = None, args: tuple = 
                         options=dict(gtol=gtol, norm=norm, maxiter=maxiter, c1=c1,
                                      c2=c2))
     flag = _pyint(res["status"])
-    _report(disp, flag, _GRAD_MSG.get(flag, ""), res,
+    _report(disp, flag, _lookup(_GRAD_MSG, flag), res,
             (("Iterations", "nit"), ("Function evaluations", "nfev"),
              ("Gradient evaluations", "njev")))
     return _ret(res, full_output, retall, allvecs,
@@ -379,7 +380,7 @@ def fmin_bfgs(f: Callable, x0: Any, fprime: Callable | None = None, args: tuple 
     res, allvecs = _run(f, x0, args, "BFGS", retall, callback, jac=_jac_arg(fprime),
                         options=opts)
     flag = _pyint(res["status"])
-    _report(disp, flag, _GRAD_MSG.get(flag, ""), res,
+    _report(disp, flag, _lookup(_GRAD_MSG, flag), res,
             (("Iterations", "nit"), ("Function evaluations", "nfev"),
              ("Gradient evaluations", "njev")))
     return _ret(res, full_output, retall, allvecs,
@@ -432,8 +433,9 @@ def fmin_ncg(f: Callable, x0: Any, fprime: Callable | None = None,
                         jac=_jac_arg(fprime), hess=fhess, hessp=fhess_p,
                         options=dict(xtol=avextol, maxiter=maxiter, c1=c1, c2=c2))
     flag = _pyint(res["status"])
-    msg = {1: "Warning: " + _STATUS["maxiter"],
-           2: "Warning: " + _STATUS["pr_loss"]}.get(flag, _GRAD_MSG.get(flag, ""))
+    msg = _lookup({1: "Warning: " + _STATUS["maxiter"],
+                   2: "Warning: " + _STATUS["pr_loss"]}, flag,
+                  _lookup(_GRAD_MSG, flag))
     _report(disp, flag, msg, res,
             (("Iterations", "nit"), ("Function evaluations", "nfev"),
              ("Gradient evaluations", "njev"), ("Hessian evaluations", "nhev")))
@@ -1086,10 +1088,11 @@ def fsolve(func: Callable, x0: Any, args: tuple = (), fprime: Callable | None = 
         info["nfev"], info["njev"] = _pyint(info["nfev"]), _pyint(info["njev"])
         info["fvec"] = res["fun"]
         return res["x"], info, status, msg
-    if status == 0:
-        raise TypeError(msg)
-    if isinstance(status, int) and status != 1:
-        warnings.warn(msg, RuntimeWarning, stacklevel=2)
+    if isinstance(status, int):  # eager (under jit/vmap: no host status)
+        if status == 0:
+            raise TypeError(msg)
+        if status != 1:
+            warnings.warn(msg, RuntimeWarning, stacklevel=2)
     return res["x"]
 
 
@@ -1172,7 +1175,8 @@ def leastsq(func: Callable, x0: Any, args: tuple = (), Dfun: Callable | None = N
                         xtol=max(xtol, eps), gtol=max(gtol, eps), max_nfev=maxfev,
                         args=args)
     st = _pyint(res["status"])
-    ier = _LM_IER.get(st, 0) if isinstance(st, int) else st
+    ier = _LM_IER.get(st, 0) if isinstance(st, int) else snp.asarray(
+        np.array([_LM_IER[k] for k in range(-1, 5)], np.int32))[st + 1]
     errors = {0: "Improper input parameters.",
               1: "Both actual and predicted relative reductions in the sum of "
                  f"squares\n  are at most {ftol:f}",
@@ -1184,10 +1188,11 @@ def leastsq(func: Callable, x0: Any, args: tuple = (), Dfun: Callable | None = N
               4: "The cosine of the angle between func(x) and any column of the\n"
                  f"  Jacobian is at most {gtol:f} in absolute value",
               5: f"Number of calls to function has reached maxfev = {maxfev}."}
+    concrete = isinstance(ier, int)  # False under jit/vmap
     if not full_output:
-        if ier == 5:
+        if concrete and ier == 5:
             warnings.warn(errors[5], RuntimeWarning, stacklevel=2)
-        elif ier == 0:
+        elif concrete and ier == 0:
             raise TypeError(errors[0])
         return res["x"], ier
     J = res["jac"]
@@ -1197,14 +1202,14 @@ def leastsq(func: Callable, x0: Any, args: tuple = (), Dfun: Callable | None = N
     info = {"nfev": _pyint(res["nfev"]), "fvec": res["fun"], "fjac": fjac,
             "ipvt": np.arange(n, dtype=np.int32), "qtf": (Q.T @ res["fun"])[:n]}
     cov_x = None
-    if ier in (1, 2, 3, 4):
+    if concrete and ier in (1, 2, 3, 4):
         Rn = _concrete(R)
         if Rn is not None:
             d = np.abs(np.diag(Rn))
             if np.all(np.isfinite(Rn)) and d.min() > n * eps * max(d.max(), 1e-300):
                 Ri = np.linalg.inv(np.triu(Rn))
                 cov_x = Ri @ Ri.T
-    return res["x"], cov_x, info, errors.get(ier, ""), ier
+    return res["x"], cov_x, info, errors.get(ier, "") if concrete else "", ier
 
 
 # --- the nonlin solver functions -----------------------------------------------------

@@ -387,3 +387,31 @@ def test_nonlin_no_convergence_and_iter():
     assert np.asarray(x).shape == np.asarray(xs).shape
     with pytest.raises(TypeError):
         sxo.broyden1(lambda x: x, snp.array([1.0]), bogus=1)
+
+
+@pytest.mark.slow  # compiles a solver per problem: > 2 s
+def test_front_doors_under_jit_vmap_grad():
+    # x0 = x1 = x with x^3 + x = a: x = 1 at a = 2, dx/da = 1 / (3 x^2 + 1)
+    F = lambda x, a: snp.stack([x[0] ** 3 + x[1] - a, x[0] - x[1]])  # noqa: E731
+    x0 = snp.array([0.5, 0.5])
+    solve = lambda a: sxo.fsolve(F, x0, args=(a,))  # noqa: E731
+    np.testing.assert_allclose(np.asarray(sciax.jit(solve)(2.0)), [1.0, 1.0],
+                               atol=1e-10)
+    np.testing.assert_allclose(np.asarray(sciax.vmap(solve)(snp.array([2.0, 10.0]))),
+                               [[1.0, 1.0], [2.0, 2.0]], atol=1e-10)
+    assert float(sciax.grad(lambda a: solve(a)[0])(2.0)) == pytest.approx(0.25,
+                                                                          rel=1e-10)
+    # argmin of |x - a|^2 + x0 x1 is x0 = x1 = 2a/3
+    f = lambda x, a: snp.sum((x - a) ** 2) + x[0] * x[1]  # noqa: E731
+    out = sciax.jit(lambda a: sxo.fmin_bfgs(f, snp.zeros(2), args=(a,),
+                                            full_output=1))(1.5)
+    np.testing.assert_allclose(np.asarray(out[0]), [1.0, 1.0], atol=1e-8)
+    assert int(out[-1]) == 0
+    g = sciax.grad(lambda a: sxo.fmin_bfgs(f, snp.zeros(2), args=(a,), disp=0)[0])
+    assert float(g(1.5)) == pytest.approx(2.0 / 3.0, rel=1e-8)
+    t = snp.linspace(0.0, 1.0, 5)
+    r = lambda p, tt: p[0] * snp.exp(-p[1] * tt) - 2.0 * snp.exp(-1.5 * tt)  # noqa
+    x, ier = sciax.jit(lambda tt: sxo.leastsq(r, snp.array([1.0, 1.0]),
+                                              args=(tt,)))(t)
+    np.testing.assert_allclose(np.asarray(x), [2.0, 1.5], atol=1e-8)
+    assert int(ier) in (1, 2, 3, 4)
