@@ -124,7 +124,7 @@ def _report(disp, warnflag, msg, res, counts, warntype=None, stats_on_fail=True)
     if f is None or f.ndim != 0:
         return  # traced or batched: nothing to print on the host
     if warnflag:
-        warnings.warn(msg, warntype or OptimizeWarning, stacklevel=4)
+        warnings.warn(msg, warntype or OptimizeWarning, stacklevel=3)
         if not stats_on_fail:
             return
     else:
@@ -969,8 +969,10 @@ def fminbound(func: Callable, x1: float, x2: float, args: tuple = (),
         raise ValueError("Optimization bounds must be scalars or array scalars.")
     if float(x1) > float(x2):
         raise ValueError("The lower bound exceeds the upper bound.")
+    # minimize_scalar's bounded loop allows maxiter + 1 evaluations; SciPy's
+    # fminbound stops (flag 1) at maxfun of them
     res = minimize_scalar(func, bounds=(x1, x2), args=args, method="bounded",
-                          options=dict(xatol=xtol, maxiter=maxfun))
+                          options=dict(xatol=xtol, maxiter=max(int(maxfun) - 1, 0)))
     flag = _pyint(res["status"])
     fx = _concrete(res["fun"])
     if fx is not None and fx.ndim == 0 and np.isnan(fx):

@@ -202,6 +202,7 @@ def test_fminbound_brent_golden():
     ours = sxo.fminbound(f, -3.0, 4.0, full_output=1)
     ref = so.fminbound(f, -3.0, 4.0, full_output=1)
     assert len(ours) == len(ref) == 4 and ours[2] == ref[2] == 0
+    assert ours[3] == ref[3]
     np.testing.assert_allclose(float(ours[0]), ref[0], atol=1e-5)  # xtol 1e-5
     b = sxo.brent(f, brack=(-1.0, 0.0), full_output=1)
     rb = so.brent(f, brack=(-1.0, 0.0), full_output=1)
@@ -212,6 +213,22 @@ def test_fminbound_brent_golden():
     assert len(g) == len(rg) == 3
     np.testing.assert_allclose(float(g[0]), rg[0], rtol=1e-7)
     np.testing.assert_allclose(float(g[1]), rg[1], rtol=1e-12)
+    # same algorithms as SciPy's: the same iteration and evaluation counts
+    for br in (None, (-1.0, 0.0), (-1.0, 0.5, 2.0)):
+        ob, rb = sxo.brent(f, brack=br, full_output=1), so.brent(f, brack=br,
+                                                                full_output=1)
+        assert ob[2:] == rb[2:]
+        og, rg = sxo.golden(f, brack=br, full_output=1), so.golden(f, brack=br,
+                                                                  full_output=1)
+        assert og[2] == rg[2]
+        np.testing.assert_allclose(float(ob[0]), rb[0], rtol=1e-7)
+        np.testing.assert_allclose(float(og[0]), rg[0], rtol=1e-7)
+    # maxfun reached: flag 1 and SciPy's warning, at the same point
+    with pytest.warns(OptimizeWarning, match="Maximum number of function"):
+        ob = sxo.fminbound(snp.sin, 0.0, 10.0, maxfun=5, full_output=1)
+    rb = _quiet(so.fminbound, np.sin, 0.0, 10.0, maxfun=5, full_output=1)
+    assert ob[2:] == rb[2:] == (1, 5)
+    np.testing.assert_allclose(float(ob[0]), rb[0], rtol=1e-12)
     assert float(sxo.fminbound(f, 2.0, 3.0)) == pytest.approx(2.0, abs=1e-5)
     with pytest.raises(ValueError, match="lower bound exceeds"):
         sxo.fminbound(f, 3.0, 2.0)
