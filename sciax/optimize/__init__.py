@@ -145,7 +145,7 @@ from sciax.optimize._constraints import (  # noqa: E402
     NonlinearConstraint as NonlinearConstraint)
 from sciax.optimize._slsqp import SLSQPSolver as SLSQPSolver  # noqa: E402
 
-# --- branch legacy (issue 16): functional front doors, nnls, lsq_linear -----------------
+# --- branch legacy (issue 16): functional front doors, nnls, lsq_linear -----------
 from sciax.optimize._legacy import NoConvergence as NoConvergence  # noqa: E402
 from sciax.optimize._legacy import anderson as anderson  # noqa: E402
 from sciax.optimize._legacy import bracket as bracket  # noqa: E402
