@@ -369,7 +369,8 @@ _NONLIN = ["broyden1", "broyden2", "anderson", "newton_krylov", "diagbroyden",
            "linearmixing", "excitingmixing"]
 
 
-@pytest.mark.parametrize("name", _NONLIN)
+@pytest.mark.parametrize("name", [n if n == "linearmixing" else pytest.param(
+    n, marks=pytest.mark.slow) for n in _NONLIN])  # each compiles: ~2 s
 def test_nonlin_functions(name):
     F = lambda x: snp.stack([0.5 * snp.cos(x[1]) - x[0],  # noqa: E731
                              0.5 * snp.sin(x[0]) - x[1]])

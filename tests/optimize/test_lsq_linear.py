@@ -26,8 +26,14 @@ def _problem(seed, m, n):
     return rng.standard_normal((m, n)), rng.standard_normal(m)
 
 
-@pytest.mark.parametrize("seed,m,n", [(0, 8, 5), (1, 20, 10), (2, 5, 8), (3, 30, 3),
-                                      (4, 12, 12)])
+_SLOW = pytest.mark.slow  # one compilation per shape: > 2 s
+
+
+@pytest.mark.parametrize("seed,m,n", [(0, 8, 5), (1, 8, 5),  # one compilation
+                                      pytest.param(1, 20, 10, marks=_SLOW),
+                                      pytest.param(2, 5, 8, marks=_SLOW),
+                                      pytest.param(3, 30, 3, marks=_SLOW),
+                                      pytest.param(4, 12, 12, marks=_SLOW)])
 def test_nnls_matches_scipy(seed, m, n):
     A, b = _problem(seed, m, n)
     x, rnorm = nnls(A, b)
