@@ -233,7 +233,8 @@ def _bvls_core(A, b, lb, ub, tol, max_iter):
     idx = snp.arange(n)
     Ad, bd = A, b  # differentiable copies for the fixed-set expression
     A, b = lax.stop_gradient(A), lax.stop_gradient(b)  # the loops are not
-    x_lsq = snp.linalg.lstsq(A, b)[0]
+    unbounded = snp.linalg.lstsq(A, b)
+    x_lsq = unbounded[0]
     in_b = snp.all((x_lsq >= lb) & (x_lsq <= ub))
     on = snp.where(x_lsq <= lb, -1, 0)
     on = snp.where(x_lsq >= ub, 1, on).astype(dt)
@@ -331,7 +332,8 @@ def _bvls_core(A, b, lb, ub, tol, max_iter):
     r = Ad @ x - bd
     return dict(x=x, fun=r, cost=0.5 * snp.dot(r, r), optimality=c["opt"],
                 active_mask=on.astype(snp.int32), nit=nit.astype(snp.int32),
-                status=status.astype(snp.int32), initial_cost=cost0)
+                status=status.astype(snp.int32), initial_cost=cost0,
+                unbounded_sol=tuple(unbounded))
 
 
 _BVLS_JIT = sciax.jit(_bvls_core, static_argnums=(4, 5))
@@ -375,8 +377,9 @@ def lsq_linear(A, b, bounds=(-np.inf, np.inf), method="trf", tol=1e-10,
     res : OptimizeResult
         ``x``, ``cost``, ``fun`` (residuals), ``optimality`` (KKT violation),
         ``active_mask`` (-1 at a lower bound, 1 at an upper one, 0 free),
-        ``nit``, ``status`` (3: the unconstrained solution is feasible; 1, 2:
-        converged; 0: ``max_iter``), ``message``, ``success``.
+        ``unbounded_sol`` (``lstsq``'s ``(x, residuals, rank, s)`` without the
+        bounds), ``nit``, ``status`` (3: the unconstrained solution is
+        feasible; 1, 2: converged; 0: ``max_iter``), ``message``, ``success``.
 
     Notes
     -----
@@ -432,7 +435,8 @@ def lsq_linear(A, b, bounds=(-np.inf, np.inf), method="trf", tol=1e-10,
                     None if max_iter is None else int(max_iter))
     res = LsqLinearResult(x=out["x"], cost=out["cost"], fun=out["fun"],
                           optimality=out["optimality"],
-                          active_mask=out["active_mask"], nit=out["nit"],
+                          active_mask=out["active_mask"],
+                          unbounded_sol=out["unbounded_sol"], nit=out["nit"],
                           status=out["status"])
     if verbose:
         try:

@@ -11,6 +11,7 @@ and on the failures SciPy also reports) and the printed messages.
 
 from __future__ import annotations
 
+import inspect
 import re
 import warnings
 
@@ -30,6 +31,31 @@ from tests.optimize import mgh
 from tests.optimize import root_systems as rs
 
 X0 = [-1.2, 1.0]
+
+
+_NAMES = ["fmin", "fmin_powell", "fmin_cg", "fmin_bfgs", "fmin_ncg", "fmin_l_bfgs_b",
+          "fmin_tnc", "fmin_slsqp", "fminbound", "brent", "golden", "bracket",
+          "fsolve", "leastsq", "broyden1", "broyden2", "anderson", "newton_krylov",
+          "diagbroyden", "linearmixing", "excitingmixing", "nnls", "lsq_linear"]
+# documented differences: fmin_ncg's fprime is optional (exact gradient);
+# SciPy's deprecation sentinels (iprint, disp, atol) are None here; nnls takes
+# maxiter positionally too (the signature)
+_SIG_EXCEPTIONS = {("fmin_ncg", "fprime"), ("fmin_l_bfgs_b", "iprint"),
+                   ("fmin_l_bfgs_b", "disp"), ("nnls", "maxiter"), ("nnls", "atol")}
+
+
+@pytest.mark.parametrize("name", _NAMES)
+def test_signatures_are_scipys(name):
+    ours = inspect.signature(getattr(sxo, name)).parameters
+    ref = inspect.signature(getattr(so, name)).parameters
+    assert list(ours) == list(ref)
+    for k in ours:
+        if (name, k) in _SIG_EXCEPTIONS:
+            continue
+        assert ours[k].kind == ref[k].kind, k
+        da, db = ours[k].default, ref[k].default
+        assert da is db or da == db or (isinstance(da, float) and isinstance(
+            db, float) and np.isclose(da, db)), (k, da, db)
 
 
 def _quiet(fn, *a, **k):

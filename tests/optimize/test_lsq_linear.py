@@ -163,6 +163,9 @@ def test_lsq_linear_unbounded_and_one_sided():
     res = lsq_linear(A, b)
     ref = so.lsq_linear(A, b)
     assert int(res.status) == ref.status == 3 and int(res.nit) == 0
+    assert len(res.unbounded_sol) == len(ref.unbounded_sol) == 4
+    np.testing.assert_allclose(np.asarray(res.unbounded_sol[0]), ref.unbounded_sol[0],
+                               atol=1e-13)
     assert res.message == ref.message
     np.testing.assert_allclose(np.asarray(res.x), ref.x, atol=1e-13)
     res = lsq_linear(A, b, bounds=(0.0, np.inf), method="bvls")
