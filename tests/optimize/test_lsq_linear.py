@@ -218,3 +218,27 @@ def test_lsq_linear_vmap_jit_and_gradient():
                                                      bounds=(lb, ub)).cost)(
         snp.asarray(b)))
     np.testing.assert_allclose(gc, b - A @ ref.x, atol=1e-10)  # d cost / d b = -r
+
+
+@pytest.mark.slow  # one compilation, then 30 solves
+def test_bvls_and_nnls_take_scipys_steps_on_random_problems():
+    # the same active-set iterations as SciPy's BVLS and nnls: equal solutions,
+    # active sets, iteration counts and statuses, with infinite bounds mixed in
+    m, n = 12, 6
+    for seed in range(30):
+        rng = np.random.default_rng(seed)
+        A = rng.standard_normal((m, n))
+        b = rng.standard_normal(m) * rng.uniform(0.1, 10)
+        lb = rng.uniform(-1, 0, n)
+        ub = lb + rng.uniform(0.05, 1.0, n)
+        if seed % 3 == 0:
+            lb[::2] = -np.inf
+        if seed % 4 == 1:
+            ub[1::3] = np.inf
+        ref = so.lsq_linear(A, b, bounds=(lb, ub), method="bvls")
+        res = lsq_linear(A, b, bounds=(lb, ub), method="bvls")
+        np.testing.assert_allclose(np.asarray(res.x), ref.x, atol=1e-10)
+        np.testing.assert_array_equal(np.asarray(res.active_mask), ref.active_mask)
+        assert (int(res.nit), int(res.status)) == (ref.nit, ref.status)
+        np.testing.assert_allclose(np.asarray(nnls(A, b)[0]), so.nnls(A, b)[0],
+                                   atol=1e-10)
