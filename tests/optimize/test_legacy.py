@@ -363,6 +363,11 @@ def test_leastsq_mgh(name):
         # spread, so it is only compared on the others
         np.testing.assert_allclose(cov, ref[1], rtol=1e-3,
                                    atol=1e-6 * np.max(np.abs(ref[1])))
+    # qtf = (Q^T fvec)[:n] of the same factorization: R^T qtf = J^T fvec
+    np.testing.assert_allclose(np.triu(np.asarray(info["fjac"]).T[:x0.shape[0]]).T
+                               @ np.asarray(info["qtf"]),
+                               J.T @ np.asarray(info["fvec"]), atol=1e-12 * max(
+                                   1.0, np.abs(J).max() * np.abs(info["fvec"]).max()))
     # SciPy's formula on (fjac, ipvt) gives cov_x back
     n = x0.shape[0]
     r = np.triu(np.asarray(info["fjac"]).T[:n, :])
