@@ -84,6 +84,11 @@ SLOW_DOCTESTS = {
     "sciax.integrate._esdirk.KenCarp4", "sciax.integrate._esdirk.KenCarp5",
     "sciax.integrate._lsoda.LSODA",
 }
+# branch legacy: the functional front doors whose examples compile a solver
+SLOW_DOCTESTS |= {f"sciax.optimize._legacy.{name}" for name in (
+    "fmin_l_bfgs_b", "fmin_slsqp", "fmin_bfgs", "fmin_cg", "fmin_powell", "fmin_ncg",
+    "leastsq", "fsolve", "newton_krylov", "anderson", "broyden1", "broyden2",
+    "diagbroyden", "excitingmixing")} | {"sciax.optimize._lsq_linear.lsq_linear"}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list) -> None:

@@ -50,6 +50,16 @@ Global optimization
    differential_evolution - Population search over a box (one batched
                             evaluation per generation)
    basinhopping - Random hops between local minima (Metropolis test)
+
+Legacy and functional interfaces, linear least squares
+------------------------------------------------------
+   fmin, fmin_powell, fmin_cg, fmin_bfgs, fmin_ncg, fmin_l_bfgs_b, fmin_tnc,
+   fmin_slsqp - SciPy's functional minimizers (tuples, warnflags, disp)
+   fminbound, brent, golden, bracket - scalar minimization
+   fsolve, leastsq - MINPACK-style roots and least squares
+   broyden1, broyden2, anderson, newton_krylov, diagbroyden, linearmixing,
+   excitingmixing, NoConvergence - the nonlin solver functions
+   nnls, lsq_linear - non-negative and bounded linear least squares
 """
 
 from __future__ import annotations
@@ -145,3 +155,28 @@ from sciax.optimize._slsqp import SLSQPSolver as SLSQPSolver  # noqa: E402
 from sciax.optimize._global import basinhopping as basinhopping  # noqa: E402
 from sciax.optimize._global import (  # noqa: E402
     differential_evolution as differential_evolution)
+# --- branch legacy (issue 16): functional front doors, nnls, lsq_linear -----------
+from sciax.optimize._legacy import NoConvergence as NoConvergence  # noqa: E402
+from sciax.optimize._legacy import anderson as anderson  # noqa: E402
+from sciax.optimize._legacy import bracket as bracket  # noqa: E402
+from sciax.optimize._legacy import brent as brent  # noqa: E402
+from sciax.optimize._legacy import broyden1 as broyden1  # noqa: E402
+from sciax.optimize._legacy import broyden2 as broyden2  # noqa: E402
+from sciax.optimize._legacy import diagbroyden as diagbroyden  # noqa: E402
+from sciax.optimize._legacy import excitingmixing as excitingmixing  # noqa: E402
+from sciax.optimize._legacy import fmin as fmin  # noqa: E402
+from sciax.optimize._legacy import fmin_bfgs as fmin_bfgs  # noqa: E402
+from sciax.optimize._legacy import fmin_cg as fmin_cg  # noqa: E402
+from sciax.optimize._legacy import fmin_l_bfgs_b as fmin_l_bfgs_b  # noqa: E402
+from sciax.optimize._legacy import fmin_ncg as fmin_ncg  # noqa: E402
+from sciax.optimize._legacy import fmin_powell as fmin_powell  # noqa: E402
+from sciax.optimize._legacy import fmin_slsqp as fmin_slsqp  # noqa: E402
+from sciax.optimize._legacy import fmin_tnc as fmin_tnc  # noqa: E402
+from sciax.optimize._legacy import fminbound as fminbound  # noqa: E402
+from sciax.optimize._legacy import fsolve as fsolve  # noqa: E402
+from sciax.optimize._legacy import golden as golden  # noqa: E402
+from sciax.optimize._legacy import leastsq as leastsq  # noqa: E402
+from sciax.optimize._legacy import linearmixing as linearmixing  # noqa: E402
+from sciax.optimize._legacy import newton_krylov as newton_krylov  # noqa: E402
+from sciax.optimize._lsq_linear import lsq_linear as lsq_linear  # noqa: E402
+from sciax.optimize._lsq_linear import nnls as nnls  # noqa: E402
