@@ -969,10 +969,8 @@ def fminbound(func: Callable, x1: float, x2: float, args: tuple = (),
         raise ValueError("Optimization bounds must be scalars or array scalars.")
     if float(x1) > float(x2):
         raise ValueError("The lower bound exceeds the upper bound.")
-    # minimize_scalar's bounded loop allows maxiter + 1 evaluations; SciPy's
-    # fminbound stops (flag 1) at maxfun of them
     res = minimize_scalar(func, bounds=(x1, x2), args=args, method="bounded",
-                          options=dict(xatol=xtol, maxiter=max(int(maxfun) - 1, 0)))
+                          options=dict(xatol=xtol, maxiter=int(maxfun)))
     flag = _pyint(res["status"])
     fx = _concrete(res["fun"])
     if fx is not None and fx.ndim == 0 and np.isnan(fx):

@@ -147,8 +147,10 @@ def _bounded(f, lo, hi, xatol, maxiter):
 
     def cond(c):
         tol1, tol2, xm = tols(c)
+        # SciPy stops (status 1) once maxiter evaluations are made, counting the
+        # first; one step always runs when the start has not converged
         return (snp.abs(c["xf"] - xm) > (tol2 - 0.5 * (c["b"] - c["a"]))) & (
-            c["num"] < maxiter + 1)
+            (c["num"] < maxiter) | (c["num"] == 1))
 
     def body(c):
         a, b, xf, fx = c["a"], c["b"], c["xf"], c["fx"]
@@ -188,7 +190,7 @@ def _bounded(f, lo, hi, xatol, maxiter):
         return n
 
     c = lax.while_loop(cond, body, c0)
-    ok = c["num"] < maxiter + 1
+    ok = (c["num"] < maxiter) | (c["num"] == 1)
     return c["xf"], c["fx"], c["num"], c["num"], ok
 
 

@@ -43,3 +43,17 @@ def test_vmap_over_args_and_errors():
         minimize_scalar(lambda x: x * x, method="bounded")
     with pytest.raises(ValueError, match="Unknown"):
         minimize_scalar(lambda x: x * x, method="newton")
+
+
+@pytest.mark.parametrize("maxiter", [1, 2, 3, 8, 500])
+def test_bounded_evaluation_limit_as_scipy(maxiter):
+    # SciPy's bounded method counts the first evaluation and stops (status 1)
+    # at maxiter evaluations; one step always runs from an unconverged start
+    f = lambda x: (x - 0.3) ** 2 * snp.cos(3 * x) + x  # noqa: E731
+    fn = lambda x: (x - 0.3) ** 2 * np.cos(3 * x) + x  # noqa: E731
+    a = minimize_scalar(f, bounds=(-1, 2), method="bounded",
+                        options={"maxiter": maxiter})
+    b = so.minimize_scalar(fn, bounds=(-1, 2), method="bounded",
+                           options={"maxiter": maxiter})
+    assert (int(a.nfev), int(a.status)) == (b.nfev, b.status)
+    np.testing.assert_allclose(float(a.x), b.x, rtol=1e-12)
