@@ -44,6 +44,11 @@ Helpers
 -------
    approx_fprime, check_grad, rosen, rosen_der, rosen_hess, rosen_hess_prod
    HessianUpdateStrategy, BFGS, SR1 - quasi-Newton update objects (SciPy's)
+
+Constrained trust region (branch tconstr)
+-----------------------------------------
+   TrustConstrSolver - ``minimize(method='trust-constr')``'s options: SciPy's
+                       Byrd-Omojokun SQP and barrier interior-point method
 """
 
 from __future__ import annotations
@@ -134,3 +139,11 @@ from sciax.optimize._constraints import LinearConstraint as LinearConstraint  # 
 from sciax.optimize._constraints import (  # noqa: E402
     NonlinearConstraint as NonlinearConstraint)
 from sciax.optimize._slsqp import SLSQPSolver as SLSQPSolver  # noqa: E402
+# --- branch tconstr: minimize(method='trust-constr') ---
+from sciax.optimize._trust_constr import TrustConstrSolver as TrustConstrSolver  # noqa
+from sciax.optimize._trust_constr import (  # noqa: E402
+    run_from_minimize as _run_trust_constr)
+from sciax.optimize._minimize import (  # noqa: E402
+    register_constrained_method as _register_constrained)
+
+_register_constrained("trust-constr", TrustConstrSolver, _run_trust_constr)
