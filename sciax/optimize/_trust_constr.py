@@ -86,12 +86,26 @@ class TrustConstrSolver:
 
     Examples
     --------
+    Maximise ``x0 + 2 x1`` on the unit circle (an equality: the SQP method):
+
     >>> from sciax.optimize import minimize, NonlinearConstraint
-    >>> disk = NonlinearConstraint(lambda x: x[0] ** 2 + x[1] ** 2, -np.inf, 1.0)
-    >>> res = minimize(lambda x: -x[0] - 2 * x[1], snp.array([0.0, 0.0]),
-    ...                method="trust-constr", constraints=disk)
-    >>> print(np.round(np.asarray(res.x), 5), res.status, res.method)
-    [0.44721 0.89443] 1 tr_interior_point
+    >>> circle = NonlinearConstraint(lambda x: x[0] ** 2 + x[1] ** 2, 1.0, 1.0)
+    >>> res = minimize(lambda x: -x[0] - 2 * x[1], snp.array([1.0, 0.0]),
+    ...                method="trust-constr", constraints=circle)
+    >>> print(np.round(np.asarray(res.x), 6), int(res.status), res.method)
+    [0.447214 0.894427] 1 equality_constrained_sqp
+    >>> print(np.round(np.asarray(res.v[0]), 6))  # its multiplier, sqrt(5)/2
+    [1.118034]
+
+    With bounds (inequalities: the barrier method), HS 21:
+
+    >>> res = minimize(lambda x: 0.01 * x[0] ** 2 + x[1] ** 2 - 100,
+    ...                snp.array([-1.0, -1.0]), method="trust-constr",
+    ...                constraints={"type": "ineq",
+    ...                             "fun": lambda x: 10 * x[0] - x[1] - 10},
+    ...                bounds=[(2, 50), (-50, 50)])
+    >>> print(round(float(res.fun), 4), res.success, res.method)
+    -99.96 True tr_interior_point
     """
 
     gtol: float = 1e-8
@@ -408,8 +422,8 @@ def _solve(obj: Objective, pieces, x0, opts: TrustConstrSolver, callback):
         xt, stt, ft, cet, cit, ratio = trial(d)
         nf = i32(1)
         if m:
-            do_soc = (ratio < _SUFFICIENT_RATIO) & (snp.linalg.norm(dn) <= _SOC_THRESHOLD
-                                                    * snp.linalg.norm(dtan))
+            do_soc = (ratio < _SUFFICIENT_RATIO) & (
+                snp.linalg.norm(dn) <= _SOC_THRESHOLD * snp.linalg.norm(dtan))
 
             def soc(_):
                 y = -P.Y(barrier_constr(cet, cit, stt))
@@ -556,6 +570,15 @@ def minimize_trust_constr(fun: Callable, x0f, unravel_key, args, jac, hess, hess
             if float_ok:
                 lbj, ubj = snp.asarray(lbn, x.dtype), snp.asarray(ubn, x.dtype)
                 act_i, act_b = _active_set(user, x, lbj, ubj, st["g"], 1e-6)
+                # an interior point stops short of its active constraints:
+                # those whose multiplier exceeds their slack count as active
+                mi_user = cons.sizes(user)[1]
+                vin = st["v"][me:]
+                act_i = act_i | (vin[:mi_user] > st["ci"][:mi_user])
+                if bounded:
+                    w = _per_piece(pieces[-1:], x, vin[mi_user:], 0)[2][0]
+                    act_b = (act_b | ((w < 0) & (-w > x - lbj))
+                             | ((w > 0) & (w > ubj - x)))
                 x, f = _attach_kkt(obj_for, user, x, f, list(dyn), act_i, act_b)
             constr, jacs, mult = _per_piece(pieces, st["x"], st["v"], me)
             out = RootResult(
