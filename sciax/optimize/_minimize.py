@@ -344,9 +344,9 @@ def minimize(fun: Callable, x0: Any, args: Any = (), method: Any = None,
         Hessian, or hessian-vector product, for Newton-type methods.  By default
         the exact ones (forward-over-reverse) are used.
     bounds : Bounds or sequence of (min, max) pairs, optional
-        Box constraints for L-BFGS-B and Nelder-Mead.
+        Box constraints for L-BFGS-B, Nelder-Mead, SLSQP and trust-constr.
     constraints : dict, NonlinearConstraint, LinearConstraint or a list of them
-        Constraints for ``'SLSQP'`` (SciPy's dicts ``{'type': 'eq' or 'ineq',
+        Constraints for ``'SLSQP'`` and ``'trust-constr'`` (SciPy's dicts ``{'type': 'eq' or 'ineq',
         'fun', 'jac', 'args'}`` or constraint objects); Jacobians are exact.
     tol : float, optional
         Tolerance mapped to each method's main option, as SciPy.

@@ -288,3 +288,24 @@ def test_bad_constraints_raise():
         with pytest.raises(ValueError, match="'eq' or 'ineq'"):
             minimize(f, snp.ones(2), method=tc, options={"gtoll": 1.0},
                      constraints={"type": "x", "fun": f})
+
+
+@pytest.mark.slow
+def test_pytree_x0_user_jac_and_hess():
+    # a dict x0 comes back as a dict (x, grad, lagrangian_grad); then jac=True
+    # and a hess callable are used as given (min |x - 1|^2, x0 + x1 <= 1)
+    f = lambda p: (p["a"] - 1.0) ** 2 + snp.sum((p["b"] - 2.0) ** 2)  # noqa: E731
+    c = {"type": "eq", "fun": lambda p: p["a"] + snp.sum(p["b"]) - 1.0}
+    r = minimize(f, {"a": snp.float64(0.0), "b": snp.zeros(2)}, method="trust-constr",
+                 constraints=c)
+    # closed form: x = t + lam (1, 1, 1) with t = (1, 2, 2), sum x = 1
+    np.testing.assert_allclose(float(r.x["a"]), -1.0 / 3.0, atol=1e-10)
+    np.testing.assert_allclose(np.asarray(r.x["b"]), [2.0 / 3.0] * 2, atol=1e-10)
+    np.testing.assert_allclose(np.asarray(r.lagrangian_grad["b"]), 0.0, atol=1e-9)
+    fg = lambda x: (snp.sum((x - 1.0) ** 2), 2.0 * (x - 1.0))  # noqa: E731
+    half = {"type": "ineq", "fun": lambda x: 1.0 - x[0] - x[1]}
+    r = minimize(fg, snp.zeros(2), jac=True, hess=lambda x: 2.0 * snp.eye(2),
+                 method="trust-constr", constraints=half)
+    s = _scipy_exact(lambda x: snp.sum((x - 1.0) ** 2), [0.0, 0.0],
+                     [(lambda x: (1.0 - x[0] - x[1])[None], 0.0, np.inf)])
+    _same_run(r, s)
