@@ -147,3 +147,7 @@ from sciax.optimize._minimize import (  # noqa: E402
     register_constrained_method as _register_constrained)
 
 _register_constrained("trust-constr", TrustConstrSolver, _run_trust_constr)
+from sciax.optimize._cobyla import COBYLASolver as COBYLASolver  # noqa: E402
+from sciax.optimize._cobyla import run_from_minimize as _run_cobyla  # noqa: E402
+
+_register_constrained("cobyla", COBYLASolver, _run_cobyla)
