@@ -134,8 +134,8 @@ def _trlp(A, b, delta, g, iters=60):
     def barrier(y, tau):
         s, t, w = slacks(y)
         ok = snp.all(s > 0) & (t > 0) & (w > 0)
-        val = tau * snp.dot(q, y) - snp.sum(snp.log(snp.where(s > 0, s, 1.0))) - snp.log(
-            snp.where(t > 0, t, 1.0)) - snp.log(snp.where(w > 0, w, 1.0))
+        val = (tau * snp.dot(q, y) - snp.sum(snp.log(snp.where(s > 0, s, 1.0)))
+               - snp.log(snp.where(t > 0, t, 1.0)) - snp.log(snp.where(w > 0, w, 1.0)))
         return snp.where(ok, val, snp.inf)
 
     R = snp.concatenate([Ad, -snp.ones((1, m), dt)], axis=0)  # ds/dy = -R
@@ -399,8 +399,8 @@ def _solve(obj: Objective, pieces, lb, ub, x0, opts: COBYLASolver, callback):
 
     def evaluate_at(S, B, x):
         pole = S["sim"][:, n]
-        distsq = snp.concatenate([snp.sum((x[:, None] - (pole[:, None] + S["sim"][:, :n]))
-                                          ** 2, axis=0),
+        verts = pole[:, None] + S["sim"][:, :n]
+        distsq = snp.concatenate([snp.sum((x[:, None] - verts) ** 2, axis=0),
                                   snp.reshape(snp.sum((x - pole) ** 2), (1,))])
         j = snp.argmin(distsq)
         near = distsq[j] <= (1e-4 * rhoend) ** 2
@@ -459,7 +459,8 @@ def _solve(obj: Objective, pieces, lb, ub, x0, opts: COBYLASolver, callback):
         def no_step(_):
             dl = delta * 0.1
             dl = snp.where(dl <= gamma3 * rho, rho, dl)
-            return S, B, snp.where(info == RUNNING, dl, delta), ratio, jdrop_ok, nf, info
+            dl = snp.where(info == RUNNING, dl, delta)
+            return S, B, dl, ratio, jdrop_ok, nf, info
 
         S, B, delta, ratio, jdrop_ok, nf, info = lax.cond(go, take_step, no_step, None)
         running = info == RUNNING
@@ -523,7 +524,7 @@ def _solve(obj: Objective, pieces, lb, ub, x0, opts: COBYLASolver, callback):
     return B, nf, st["info"], st["tr"]
 
 
-# --- front door ------------------------------------------------------------------------
+# --- front door ----------------------------------------------------------------------
 
 _INFEASIBLE_MSG = ("Did not converge to a solution satisfying the constraints. See "
                    "`maxcv` for the magnitude of the violation.")
