@@ -45,10 +45,12 @@ Helpers
    approx_fprime, check_grad, rosen, rosen_der, rosen_hess, rosen_hess_prod
    HessianUpdateStrategy, BFGS, SR1 - quasi-Newton update objects (SciPy's)
 
-Constrained trust region (branch tconstr)
------------------------------------------
+Constrained trust region and COBYLA (branch tconstr)
+----------------------------------------------------
    TrustConstrSolver - ``minimize(method='trust-constr')``'s options: SciPy's
                        Byrd-Omojokun SQP and barrier interior-point method
+   COBYLASolver - ``minimize(method='COBYLA')``'s options: Powell's
+                  derivative-free linear-approximation trust region
 """
 
 from __future__ import annotations

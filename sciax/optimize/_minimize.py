@@ -38,7 +38,7 @@ def register_method(name: str, cls: type) -> None:
 
 # Constrained methods outside the driver (own loop and front door), by name:
 # ``(solver class, run(fun, x0, args, jac, hess, hessp, bounds, constraints,
-# tol, callback, solver, disp))``.
+# callback, solver, disp))``; ``tol`` reaches the solver via its ``tol_fields``.
 _CONSTRAINED_METHODS: dict[str, tuple] = {}
 
 
@@ -333,7 +333,7 @@ def minimize(fun: Callable, x0: Any, args: Any = (), method: Any = None,
         One of SciPy's names (case-insensitive): ``'BFGS'`` (default),
         ``'L-BFGS-B'`` (default with bounds), ``'CG'``, ``'Newton-CG'``,
         ``'trust-ncg'``, ``'trust-exact'``, ``'dogleg'``, ``'Nelder-Mead'``,
-        ``'SLSQP'``, ``'trust-constr'`` (constraints and bounds),
+        ``'SLSQP'``, ``'trust-constr'``, ``'COBYLA'`` (constraints and bounds),
         or a solver class or instance (see :func:`show_options`).
     jac : None, bool, str or callable, optional
         ``None`` (default): the exact gradient by reverse mode.  ``True``:
@@ -344,10 +344,11 @@ def minimize(fun: Callable, x0: Any, args: Any = (), method: Any = None,
         Hessian, or hessian-vector product, for Newton-type methods.  By default
         the exact ones (forward-over-reverse) are used.
     bounds : Bounds or sequence of (min, max) pairs, optional
-        Box constraints for L-BFGS-B, Nelder-Mead, SLSQP and trust-constr.
+        Box constraints for L-BFGS-B, Nelder-Mead, SLSQP, trust-constr, COBYLA.
     constraints : dict, NonlinearConstraint, LinearConstraint or a list of them
-        Constraints for ``'SLSQP'`` and ``'trust-constr'`` (SciPy's dicts ``{'type': 'eq' or 'ineq',
-        'fun', 'jac', 'args'}`` or constraint objects); Jacobians are exact.
+        Constraints for ``'SLSQP'``, ``'trust-constr'`` and ``'COBYLA'``
+        (SciPy's dicts ``{'type': 'eq' or 'ineq', 'fun', 'jac', 'args'}`` or
+        constraint objects); Jacobians are exact.
     tol : float, optional
         Tolerance mapped to each method's main option, as SciPy.
     callback : callable, optional

@@ -18,7 +18,8 @@ reverse mode) where SciPy's default is a BFGS approximation, and the
 constraint Jacobians are exact, so the iterates differ while the solutions
 agree; the projections use a dense SVD of the Jacobian (SciPy: a QR, or an
 augmented system for sparse Jacobians); ``callback`` cannot stop the
-iteration; ``verbose`` prints only the final summary.  The whole iteration is
+iteration; ``verbose`` prints only the final summary; ``keep_feasible`` of
+constraints and bounds is accepted and not enforced.  The whole iteration is
 one ``lax.while_loop`` (barrier updates are iterations that take no step, as
 SciPy counts them), so it runs under ``jit`` and ``vmap``.
 """
