@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import sciax
+import sciax.numpy
 from sciax import lax
 
 ROUND_TRIP_VALUES = [
@@ -174,3 +175,18 @@ def test_operators():
     np.testing.assert_allclose(np.asarray(m @ m.T), np.asarray(m) @ np.asarray(m).T)
     assert (x * 2.0).dtype == np.float64
     assert (sciax.device_put(np.ones(2, np.float32)) * 2.0).dtype == np.float32
+
+
+def test_host_transfer_every_dtype_and_layout():
+    # the CPU transfer goes through the buffer protocol; bfloat16 (which it does
+    # not export) through jaxlib's copy: both give NumPy's values and dtypes
+    for dt in ("bool", "int8", "uint16", "int32", "int64", "float16", "float32",
+               "float64", "complex64", "complex128", "bfloat16"):
+        want = (np.arange(6) % 3).astype(dt).reshape(2, 3)
+        got = np.asarray(sciax.numpy.asarray(want) + sciax.numpy.zeros((), dt))
+        assert got.dtype == want.dtype and got.shape == (2, 3)
+        np.testing.assert_array_equal(got, want)
+    t = np.asarray(sciax.numpy.arange(6.0).reshape(2, 3).T * 1.0)  # a transposed result
+    np.testing.assert_array_equal(t, np.arange(6.0).reshape(2, 3).T)
+    assert np.asarray(sciax.numpy.zeros((0, 3))).shape == (0, 3)
+    assert float(sciax.numpy.asarray(2.5) * 2.0) == 5.0

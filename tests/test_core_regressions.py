@@ -278,3 +278,22 @@ def test_clear_caches_drops_programs_and_results_stay_right():
     # grad of a jitted function (the transformed-body caches) still works
     g = sciax.grad(lambda x: f(x).sum())(snp.arange(3.0))
     np.testing.assert_allclose(np.asarray(g), 2 * np.cos(np.arange(3.0)))
+
+
+def test_python_scalar_arguments_reuse_buffers_without_mixing_values():
+    # dispatch keeps one device buffer per Python scalar; values that compare
+    # equal but differ (0.0 / -0.0, 1 / True / 1.0) must not share one
+    f = sciax.jit(lambda a, b: a * b)
+    x = snp.ones(3)
+    for _ in range(2):
+        assert np.signbit(np.asarray(f(x, -0.0))).all()
+        assert not np.signbit(np.asarray(f(x, 0.0))).any()
+        assert np.isnan(np.asarray(f(x, float("nan")))).all()
+    ident = sciax.jit(lambda a: a)
+    assert ident(True).dtype == np.bool_ and ident(1).dtype == snp.int64
+    assert ident(1.0).dtype == snp.float64 and ident(1j).dtype == snp.complex128
+    np.testing.assert_array_equal(np.asarray(x * 2.0 + x * 3), [5.0, 5.0, 5.0])
+    # the cache holds weak types of the current x64 mode only
+    with sciax.enable_x64(False):
+        assert ident(1.5).dtype == np.float32
+    assert ident(1.5).dtype == np.float64

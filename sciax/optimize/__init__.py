@@ -45,6 +45,12 @@ Helpers
    approx_fprime, check_grad, rosen, rosen_der, rosen_hess, rosen_hess_prod
    HessianUpdateStrategy, BFGS, SR1 - quasi-Newton update objects (SciPy's)
 
+Global optimization
+-------------------
+   differential_evolution - Population search over a box (one batched
+                            evaluation per generation)
+   basinhopping - Random hops between local minima (Metropolis test)
+
 Constrained trust region and COBYLA (branch tconstr)
 ----------------------------------------------------
    TrustConstrSolver - ``minimize(method='trust-constr')``'s options: SciPy's
@@ -141,7 +147,13 @@ from sciax.optimize._constraints import LinearConstraint as LinearConstraint  # 
 from sciax.optimize._constraints import (  # noqa: E402
     NonlinearConstraint as NonlinearConstraint)
 from sciax.optimize._slsqp import SLSQPSolver as SLSQPSolver  # noqa: E402
-# --- branch tconstr: minimize(method='trust-constr') ---
+
+# --- branch glob (issue 16): global minimisation -------------------------------------
+from sciax.optimize._global import basinhopping as basinhopping  # noqa: E402
+from sciax.optimize._global import (  # noqa: E402
+    differential_evolution as differential_evolution)
+
+# --- branch tconstr: minimize(method='trust-constr') and COBYLA ---
 from sciax.optimize._trust_constr import TrustConstrSolver as TrustConstrSolver  # noqa
 from sciax.optimize._trust_constr import (  # noqa: E402
     run_from_minimize as _run_trust_constr)

@@ -57,6 +57,16 @@ def _zoom_trial(c):
     return snp.where(bad, aq, aj)
 
 
+def _in_range(v, dtype):
+    """``v`` as a 0-d array of ``dtype``; a Python float such as the searches'
+    1e-100 / 1e100 limits is first held within the dtype's normal range
+    (float32 would round them to 0 / inf, with NumPy's overflow warning)."""
+    if isinstance(v, (int, float)):
+        fi = snp.finfo(dtype)
+        v = min(max(float(v), float(fi.tiny)), float(fi.max) / 8.0) if v > 0 else v
+    return snp.asarray(v, dtype)
+
+
 def wolfe_search(value_and_grad: Callable, x, p, f0, g0, alpha1, *, c1=1e-4, c2=0.9,
                  amax=1e100, maxiter=10, extra=None) -> dict[str, Any]:
     """Find ``alpha`` satisfying the strong Wolfe conditions along ``p``.
@@ -70,7 +80,7 @@ def wolfe_search(value_and_grad: Callable, x, p, f0, g0, alpha1, *, c1=1e-4, c2=
     """
     dtype = x.dtype
     d0 = snp.dot(g0, p)
-    amax = snp.asarray(amax, dtype)
+    amax = _in_range(amax, dtype)
     alpha1 = snp.minimum(snp.asarray(alpha1, dtype), amax)
     z = snp.zeros((), dtype)
     carry = dict(stage=snp.int32(_BRACKET), i_br=snp.int32(0), i_zoom=snp.int32(0),
@@ -324,8 +334,8 @@ def more_thuente(value_and_grad: Callable, x, p, f0, g0, stp, *, ftol=1e-4, gtol
     dtype = x.dtype
     ginit = snp.dot(g0, p)
     gtest = ftol * ginit
-    stpmin = snp.asarray(stpmin, dtype)
-    stpmax = snp.asarray(stpmax, dtype)
+    stpmin = _in_range(stpmin, dtype)
+    stpmax = _in_range(stpmax, dtype)
     stp = snp.asarray(stp, dtype)
     z = snp.zeros((), dtype)
     width = stpmax - stpmin

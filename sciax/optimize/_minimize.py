@@ -256,6 +256,9 @@ def _runner(fun, jac, hess, hessp, solver, callback, disp, xkey, args_tree, stat
         return Objective(fun, tuple(rebuild(dyn)), unravel, jac, hess, hessp)
 
     def run(x0f, lb, ub, dyn):
+        if lb is None:  # unbounded: infinite bounds as constants of the program
+            lb = snp.full(x0f.shape, -snp.inf, x0f.dtype)
+            ub = snp.full(x0f.shape, snp.inf, x0f.dtype)
         dyn_nd = [lax.stop_gradient(d) for d in dyn]
         obj = obj_for(dyn_nd)
         state, nit, reason = iterative_solve(solver, obj, x0f, lb, ub, callback, disp)
@@ -450,9 +453,9 @@ def minimize(fun: Callable, x0: Any, args: Any = (), method: Any = None,
         x0f = snp.clip(x0f, lb, ub)
         lbj, ubj = snp.asarray(lb, x0f.dtype), snp.asarray(ub, x0f.dtype)
     else:
-        # NumPy constants: handed to the compiled program without an eager op.
-        lbj = np.full((n,), -np.inf, np.dtype(x0f.dtype))
-        ubj = np.full((n,), np.inf, np.dtype(x0f.dtype))
+        # built inside the program: an eager call then hands jit only Arrays,
+        # which its fast path takes without a host-to-device copy per call
+        lbj = ubj = None
 
     a_leaves, a_tree = sciax.tree.flatten(args)
     dyn_pos = tuple(_is_dynamic(v) for v in a_leaves)

@@ -276,3 +276,13 @@ def test_nelder_mead_with_bounds_and_limits_matches_scipy():
         np.testing.assert_allclose(np.asarray(r.x), s.x, atol=1e-8)
         assert (int(r.nit), int(r.nfev), int(r.status)) == (s.nit, s.nfev, s.status)
         assert r.message == s.message
+
+
+def test_float32_line_search_limits_stay_in_range():
+    # the searches' 1e-100 / 1e100 step limits are held within float32's range:
+    # no overflow-on-cast warning, and the minimum is found in float32
+    with sciax.enable_x64(False), warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        r = minimize(rosen, snp.asarray([-1.2, 1.0], "float32"), method="BFGS")
+    assert r.x.dtype == np.float32 and int(r.status) == 0
+    np.testing.assert_allclose(np.asarray(r.x), [1.0, 1.0], atol=1e-3)
