@@ -60,6 +60,13 @@ Legacy and functional interfaces, linear least squares
    broyden1, broyden2, anderson, newton_krylov, diagbroyden, linearmixing,
    excitingmixing, NoConvergence - the nonlin solver functions
    nnls, lsq_linear - non-negative and bounded linear least squares
+
+Constrained trust region and COBYLA
+-----------------------------------
+   TrustConstrSolver - ``minimize(method='trust-constr')``'s options: SciPy's
+                       Byrd-Omojokun SQP and barrier interior-point method
+   COBYLASolver - ``minimize(method='COBYLA')``'s options: Powell's
+                  derivative-free linear-approximation trust region
 """
 
 from __future__ import annotations
@@ -180,3 +187,16 @@ from sciax.optimize._legacy import linearmixing as linearmixing  # noqa: E402
 from sciax.optimize._legacy import newton_krylov as newton_krylov  # noqa: E402
 from sciax.optimize._lsq_linear import lsq_linear as lsq_linear  # noqa: E402
 from sciax.optimize._lsq_linear import nnls as nnls  # noqa: E402
+
+# --- branch tconstr: minimize(method='trust-constr') and COBYLA ---
+from sciax.optimize._trust_constr import TrustConstrSolver as TrustConstrSolver  # noqa
+from sciax.optimize._trust_constr import (  # noqa: E402
+    run_from_minimize as _run_trust_constr)
+from sciax.optimize._minimize import (  # noqa: E402
+    register_constrained_method as _register_constrained)
+
+_register_constrained("trust-constr", TrustConstrSolver, _run_trust_constr)
+from sciax.optimize._cobyla import COBYLASolver as COBYLASolver  # noqa: E402
+from sciax.optimize._cobyla import run_from_minimize as _run_cobyla  # noqa: E402
+
+_register_constrained("cobyla", COBYLASolver, _run_cobyla)

@@ -36,6 +36,26 @@ def register_method(name: str, cls: type) -> None:
     cls.name = name.lower()
 
 
+# Constrained methods outside the driver (own loop and front door), by name:
+# ``(solver class, run(fun, x0, args, jac, hess, hessp, bounds, constraints,
+# callback, solver, disp))``; ``tol`` reaches the solver via its ``tol_fields``.
+_CONSTRAINED_METHODS: dict[str, tuple] = {}
+
+
+def register_constrained_method(name: str, cls: type, run: Callable) -> None:
+    """Add a constrained method that runs its own front door ``run``."""
+    _CONSTRAINED_METHODS[name.lower()] = (cls, run)
+
+
+def _constrained_entry(method):
+    if isinstance(method, str):
+        return _CONSTRAINED_METHODS.get(method.lower())
+    for cls, run in _CONSTRAINED_METHODS.values():
+        if method is cls or isinstance(method, cls):
+            return cls, run
+    return None
+
+
 def _resolve_method(method, bounds, constraints):
     if method is None:
         method = "l-bfgs-b" if bounds is not None else "bfgs"
@@ -316,6 +336,7 @@ def minimize(fun: Callable, x0: Any, args: Any = (), method: Any = None,
         One of SciPy's names (case-insensitive): ``'BFGS'`` (default),
         ``'L-BFGS-B'`` (default with bounds), ``'CG'``, ``'Newton-CG'``,
         ``'trust-ncg'``, ``'trust-exact'``, ``'dogleg'``, ``'Nelder-Mead'``,
+        ``'SLSQP'``, ``'trust-constr'``, ``'COBYLA'`` (constraints and bounds),
         or a solver class or instance (see :func:`show_options`).
     jac : None, bool, str or callable, optional
         ``None`` (default): the exact gradient by reverse mode.  ``True``:
@@ -326,10 +347,11 @@ def minimize(fun: Callable, x0: Any, args: Any = (), method: Any = None,
         Hessian, or hessian-vector product, for Newton-type methods.  By default
         the exact ones (forward-over-reverse) are used.
     bounds : Bounds or sequence of (min, max) pairs, optional
-        Box constraints for L-BFGS-B and Nelder-Mead.
+        Box constraints for L-BFGS-B, Nelder-Mead, SLSQP, trust-constr, COBYLA.
     constraints : dict, NonlinearConstraint, LinearConstraint or a list of them
-        Constraints for ``'SLSQP'`` (SciPy's dicts ``{'type': 'eq' or 'ineq',
-        'fun', 'jac', 'args'}`` or constraint objects); Jacobians are exact.
+        Constraints for ``'SLSQP'``, ``'trust-constr'`` and ``'COBYLA'``
+        (SciPy's dicts ``{'type': 'eq' or 'ineq', 'fun', 'jac', 'args'}`` or
+        constraint objects); Jacobians are exact.
     tol : float, optional
         Tolerance mapped to each method's main option, as SciPy.
     callback : callable, optional
@@ -385,6 +407,13 @@ def minimize(fun: Callable, x0: Any, args: Any = (), method: Any = None,
         raise TypeError(f"fun must be callable, got {type(fun).__name__}")
     if method is None and has_cons:
         method = "SLSQP"
+    entry = _constrained_entry(method)
+    if entry is not None:
+        cls, run = entry
+        solver, disp = _build_solver(cls, method if isinstance(method, cls) else None,
+                                     options, tol)
+        return run(fun, x0, args, jac, hess, hessp, bounds,
+                   constraints if has_cons else (), callback, solver, disp)
     if _is_slsqp(method):
         return _run_slsqp(fun, x0, args, method, jac, bounds, constraints if has_cons
                           else (), tol, callback, options)

@@ -314,6 +314,9 @@ def show_options(solver: str | None = None, method: str | None = None,
         raise ValueError(f"show_options: solver must be 'minimize' or 'root', got "
                          f"{solver!r}")
     table = dict(_ROOT) if solver == "root" else dict(_METHODS, slsqp=SLSQPSolver)
+    if solver != "root":
+        from sciax.optimize._minimize import _CONSTRAINED_METHODS  # cycle: as above
+        table.update({k: cls for k, (cls, _) in _CONSTRAINED_METHODS.items()})
     names = [method.lower()] if method else sorted(table)
     for n in names:
         if n not in table:
