@@ -52,10 +52,52 @@ def _osc_np(x, c):
 
 
 
+def _count(jaxpr) -> int:
+    """Equations of ``jaxpr``, those of nested sub-programs included."""
+    n = 0
+    for e in jaxpr.eqns:
+        n += 1
+        for v in e.params.values():
+            for sub in (v if isinstance(v, (tuple, list)) else (v,)):
+                inner = getattr(sub, "jaxpr", None)
+                if inner is not None and hasattr(inner, "eqns"):
+                    n += _count(inner)
+    return n
+
+
+def ops() -> None:
+    """Operation counts of the traced programs (independent of machine load):
+    all equations outside the adaptive loop, the loop body's own equations, and
+    the body's equations with its nested sub-programs (the extrapolation)."""
+    cases = [("cheap", lambda p: quad(_gauss, 0.0, 2.0, args=(p,))[0], 1.3),
+             ("expensive", lambda p: quad(_osc, 0.0, 3.0, args=(p,))[0], 50.0),
+             ("batch", sciax.vmap(lambda p: quad(_gauss, 0.0, 2.0, args=(p,))[0]),
+              np.linspace(0.5, 3.0, 8))]
+    print("| program | outside the loop | loop body | loop body, nested |")
+    print("| --- | ---: | ---: | ---: |")
+    for name, f, x in cases:
+        jaxpr = sciax.make_jaxpr(f)(x)
+        jaxpr = getattr(jaxpr, "jaxpr", jaxpr)
+        loops = [e for e in jaxpr.eqns if e.primitive.name == "while"]
+        body = [getattr(e.params["body_jaxpr"], "jaxpr", e.params["body_jaxpr"])
+                for e in loops]
+        inside = sum(_count(b) for b in body)
+        own = sum(len(b.eqns) for b in body)
+        outside = _count(jaxpr) - inside - sum(
+            _count(getattr(e.params["cond_jaxpr"], "jaxpr", e.params["cond_jaxpr"]))
+            for e in loops)
+        print(f"| {name} | {outside} | {own} | {inside} |")
+
+
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--quick", action="store_true")
+    p.add_argument("--ops", action="store_true",
+                   help="print the traced programs' operation counts and exit")
     opts = p.parse_args()
+    if opts.ops:
+        ops()
+        return
     rounds = 3 if opts.quick else 9
     batch = 500 if opts.quick else 10_000
     rows = []
