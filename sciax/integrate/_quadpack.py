@@ -329,14 +329,17 @@ def _adaptive(g: Callable, pts: Any, limit: int, epsabs: float, epsrel: float,
         rlist2 = s["rlist2"].at[numrl2 - 1].set(area)
 
         def extrapolate(op: tuple) -> tuple:
-            return _qelg.qelg(*op, eps, big)
+            return _qelg.qelg(*op[:4], eps, big, active=op[4])
 
         def skip(op: tuple) -> tuple:
-            tab, n, r3, nres = op
+            tab, n, r3, nres, _ = op
             return zero, snp.asarray(big, dtype), tab, n, r3, nres
 
+        # (under vmap both branches run: the table loop then steps only for the
+        # members that extrapolate)
         reseps, abseps, rlist2x, numrl2x, res3la, nres = lax.cond(
-            doext, extrapolate, skip, (rlist2, numrl2, s["res3la"], s["nres"]))
+            doext, extrapolate, skip,
+            (rlist2, numrl2, s["res3la"], s["nres"], doext))
         ktmin = s["ktmin"] + 1
         ier_x = snp.where((ktmin > 5) & (s["abserr"] < 1e-3 * errsum), 5, ier)
         better = abseps < s["abserr"]
