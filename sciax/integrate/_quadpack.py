@@ -7,21 +7,22 @@ from a partition at the user's ``points`` for QAGP) runs in one
 ``quad`` jits, and ``vmap`` over parameters batches the whole loop.
 
 Derivatives are not taken through the loop.  The loop runs on values with their
-derivatives stopped; the result is then re-expressed as
+derivatives stopped; the derivatives of the result with respect to ``args`` are
+those of ``S``, the same Kronrod rule summed over the loop's final partition with
+the live parameters: the integral of the integrand's derivative, computed by the
+same rule (differentiation under the integral sign), to every order.  A
+``custom_jvp`` on ``args`` evaluates ``S`` only under differentiation, so a plain
+call pays nothing for it.  When the integrand closes over traced values (which a
+rule on ``args`` cannot see) the result is instead re-expressed in the program as
 
-    y = y_loop + (S - stop_gradient(S)) + Leibniz terms,
+    y = y_loop + (S - stop_gradient(S)),
 
-where ``S`` is the same Kronrod rule summed over the loop's final partition,
-evaluated with the live parameters.  ``S - stop_gradient(S)`` is zero, so the
-value is QUADPACK's, while its derivatives of every order are those of the rule on
-the fixed partition: the integral of the integrand's derivative, computed by the
-same rule (differentiation under the integral sign).  The limits enter through
-``∫_{stop_gradient(b)}^{b} f`` by 2-point Gauss–Legendre, which is zero in value
-and has the derivatives of Leibniz's rule (``f(b) db``, ``f'(b) db²``, ...) up to
-fourth order.  This construction (rather than a ``custom_jvp`` rule) also gives the
-right derivatives when the integrand closes over differentiated values, in forward
-mode; reverse mode through such a closure reaches the ``while_loop`` and raises,
-so pass parameters in ``args``.
+zero in value, with the derivatives of ``S``; this gives the right derivatives
+through the closure in forward mode (reverse mode through such a closure reaches
+the ``while_loop`` and raises, so pass parameters in ``args``).  Traced limits
+enter through ``∫_{stop_gradient(b)}^{b} f`` by 2-point Gauss–Legendre, which is
+zero in value and has the derivatives of Leibniz's rule (``f(b) db``,
+``f'(b) db²``, ...) up to fourth order.
 """
 
 from __future__ import annotations
