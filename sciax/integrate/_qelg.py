@@ -104,13 +104,16 @@ LIMEXP = 50
 TABLE = LIMEXP + 2
 
 
-def qelg(epstab: Any, n: Any, res3la: Any, nres: Any, eps: float, big: float
-         ) -> tuple[Any, Any, Any, Any, Any, Any]:
+def qelg(epstab: Any, n: Any, res3la: Any, nres: Any, eps: float, big: float,
+         active: Any = True) -> tuple[Any, Any, Any, Any, Any, Any]:
     """One step of the epsilon algorithm on the table ``epstab`` holding ``n``
     partial sums (``n >= 1``; 1-based counts as in QUADPACK).
 
     Returns ``(result, abserr, epstab, n, res3la, nres)``: the extrapolated limit,
     an error estimate from the last three results, and the updated table.
+    Where ``active`` is false the table loop does no steps (the outputs are then
+    meaningless): under ``vmap`` a ``cond`` around this call runs it for every
+    member, and members that do not extrapolate should not keep the loop going.
     """
     nres = nres + 1
     result0 = epstab[n - 1]
@@ -159,7 +162,7 @@ def qelg(epstab: Any, n: Any, res3la: Any, nres: Any, eps: float, big: float
                 converged)
 
     init = (snp.asarray(1), n, epstab, result0, snp.asarray(big, result0.dtype), n,
-            n < 3, snp.asarray(False))
+            (n < 3) | ~snp.asarray(active), snp.asarray(False))
     _, _, tab, result, abserr, nn, _, conv = lax.while_loop(cond, body, init)
 
     # shift the table (only when the loop did not find convergence)

@@ -7,21 +7,22 @@ from a partition at the user's ``points`` for QAGP) runs in one
 ``quad`` jits, and ``vmap`` over parameters batches the whole loop.
 
 Derivatives are not taken through the loop.  The loop runs on values with their
-derivatives stopped; the result is then re-expressed as
+derivatives stopped; the derivatives of the result with respect to ``args`` are
+those of ``S``, the same Kronrod rule summed over the loop's final partition with
+the live parameters: the integral of the integrand's derivative, computed by the
+same rule (differentiation under the integral sign), to every order.  A
+``custom_jvp`` on ``args`` evaluates ``S`` only under differentiation, so a plain
+call pays nothing for it.  When the integrand closes over traced values (which a
+rule on ``args`` cannot see) the result is instead re-expressed in the program as
 
-    y = y_loop + (S - stop_gradient(S)) + Leibniz terms,
+    y = y_loop + (S - stop_gradient(S)),
 
-where ``S`` is the same Kronrod rule summed over the loop's final partition,
-evaluated with the live parameters.  ``S - stop_gradient(S)`` is zero, so the
-value is QUADPACK's, while its derivatives of every order are those of the rule on
-the fixed partition: the integral of the integrand's derivative, computed by the
-same rule (differentiation under the integral sign).  The limits enter through
-``∫_{stop_gradient(b)}^{b} f`` by 2-point Gauss–Legendre, which is zero in value
-and has the derivatives of Leibniz's rule (``f(b) db``, ``f'(b) db²``, ...) up to
-fourth order.  This construction (rather than a ``custom_jvp`` rule) also gives the
-right derivatives when the integrand closes over differentiated values, in forward
-mode; reverse mode through such a closure reaches the ``while_loop`` and raises,
-so pass parameters in ``args``.
+zero in value, with the derivatives of ``S``; this gives the right derivatives
+through the closure in forward mode (reverse mode through such a closure reaches
+the ``while_loop`` and raises, so pass parameters in ``args``).  Traced limits
+enter through ``∫_{stop_gradient(b)}^{b} f`` by 2-point Gauss–Legendre, which is
+zero in value and has the derivatives of Leibniz's rule (``f(b) db``,
+``f'(b) db²``, ...) up to fourth order.
 """
 
 from __future__ import annotations
@@ -160,6 +161,31 @@ def _ranks(err: Any, n: Any) -> Any:
     return snp.sum(before, axis=1).astype(snp.int32)
 
 
+def _rerank(order: Any, err: Any, m: Any, j: Any, n: Any) -> Any:
+    """``_ranks(err, n)`` after a bisection, from the ranks ``order`` of the
+    previous partition: interval ``m`` was split into the new ``err[m]`` and
+    ``err[j]`` (slot ``j = n - 1`` was empty).  O(n) instead of O(n²); the same
+    ranks (descending error, ties by index)."""
+    idx = snp.arange(err.shape[0])
+    act = idx < n
+
+    def before(k: Any) -> tuple:
+        # is k ranked before each slot, and is each slot ranked before k
+        ek = err[k]
+        return ((ek > err) | ((ek == err) & (k < idx)),
+                (err > ek) | ((err == ek) & (idx < k)))
+
+    m_before, before_m = before(m)
+    j_before, before_j = before(j)
+    one = lambda b: b.astype(snp.int32)  # noqa: E731
+    # the others keep their relative order: drop the old m, insert the new pair
+    kept = order - one(order > order[m]) + one(m_before) + one(j_before)
+    rank_m = snp.sum(one(before_m & act & (idx != m)))
+    rank_j = snp.sum(one(before_j & act & (idx != j)))
+    new = snp.where(idx == m, rank_m, snp.where(idx == j, rank_j, kept))
+    return snp.where(act, new, idx).astype(snp.int32)
+
+
 def _at_rank(ranks: Any, r: Any) -> Any:
     """The interval of rank ``r``."""
     return snp.argmax(ranks == r).astype(snp.int32)
@@ -204,7 +230,9 @@ def _adaptive(g: Callable, pts: Any, limit: int, epsabs: float, epsrel: float,
     ier = snp.where(nonfinite, 8, ier)
     done0 = ((ier != 0) | ((abserr <= errbnd) & (abserr != resasc)) | (abserr == 0))
     ksgn = snp.where(dres >= (1.0 - 50.0 * eps) * defabs, 1, -1)
-    order = _ranks(elist, n0)
+    # the ranks of the n0 initial intervals (all of them when there are no
+    # breakpoints); empty slots rank after them, by index
+    order = snp.concatenate([_ranks(e0, n0), snp.arange(n0, L, dtype=snp.int32)])
     maxerr = _at_rank(order, 0)
 
     zero = snp.asarray(0.0, dtype)
@@ -270,7 +298,7 @@ def _adaptive(g: Callable, pts: Any, limit: int, epsabs: float, epsrel: float,
         nrmax = s["nrmax"]
         above = (s["order"] < nrmax - 1) & (elist < elist[m])
         nrmax = nrmax - snp.sum(above).astype(snp.int32)
-        order = _ranks(elist, last)
+        order = _rerank(s["order"], elist, m, j, last)
         maxerr = _at_rank(order, nrmax - 1)
         errmax = elist[maxerr]
 
@@ -302,14 +330,17 @@ def _adaptive(g: Callable, pts: Any, limit: int, epsabs: float, epsrel: float,
         rlist2 = s["rlist2"].at[numrl2 - 1].set(area)
 
         def extrapolate(op: tuple) -> tuple:
-            return _qelg.qelg(*op, eps, big)
+            return _qelg.qelg(*op[:4], eps, big, active=op[4])
 
         def skip(op: tuple) -> tuple:
-            tab, n, r3, nres = op
+            tab, n, r3, nres, _ = op
             return zero, snp.asarray(big, dtype), tab, n, r3, nres
 
+        # (under vmap both branches run: the table loop then steps only for the
+        # members that extrapolate)
         reseps, abseps, rlist2x, numrl2x, res3la, nres = lax.cond(
-            doext, extrapolate, skip, (rlist2, numrl2, s["res3la"], s["nres"]))
+            doext, extrapolate, skip,
+            (rlist2, numrl2, s["res3la"], s["nres"], doext))
         ktmin = s["ktmin"] + 1
         ier_x = snp.where((ktmin > 5) & (s["abserr"] < 1e-3 * errsum), 5, ier)
         better = abseps < s["abserr"]
@@ -412,11 +443,43 @@ def _finish(s: dict, done0: Any, result0: Any, abserr0: Any, ksgn: Any, defabs: 
 _GL2 = (0.5 - 0.5 / np.sqrt(3.0), 0.5 + 0.5 / np.sqrt(3.0))
 
 
-def _partition_sum(g: Callable, alist: Any, blist: Any, last: Any, rule: tuple) -> Any:
-    """The Kronrod rule summed over the first ``last`` intervals of the partition."""
+def _partition_sum(g: Callable, alist: Any, blist: Any, live: Any, rule: tuple) -> Any:
+    """The Kronrod rule summed over the intervals of the partition where ``live``."""
     x, _, hl = _qelg.rule_nodes(alist, blist, rule)
     rk = snp.sum(g(x) * snp.asarray(rule[1]), axis=-1) * hl
-    return snp.sum(snp.where(snp.arange(alist.shape[0]) < last, rk, 0.0))
+    return snp.sum(snp.where(live, rk, 0.0))
+
+
+def _closes_over_traced(func: Callable, args: tuple, dtype: Any) -> bool:
+    """Whether ``func`` closes over traced values (which may carry derivatives
+    that only the rule on the live partition, not a ``custom_jvp`` on ``args``,
+    can see)."""
+    probe = sciax.make_jaxpr(lambda x, *p: func(x, *p))(snp.asarray(0.5, dtype), *args)
+    return any(not isinstance(c, (sciax.Array, np.ndarray, np.generic, int, float,
+                                  bool, complex)) for c in probe.consts)
+
+
+def _attach_rule_fun(g_of: Callable, rule: tuple, result: Any, ops: tuple) -> Any:
+    """``result`` in value; under differentiation with respect to ``ops``, the
+    derivative of the Kronrod rule summed over the final partition."""
+    return result
+
+
+def _attach_rule_jvp(g_of: Callable, rule: tuple, primals: tuple, tangents: tuple
+                     ) -> tuple:
+    result, ops = primals
+    ops_t = tangents[1]
+    alist, blist, live, bound, args = ops
+
+    def total(args: tuple) -> Any:
+        return _partition_sum(g_of(args, bound), alist, blist, live, rule)
+
+    _, dy = sciax.jvp(total, (args,), (ops_t[4],))
+    return result, dy
+
+
+_attach_rule = sciax.custom_jvp(_attach_rule_fun, nondiff_argnums=(0, 1))
+_attach_rule.defjvp(_attach_rule_jvp)
 
 
 def _endpoint(f: Callable, c: Any, safe: Any = 0.0) -> Any:
@@ -456,21 +519,34 @@ def _quad_real(func: Callable, a: Any, b: Any, args: tuple, kinds: tuple,
     g_stop = _integrand(func, sg_args, kind, bound)
     st = _adaptive(g_stop, pts, limit, epsabs, epsrel, rule, dtype)
     st = lax.stop_gradient(st)
-    g_live = _integrand(func, args, kind, bound)
-    s_live = _partition_sum(g_live, st["alist"], st["blist"], st["last"], rule)
-    y = st["result"] + (s_live - lax.stop_gradient(s_live))
-    f_live = _integrand(func, args, 0, None)
-    # the centre of the first interval: a node where the loop found f finite
-    mid = 0.5 * (st["alist"][0] + st["blist"][0])
-    if kind != 0:
-        mid = (bound if kind != 2 else 0.0) + kind * (1.0 - mid) / mid
-    if kind == 0:
-        y = y + _endpoint(f_live, snp.asarray(b, dtype), mid) - _endpoint(
-            f_live, snp.asarray(a, dtype), mid)
-    elif kind == 1:
-        y = y - _endpoint(f_live, snp.asarray(a, dtype), mid)
-    elif kind == -1:
-        y = y + _endpoint(f_live, snp.asarray(b, dtype), mid)
+    live = snp.arange(limit) < st["last"]
+    y = st["result"]
+    if _closes_over_traced(func, args, dtype):
+        # derivatives may come through the closure: the rule on the live partition
+        # in the program itself (zero in value), as forward mode sees any tracer
+        g_live = _integrand(func, args, kind, bound)
+        s_live = _partition_sum(g_live, st["alist"], st["blist"], live, rule)
+        y = y + (s_live - lax.stop_gradient(s_live))
+    elif sciax.tree.leaves(args):
+        # only under differentiation with respect to args is the rule evaluated on
+        # the final partition (a primal call costs nothing for it)
+        g_of = lambda p, bd: _integrand(func, p, kind, bd)  # noqa: E731
+        y = _attach_rule(g_of, rule, y, (st["alist"], st["blist"], live, bound, args))
+    ends = []
+    if kind in (0, -1):
+        ends.append((1.0, b))
+    if kind in (0, 1):
+        ends.append((-1.0, a))
+    # Leibniz's terms for limits that can carry derivatives (traced ones)
+    ends = [(sgn, c) for sgn, c in ends if _concrete(c) is None]
+    if ends:
+        f_live = _integrand(func, args, 0, None)
+        # the centre of the first interval: a node where the loop found f finite
+        mid = 0.5 * (st["alist"][0] + st["blist"][0])
+        if kind != 0:
+            mid = (bound if kind != 2 else 0.0) + kind * (1.0 - mid) / mid
+        for sgn, c in ends:
+            y = y + sgn * _endpoint(f_live, snp.asarray(c, dtype), mid)
     per = 21 if kind == 0 else 15
     if kind == 0 and points is not None:
         neval = per * (pts.shape[0] - 1) + 2 * per * (st["last"] - (pts.shape[0] - 1))

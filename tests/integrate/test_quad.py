@@ -60,6 +60,27 @@ def test_gaussian_value_and_derivatives():
 
 
 @pytest.mark.slow
+def test_parameter_derivatives_transformed():
+    # F(s) = ∫_0^2 exp(-x²/2s²) = s √(π/2) erf(√2/s); F'(s) = √(π/2) erf(√2/s)
+    # - (2/s) exp(-2/s²), F''(s) = -(8/s⁴) exp(-2/s²).  The derivative rule runs
+    # only under differentiation (a custom_jvp on args): check it under jit,
+    # vmap, second order and forward mode.  The 21-point rule on the final
+    # partition integrates these smooth derivatives to ~1e-13, so 1e-10.
+    f = lambda s: quad(_gauss, 0.0, 2.0, args=(s,))[0]  # noqa: E731
+    d1 = lambda s: (math.sqrt(math.pi / 2) * math.erf(math.sqrt(2) / s)  # noqa: E731
+                    - 2 / s * math.exp(-2 / s ** 2))
+    d2 = lambda s: -8 / s ** 4 * math.exp(-2 / s ** 2)  # noqa: E731
+    s = np.array([0.7, 1.3, 2.5])
+    g = np.asarray(sciax.jit(sciax.vmap(sciax.grad(f)))(s))
+    np.testing.assert_allclose(g, [d1(v) for v in s], rtol=1e-10)
+    assert abs(float(sciax.grad(sciax.grad(f))(1.3)) - d2(1.3)) < 1e-10
+    y, dy = sciax.jvp(sciax.jit(f), (1.3,), (2.0,))
+    assert abs(float(dy) - 2.0 * d1(1.3)) < 1e-10
+    assert abs(float(y) - 1.3 * math.sqrt(math.pi / 2) * math.erf(math.sqrt(2) / 1.3)
+               ) < 1e-12
+
+
+@pytest.mark.slow
 def test_limit_derivatives_leibniz():
     # F(a, b, s) = ∫_a^b exp(-x²/2s²): dF/db = f(b), dF/da = -f(a); dF/ds vs a
     # central difference of SciPy's integral (step 1e-4: error ~1e-9)
