@@ -64,3 +64,20 @@ def test_device_put_roundtrip_dtypes():
         y = sciax.device_put(x)
         assert y.dtype == x.dtype and y.shape == x.shape
         np.testing.assert_array_equal(np.asarray(y), x)
+
+
+def test_single_device_runs_programs_inline_by_default():
+    # config.cpu_async_dispatch is off: a call returns with its result computed
+    # (no worker-thread hand-off); host callbacks still run from inside programs
+    if sciax.config.cpu_async_dispatch or sciax.device_count() > 1:
+        return  # the environment asked for asynchronous dispatch
+    x = sciax.numpy.arange(1000.0)
+    f = sciax.jit(lambda v: sciax.numpy.cumsum(v * 2.0))
+    for _ in range(20):
+        y = f(x)
+        assert y.is_ready()
+    seen = []
+    g = sciax.jit(lambda v: sciax.debug.callback(lambda a: seen.append(float(a)), v[3])
+                  or v + 1.0)
+    np.testing.assert_array_equal(np.asarray(g(x)), np.arange(1000.0) + 1.0)
+    assert seen == [3.0]

@@ -82,6 +82,13 @@ class Config:
         Log (``logging`` at WARNING level, logger ``sciax``) the time that each
         compilation spends tracing, lowering and compiling, and the first run.
         Environment variable ``SCIAX_LOG_COMPILES``.
+    cpu_async_dispatch : bool
+        Run programs on the single CPU device asynchronously (a call returns
+        before its result is computed, as JAX does) instead of on the calling
+        thread (the default: faster for the small programs of eager and
+        interactive work, and Python rarely has other work to overlap on the
+        CPU).  Read when the backend starts: set it, or
+        ``SCIAX_CPU_ASYNC_DISPATCH=1``, before the first array is made.
     compilation_cache_dir : str or None
         Directory of the persistent compilation cache, where compiled programs
         are kept between processes; None turns the cache off.  Default
@@ -111,6 +118,7 @@ class Config:
         "enable_x64": ("SCIAX_ENABLE_X64", True),
         "enable_checks": ("SCIAX_ENABLE_CHECKS", False),
         "log_compiles": ("SCIAX_LOG_COMPILES", False),
+        "cpu_async_dispatch": ("SCIAX_CPU_ASYNC_DISPATCH", False),
     }
 
     # options that are not bools: name -> (read the default, check a value,
