@@ -52,6 +52,7 @@ from sciax._src.core.trace import Tracer, _state, eval_trace
 from sciax._src.jit import JitWrapped
 from sciax._src.lru import LRUCache
 
+_ARRAY = frozenset({Array})
 _DYNAMIC = object()  # a dynamic leaf in a signature
 _DIRECT = object()  # cache value: this signature runs op by op
 _SEEN = object()  # cache value: called once so far
@@ -115,11 +116,26 @@ def program(fun: Callable) -> Callable:
         return _OWN[fun]
     # static signature -> program (a JitWrapped keeping executables per shape)
     cache = LRUCache("jit_cache_size")
+    # calls of only positional Arrays (``sin(v)``, ``add(v, w)``): number of
+    # arguments -> their program, once it has run; such a call skips the
+    # signature's flattening and classification and goes straight to jit
+    arrays: dict = {}
 
     @functools.wraps(fun)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         if _state.trace is not eval_trace:
             return fun(*args, **kwargs)
+        if not kwargs:
+            hit = arrays.get(len(args))
+            # (the signature must still be in the bounded cache: an evicted or
+            # cleared program is not kept alive here)
+            if (hit is not None and _ARRAY.issuperset(map(type, args))
+                    and cache.get(hit[0]) is hit[1]):
+                cache.touch(hit[0])
+                try:
+                    return hit[1](*args)
+                except _RETRY:
+                    del arrays[len(args)]  # the slow path below decides
         leaves, treedef = _flatten((args, kwargs))
         kinds = []
         for leaf in leaves:
@@ -138,10 +154,14 @@ def program(fun: Callable) -> Callable:
         elif prog is _DIRECT:
             return fun(*args, **kwargs)
         try:
-            return prog(*(x for k, x in zip(kinds, leaves) if k is _DYNAMIC))
+            out = prog(*(x for k, x in zip(kinds, leaves) if k is _DYNAMIC))
         except _RETRY:
             cache.put(key, _DIRECT)
             return fun(*args, **kwargs)
+        if not kwargs and len(leaves) == len(args) and _ARRAY.issuperset(
+                map(type, args)):
+            arrays[len(args)] = (key, prog)
+        return out
 
     wrapper._eager_cache = cache  # for tests: the signatures seen
     if own.startswith("sciax._src."):
