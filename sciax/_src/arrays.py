@@ -10,5 +10,6 @@ from __future__ import annotations
 
 from sciax._src.backend.array import Array as Array
 from sciax._src.backend.array import device_put as device_put
+from sciax._src.backend.array import scalar_array as scalar_array
 
-__all__ = ["Array", "device_put"]
+__all__ = ["Array", "device_put", "scalar_array"]

@@ -6,11 +6,10 @@ lowering rules; NumPy is only ever a test reference.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any
 
-from sciax._src.backend.array import Array, device_put
+from sciax._src.backend.array import Array, device_put, scalar_array
 from sciax._src.backend.compile import Executable
 from sciax._src.config import config
 from sciax._src.core.avals import ShapedArray, get_aval
@@ -31,17 +30,11 @@ def _clear_caches(name: str, value: Any) -> None:
     if name == "enable_x64":
         _primitive_cache.clear()
         _jaxpr_cache.clear()
-        _scalar_buffers.clear()
 
 
 config.on_change(_clear_caches)
 
 
-# Python scalars -> (buffer, aval) on the default device: ``x * 2.0`` and
-# ``jit(f)(0.5)`` reuse one buffer instead of a host-to-device copy per call
-# (device buffers are immutable, and sciax never donates them).  Keyed by type,
-# value and sign, so 0.0 and -0.0, 1 and True stay apart; NaNs are not kept.
-_scalar_buffers: dict = {}
 _SCALAR_TYPES = (bool, int, float, complex)
 
 
@@ -49,17 +42,8 @@ def to_buffer(x: Any) -> tuple[Any, ShapedArray]:
     """``(device buffer, aval)`` for an array-like argument of an executable."""
     if type(x) is Array:
         return x._buf, x.aval
-    t = type(x)
-    if t in _SCALAR_TYPES:
-        key = (t, x, math.copysign(1.0, x.real) if t is float or t is complex else 0)
-        hit = _scalar_buffers.get(key)
-        if hit is not None:
-            return hit
-        arr = device_put(x)
-        if x == x:
-            if len(_scalar_buffers) >= 512:
-                _scalar_buffers.clear()
-            _scalar_buffers[key] = (arr._buf, arr.aval)
+    if type(x) in _SCALAR_TYPES:
+        arr = scalar_array(x)
         return arr._buf, arr.aval
     if isinstance(x, Tracer):
         raise UnexpectedTracerError(x)

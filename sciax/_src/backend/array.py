@@ -8,6 +8,7 @@ buffer itself: conversion to NumPy, printing, and Python's scalar protocols.
 
 from __future__ import annotations
 
+import math
 import operator
 import sys
 from typing import Any
@@ -16,6 +17,7 @@ import numpy as np
 from jaxlib import _jax
 
 from sciax._src.backend import client as _client
+from sciax._src.config import config
 from sciax._src.core import dtypes
 from sciax._src.core.avals import HasAval, ShapedArray
 
@@ -221,3 +223,35 @@ def _array_aval(x: Array) -> ShapedArray:
 from sciax._src.core import avals as _avals  # noqa: E402
 
 _avals.pytype_aval_mappings[Array] = _array_aval
+
+
+# Python scalars -> their weakly typed 0-d Array on the default device:
+# ``x * 2.0`` and ``jit(f)(x, 0.5)`` reuse one device buffer per value instead of
+# a host-to-device copy per call (buffers are immutable, and sciax never
+# donates them).  Keyed by type, value and sign, so 0.0 and -0.0, 1 and True
+# stay apart; NaNs are not kept; the x64 mode changes the dtypes, so a change
+# empties it.
+_scalar_arrays: dict = {}
+
+
+def scalar_array(x: bool | int | float | complex) -> Array:
+    """The Array of Python scalar ``x`` (as :func:`device_put` makes it), kept
+    for reuse."""
+    t = type(x)
+    key = (t, x, math.copysign(1.0, x.real) if t is float or t is complex else 0)
+    arr = _scalar_arrays.get(key)
+    if arr is None:
+        arr = device_put(x)
+        if x == x:
+            if len(_scalar_arrays) >= 512:
+                _scalar_arrays.clear()
+            _scalar_arrays[key] = arr
+    return arr
+
+
+def _on_config(name: str, value: Any) -> None:
+    if name == "enable_x64":
+        _scalar_arrays.clear()
+
+
+config.on_change(_on_config)

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from sciax import lax
-from sciax._src.arrays import Array
+from sciax._src.arrays import Array, scalar_array
 from sciax._src.core import dtypes
 from sciax._src.core.avals import get_aval
 from sciax._src.core.trace import Tracer
@@ -27,23 +27,25 @@ def _binary(fn: Callable[[Any, Any], Any], reflected: bool = False
             ) -> Callable[[Any, Any], Any]:
     # Returning NotImplemented for foreign types lets Python try the other
     # operand's reflected method, and raise its usual TypeError otherwise.
-    # Two arrays of one type need no promotion: one primitive, called directly;
-    # otherwise (a Python scalar, broadcasting, mixed dtypes) the eager call
-    # runs as sciax.numpy's one cached program (broadcast, convert and the
-    # operation together), as ``snp.multiply(x, 2.0)`` does.
+    # An eager call runs as sciax.numpy's one cached program (broadcast,
+    # convert and the operation together), as ``snp.multiply(x, 2.0)`` does;
+    # a Python float operand becomes the weakly typed 0-d Array that the
+    # program would make of it (one device buffer per value, kept by
+    # ``scalar_array``), so the call takes the all-Arrays fast paths of both the
+    # eager wrapper and jit.  Under a transformation ``prog`` is ``fn``.
     prog = eager.program(fn)
     if reflected:
         def op(self: Any, other: Any) -> Any:
-            if type(other) is type(self) and other.aval == self.aval:
-                return fn(other, self)
-            if not util.is_arraylike(other):
+            if type(other) is float and type(self) is Array:
+                other = scalar_array(other)
+            elif not util.is_arraylike(other):
                 return NotImplemented
             return prog(other, self)
     else:
         def op(self: Any, other: Any) -> Any:
-            if type(other) is type(self) and other.aval == self.aval:
-                return fn(self, other)
-            if not util.is_arraylike(other):
+            if type(other) is float and type(self) is Array:
+                other = scalar_array(other)
+            elif not util.is_arraylike(other):
                 return NotImplemented
             return prog(self, other)
     return op
