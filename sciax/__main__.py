@@ -281,8 +281,21 @@ def ode_section() -> None:
     # out here because compiling a differentiated solve takes seconds.
 
 
-COMING = ["the rest of sciax.numpy and sciax.linalg", "constrained and global optimisation",
-          "stiff ODE solvers", "sciax.special and sciax.stats"]
+def special_and_stats() -> None:
+    _section("sciax.special and sciax.stats: SciPy's functions, with derivatives")
+    from sciax import special, stats
+
+    _show("special.gammainc(2.5, 1.7) and its derivative in the shape a",
+          f"{float(special.gammainc(2.5, 1.7)):.10f}, "
+          f"{float(sciax.grad(special.gammainc)(2.5, 1.7)):.10f}")
+    sigma_grad = sciax.grad(lambda s: stats.norm.logpdf(1.3, 0.0, s))(2.0)
+    _show("d/dsigma of norm.logpdf(1.3, 0, sigma) at sigma = 2 (closed form: "
+          "x^2/s^3 - 1/s)", f"{float(sigma_grad):.6f} vs {1.3 ** 2 / 8 - 0.5:.6f}")
+
+
+COMING = ["faster small solves (optimize at n < 10, quad's cheap integrals and "
+          "batches)", "shorter compile times for gradients of ODE solves",
+          "see the open issues and benchmarks/README.md"]
 
 
 def main() -> int:
@@ -291,7 +304,8 @@ def main() -> int:
           f"NumPy {np.__version__})")
     for step in (devices_and_arrays, eager_lax, numpy_layer, staging, jit_section,
                  pytrees, float32_mode, derivatives, batching, control_flow,
-                 custom_rules, linear_algebra_and_random, optimization, ode_section):
+                 custom_rules, linear_algebra_and_random, optimization, ode_section,
+                 special_and_stats):
         step()
     _section("coming next")
     print(", ".join(COMING))
