@@ -17,7 +17,7 @@ import numpy as np
 import sciax
 import sciax.numpy as snp
 from sciax import lax
-from sciax import optimize
+from sciax import optimize, special, stats
 from sciax.integrate import solve_ivp
 
 
@@ -283,8 +283,6 @@ def ode_section() -> None:
 
 def special_and_stats() -> None:
     _section("sciax.special and sciax.stats: SciPy's functions, with derivatives")
-    from sciax import special, stats
-
     _show("special.gammainc(2.5, 1.7) and its derivative in the shape a",
           f"{float(special.gammainc(2.5, 1.7)):.10f}, "
           f"{float(sciax.grad(special.gammainc)(2.5, 1.7)):.10f}")
