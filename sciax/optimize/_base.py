@@ -174,6 +174,43 @@ def register_result(cls: type, static: tuple = (str, bool)) -> type:
     return cls
 
 
+def derived_repr(res: OptimizeResult) -> str:
+    """``repr`` of a result whose ``message``/``success`` are derived from its
+    private fields: a plain :class:`OptimizeResult` without the ``_`` keys, with
+    the two derived values filled in."""
+    plain = OptimizeResult((k, v) for k, v in res.items() if not k.startswith("_"))
+    plain["_message"], plain["_success"] = res.message, res.success
+    return repr(plain)
+
+
+class StatusCodedResult(OptimizeResult):
+    """An :class:`OptimizeResult` whose ``message`` and ``success`` follow its
+    ``status`` code: by default through the class's ``status_messages``, with
+    ``success`` meaning ``status > 0`` (SciPy's least-squares solvers); per lane
+    under ``vmap``; empty and False while traced."""
+
+    status_messages: dict = {}
+
+    def _succeeded(self, status: np.ndarray) -> Any:
+        return status > 0
+
+    def _message_for(self, code: int) -> str:
+        return self.status_messages[code]
+
+    def __getattr__(self, name: str) -> Any:
+        if name in ("message", "success"):
+            try:
+                st = np.asarray(self["status"])
+            except Exception:  # traced
+                return "" if name == "message" else False
+            if name == "success":
+                ok = self._succeeded(st)
+                return bool(ok) if st.ndim == 0 else ok
+            msgs = [self._message_for(int(c)) for c in st.ravel()]
+            return msgs[0] if st.ndim == 0 else msgs
+        return super().__getattr__(name)
+
+
 register_result(OptimizeResult)
 
 

@@ -24,7 +24,7 @@ import sciax.numpy as snp
 import sciax.random as sr
 from sciax import lax
 
-from sciax.optimize._base import (_REASONS, _SUCCESS, OptimizeResult,
+from sciax.optimize._base import (_REASONS, _SUCCESS, OptimizeResult, derived_repr,
                                   register_result)
 from sciax.optimize._minimize import _is_dynamic, minimize
 from sciax.optimize._util import Bounds
@@ -67,9 +67,7 @@ class GlobalResult(OptimizeResult):
         return super().__getattr__(name)
 
     def __repr__(self) -> str:
-        plain = OptimizeResult((k, v) for k, v in self.items() if not k.startswith("_"))
-        plain["_message"], plain["_success"] = self.message, self.success
-        return repr(plain)
+        return derived_repr(self)
 
     __str__ = __repr__
 

@@ -24,7 +24,8 @@ import sciax
 import sciax.numpy as snp
 from sciax import lax
 
-from sciax.optimize._base import Objective, OptimizeResult, register_result
+from sciax.optimize._base import (Objective, OptimizeResult, StatusCodedResult,
+                                  register_result)
 from sciax.optimize._minimize import _attach_implicit
 
 EPS = float(np.finfo(float).eps)
@@ -39,22 +40,11 @@ _MESSAGES = {
 RUNNING = -2
 
 
-class LeastSquaresResult(OptimizeResult):
+class LeastSquaresResult(StatusCodedResult):
     """:class:`OptimizeResult` whose ``message``/``success`` come from SciPy's
     ``least_squares`` status codes (``success`` is ``status > 0``)."""
 
-    def __getattr__(self, name: str) -> Any:
-        if name in ("message", "success"):
-            try:
-                st = np.asarray(self["status"])
-            except Exception:  # traced
-                return "" if name == "message" else False
-            if name == "success":
-                return bool(st > 0) if st.ndim == 0 else st > 0
-            if st.ndim == 0:
-                return _MESSAGES[int(st)]
-            return [_MESSAGES[int(s)] for s in st.ravel()]
-        return super().__getattr__(name)
+    status_messages = _MESSAGES
 
 
 register_result(LeastSquaresResult)

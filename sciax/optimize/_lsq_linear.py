@@ -24,7 +24,7 @@ import sciax
 import sciax.numpy as snp
 from sciax import lax
 
-from sciax.optimize._base import OptimizeResult
+from sciax.optimize._base import StatusCodedResult
 from sciax.optimize._util import Bounds
 
 _MESSAGES = {
@@ -36,22 +36,11 @@ _MESSAGES = {
 }
 
 
-class LsqLinearResult(OptimizeResult):
+class LsqLinearResult(StatusCodedResult):
     """:class:`OptimizeResult` of :func:`lsq_linear`: ``message`` and
     ``success`` follow ``status`` (per lane under ``vmap``)."""
 
-    def __getattr__(self, name: str) -> Any:
-        if name in ("message", "success"):
-            try:
-                st = np.asarray(self["status"])
-            except Exception:  # traced
-                return "" if name == "message" else False
-            if name == "success":
-                return bool(st > 0) if st.ndim == 0 else st > 0
-            if st.ndim == 0:
-                return _MESSAGES[int(st)]
-            return [_MESSAGES[int(s)] for s in st.ravel()]
-        return super().__getattr__(name)
+    status_messages = _MESSAGES
 
 
 def _check_dense(A, name):

@@ -26,7 +26,8 @@ import sciax.debug
 import sciax.numpy as snp
 from sciax import lax
 
-from sciax.optimize._base import OptimizeResult, register_result
+from sciax.optimize._base import (OptimizeResult, StatusCodedResult, derived_repr,
+                                  register_result)
 from sciax.optimize._least_squares import least_squares
 from sciax.optimize._root_scalar import _cached, _rebuild, _split_args
 
@@ -121,30 +122,18 @@ def safe_norm(v):
 _METHODS: dict[str, type] = {}
 
 
-class RootResult(OptimizeResult):
+class RootResult(StatusCodedResult):
     """:class:`OptimizeResult` of :func:`root`: ``message`` and ``success`` come
     from the method's status codes (per lane under ``vmap``)."""
 
-    def __getattr__(self, name: str) -> Any:
-        if name in ("message", "success"):
-            try:
-                st = np.asarray(self["status"])
-            except Exception:  # traced
-                return "" if name == "message" else False
-            table = self["_messages"]
-            ok = self["_success_codes"]
-            if name == "success":
-                hit = np.isin(st, ok)
-                return bool(hit) if st.ndim == 0 else hit
-            if st.ndim == 0:
-                return dict(table).get(int(st), "An error occurred.")
-            return [dict(table).get(int(s), "An error occurred.") for s in st.ravel()]
-        return super().__getattr__(name)
+    def _succeeded(self, status: np.ndarray) -> Any:
+        return np.isin(status, self["_success_codes"])
+
+    def _message_for(self, code: int) -> str:
+        return dict(self["_messages"]).get(code, "An error occurred.")
 
     def __repr__(self) -> str:
-        plain = OptimizeResult((k, v) for k, v in self.items() if not k.startswith("_"))
-        plain["_message"], plain["_success"] = self.message, self.success
-        return repr(plain)
+        return derived_repr(self)
 
     __str__ = __repr__
 
