@@ -237,6 +237,20 @@ def continued_fraction(terms: Callable, shape_like: Any, nderiv: int,
     """
     z = snp.zeros_like(shape_like)
     o = snp.ones_like(shape_like)
+    if nderiv == 0:
+        # value only: with B_{n-1} rescaled to 1 the state is (A_{n-1} = f,
+        # A_{n-2}, B_{n-2}), and the previous value is A_{n-1} itself
+        def step0(n, c, prm):
+            f_old, A2, B2 = c
+            an, bn, _, _ = terms(n.astype(shape_like.dtype), prm)
+            s = 1.0 / (bn + an * B2)
+            f = (bn * f_old + an * A2) * s
+            small = snp.abs(f - f_old) <= tol * snp.abs(f)
+            return (f, f_old * s, s), small | ~snp.isfinite(f)
+
+        out = converge(step0, (z, o, z), params, max_iter=max_iter,
+                       active=active, first=first, group=group, unroll=unroll)
+        return out[0], ()
     dz = tuple(z for _ in range(nderiv))
     # (A_{n-1}, A_{n-2}, B_{n-1}, B_{n-2}) with A_0 = 0, A_{-1} = 1, B_0 = 1, B_{-1} = 0
     init = (z, o, o, z) + dz * 4 + (z,) + dz
