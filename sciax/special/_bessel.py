@@ -38,7 +38,7 @@ import sciax
 import sciax.numpy as snp
 from sciax import lax
 from sciax.special import _sfutil as U
-from sciax.special._util import chunked
+from sciax.special._util import chunked, converge
 
 __all__ = [
     "jv", "yv", "iv", "kv", "jve", "yve", "ive", "kve", "jn", "yn",
@@ -49,6 +49,9 @@ __all__ = [
 ]
 
 _PI = np.pi
+# whole-block steps of Temme's CF2 before its slow elements go in groups
+_CF2_FIRST = 30
+_CF2_UNROLL = 1
 
 # Taylor coefficients of 1/Gamma(1+z) at z = 0 (computed with mpmath at 40
 # digits; A&S 6.1.34 lists the same numbers to 16 places).
@@ -372,19 +375,12 @@ def _ik_hankel(v, x):
     return ie[0], ke[0], iep, kep
 
 
-def _ik_temme(v, x):
-    """I e^-x, K e^x, I' e^-x, K' e^x for v >= 0 (or a little below), x > 0."""
+def _kmu_pair(mu, x):
+    """K_mu e^x and K_mu+1 e^x for |mu| <= 1/2, x > 0: Temme's series for
+    x < 2, Temme's CF2 (Steed's algorithm) for x >= 2."""
     e = U.eps(x)
-    fpmin = U.tiny(x) / e
     small = x < 2.0
-    nl = snp.floor(v + 0.5)
-    mu = v - nl
     mu2 = mu * mu
-    xi = 1.0 / x
-    xi2 = 2.0 * xi
-
-    _, rv, rmu, fmu, ns = _ratio_down(v, x, nl, 1.0)
-
     # Temme's series for K_mu, K_mu+1 (x < 2), scaled by e^x at the end.
     xs = snp.where(small, x, 1.0)
     x2 = 0.5 * xs
@@ -402,10 +398,12 @@ def _ik_temme(v, x):
     def temme(i, st):
         ff, c, p, q, s, s1 = st
         k = i + 1.0
-        ff = (k * ff + p + q) / (k * k - mu2)
+        # one division for the three: 1/(k -+ mu) = (k +- mu) / (k^2 - mu^2)
+        r = 1.0 / (k * k - mu2)
+        ff = (k * ff + p + q) * r
         c = c * (x2 * x2 / k)
-        p = p / (k - mu)
-        q = q / (k + mu)
+        p = p * ((k + mu) * r)
+        q = q * ((k - mu) * r)
         de = c * ff
         s = s + de
         s1 = s1 + c * (p - k * ff)
@@ -426,7 +424,7 @@ def _ik_temme(v, x):
         a, b, c, d, dh, h, q1, q2, q, s = st
         k = i + 2.0
         a = a - 2.0 * (k - 1.0)
-        c = -a * c / k
+        c = -a * c * (1.0 / k)             # k is a scalar
         qn = (q1 - b * q2) / a
         q1, q2 = q2, qn
         q = q + c * qn
@@ -439,18 +437,30 @@ def _ik_temme(v, x):
         return (a, b, c, d, dh, h, q1, q2, q, s), snp.abs(ds) >= snp.abs(s) * e
 
     one = snp.ones_like(x)
-    st = U.masked_loop(cf2, (-a1, b, a1, d, d, d, 0.0 * one, one, a1, 1.0 + a1 * d),
-                       ~small, 100000)
+    def cf2_step(n, st, prm):
+        new, more = cf2(n.astype(x.dtype) - 1.0, st)
+        return new, ~more
+
+    # the fraction needs ~75 terms at x = 2 but ~25 on average over 2 < x < 30:
+    # a block's stragglers are finished in small groups (see _util.converge)
+    st = converge(cf2_step, (-a1, b, a1, d, d, d, 0.0 * one, one, a1, 1.0 + a1 * d),
+                  max_iter=100000, active=~small, first=_CF2_FIRST, group=64,
+                  unroll=_CF2_UNROLL)
     hh = a1 * st[5]
     rkmu_l = snp.sqrt(_PI / (2.0 * xl)) / st[9]
     rk1_l = rkmu_l * (mu + xl + 0.5 - hh) / xl
 
     rkmu = snp.where(small, rkmu_s, rkmu_l)
     rk1 = snp.where(small, rk1_s, rk1_l)
-    # Wronskian I_mu K_mu+1 + I_mu+1 K_mu = 1/x (no cancellation).
-    rimu = xi / (rk1 + rmu * rkmu)
-    ie = (rimu / fmu) * snp.ldexp(snp.ones_like(ns), (-600.0 * ns).astype(snp.int32))
-    iep = v * xi * ie + ie * rv
+    return rkmu, rk1
+
+
+def _k_up(v, mu, nl, x, rkmu, rk1):
+    """K e^x, K' e^x at v = mu + nl from (K_mu, K_mu+1) e^x (upward
+    recurrence, stable for K)."""
+    xi = 1.0 / x
+    xi2 = 2.0 * xi
+    one = snp.ones_like(x)
 
     def up(i, st):
         k, km, k1 = st
@@ -461,7 +471,32 @@ def _ik_temme(v, x):
     _, rkmu, rk1 = U.masked_loop(up, (one, rkmu, rk1), nl >= 1.0, 1 << 30)
     ke = rkmu
     kep = v * xi * rkmu - rk1
+    return ke, kep
+
+
+def _ik_temme(v, x):
+    """I e^-x, K e^x, I' e^-x, K' e^x for v >= 0 (or a little below), x > 0."""
+    nl = snp.floor(v + 0.5)
+    mu = v - nl
+    xi = 1.0 / x
+
+    _, rv, rmu, fmu, ns = _ratio_down(v, x, nl, 1.0)
+    rkmu, rk1 = _kmu_pair(mu, x)
+    # Wronskian I_mu K_mu+1 + I_mu+1 K_mu = 1/x (no cancellation).
+    rimu = xi / (rk1 + rmu * rkmu)
+    ie = (rimu / fmu) * snp.ldexp(snp.ones_like(ns), (-600.0 * ns).astype(snp.int32))
+    iep = v * xi * ie + ie * rv
+    ke, kep = _k_up(v, mu, nl, x, rkmu, rk1)
     return ie, ke, iep, kep
+
+
+def _k_temme(v, x):
+    """K e^x, K' e^x alone (no I: neither its continued fraction nor the
+    downward recurrence runs)."""
+    nl = snp.floor(v + 0.5)
+    mu = v - nl
+    rkmu, rk1 = _kmu_pair(mu, x)
+    return _k_up(v, mu, nl, x, rkmu, rk1)
 
 
 def _ik_pos(v, x):
@@ -488,6 +523,33 @@ def _ik_jvp(primals, tangents):
                                   v, (t, t, t, t))
     return out, ((iep - ie) * dx + di * dv, (kep + ke) * dx + dk * dv,
                  (iepp - iep) * dx + dip * dv, (kepp + kep) * dx + dkp * dv)
+
+
+def _k_hankel(v, x):
+    return _ik_hankel(v, x)[1::2]
+
+
+def _k_pos(v, x):
+    return _by_region(_k_hankel, _k_temme, v, x)
+
+
+@sciax.custom_jvp
+def _k(v, x):
+    """(K e^x, K' e^x) for v >= 0, x > 0: what kv and kve need, without
+    the work for I."""
+    return chunked(_k_pos, *snp.broadcast_arrays(v, x))
+
+
+@_k.defjvp
+def _k_jvp(primals, tangents):
+    v, x = primals
+    dv, dx = tangents
+    ke, kep = out = _k(v, x)
+    kepp = -kep / x + (1.0 + (v / x) ** 2) * ke
+    t = snp.ones_like(x, dtype=bool)
+    dk, dkp = U.fd_param(lambda vv: _k(vv, snp.broadcast_to(x, vv.shape)),
+                         v, (t, t))
+    return out, ((kep + ke) * dx + dk * dv, (kepp + kep) * dx + dkp * dv)
 
 
 # --------------------------------------------------------------------------
@@ -586,6 +648,22 @@ def _ik_real(v, x):
 
 
 _ik_real = sciax.jit(_ik_real)
+
+
+def _k_real(v, x):
+    """``K_v e^x`` for real v and x, as ``_ik_real(v, x)[1]`` but without
+    computing I (``K_-v = K_v``)."""
+    nu = snp.where(v < 0, -v, v)
+    ax = snp.abs(x)
+    xs = snp.where((ax > 0) & snp.isfinite(ax), ax, 1.0)
+    ke, kep = _k(nu, xs)
+    ke, _ = _fix_overflow(ax, ke, kep, snp.inf, -snp.inf)
+    ke = snp.where(x < 0, snp.nan, ke)
+    ke = snp.where(x == 0, snp.inf, ke)
+    return snp.where(snp.isinf(x) | snp.isnan(x) | snp.isnan(v), snp.nan, ke)
+
+
+_k_real = sciax.jit(_k_real)
 
 
 def _vx(name, v, x):
@@ -710,7 +788,7 @@ def kv(v, z):
     [0.421024 3.22748  7.101263]
     """
     v, x, out = _vx("kv", v, z)
-    ke = _ik_real(v, x)[1]
+    ke = _k_real(v, x)
     h = snp.exp(-0.5 * x)
     return U.finish(out, snp.where(snp.isposinf(x) & ~snp.isnan(v), 0.0, (ke * h) * h))
 
@@ -725,7 +803,7 @@ def kve(v, z):
     0.723601
     """
     v, x, out = _vx("kve", v, z)
-    return U.finish(out, _ik_real(v, x)[1])
+    return U.finish(out, _k_real(v, x))
 
 
 jn = jv

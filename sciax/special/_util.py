@@ -148,44 +148,136 @@ def polyval(coefs: tuple, x: Any) -> Any:
     return s
 
 
-def continued_fraction(terms: Callable, shape_like: Any, nderiv: int, *,
-                       max_iter: int, tol: float) -> tuple[Any, tuple]:
+def converge(step: Callable, init: tuple, params: tuple = (), *,
+             max_iter: int, active: Any = None, first: int | None = None,
+             group: int = 64, unroll: int = 1) -> tuple:
+    """Run the elementwise iteration ``step(n, state, params) -> (state,
+    converged)`` until every element has converged or after ``max_iter``
+    steps; an element's state is frozen from the step it converges.  ``n`` is
+    the traced iteration number (int32, from 1), ``params`` a tuple of
+    per-element arrays the step reads (shaped like the state), ``active`` a
+    mask of the elements to iterate (the others start converged and keep
+    ``init``).  Returns the final state.
+
+    A whole-array loop runs until its slowest element has converged: where a
+    few elements need many more steps than the rest (the bulk of a block
+    converges in ``first`` steps), that is mostly wasted.  With ``first``,
+    the whole-array loop stops after ``first`` steps and the elements left
+    are finished ``group`` at a time: gathered into a small array, iterated
+    to convergence, and scattered back.
+    """
+    shape = snp.shape(init[0])
+    size = int(np.prod(shape, dtype=np.int64))
+    flat = first is not None and size > 2 * group
+    if flat:
+        init = tuple(snp.reshape(v, (size,)) for v in init)
+        params = tuple(snp.reshape(v, (size,)) for v in params)
+        if active is not None:
+            active = snp.reshape(active, (size,))
+    done0 = (snp.zeros(snp.shape(init[0]), dtype=bool) if active is None
+             else ~active)
+    lim = min(first, max_iter) if flat else max_iter
+
+    def run(st, prm, done, n0, limit):
+        def cond(c):
+            return (c[0] <= limit) & ~snp.all(c[2])
+
+        def body(c):
+            n, s, d = c
+            for j in range(unroll):
+                new, conv = step(n + j, s, prm)
+                s = tuple(snp.where(d, o, v) for o, v in zip(s, new))
+                d = d | conv
+            return n + unroll, s, d
+
+        return lax.while_loop(cond, body, (n0, st, done))
+
+    n1, st, done = run(init, params, done0, snp.asarray(1, dtype=np.int32), lim)
+    if not flat:
+        return st
+
+    # the stragglers, ``group`` at a time (resuming at step n1; elements that
+    # reach max_iter unconverged are released as they are)
+    def cond2(c):
+        return ~snp.all(c[1])
+
+    def body2(c):
+        s, d = c
+        live = ~d
+        # the first ``group`` live elements (a prefix sum numbers them; a
+        # sort, as nonzero uses, costs ten times more), padded with the first
+        pos = snp.cumsum(live.astype(np.int32)) - 1
+        slot = snp.where(live & (pos < group), pos, group)
+        idx = snp.full((group + 1,), snp.argmax(live).astype(np.int32))
+        idx = idx.at[slot].set(snp.arange(size, dtype=np.int32))[:group]
+        sub = tuple(v[idx] for v in s)
+        prm = tuple(v[idx] for v in params)
+        _, sub, _ = run(sub, prm, d[idx], n1, max_iter)
+        s = tuple(v.at[idx].set(w) for v, w in zip(s, sub))
+        return s, d.at[idx].set(True)
+
+    st, _ = lax.while_loop(cond2, body2, (st, done))
+    return tuple(snp.reshape(v, shape) for v in st)
+
+
+def continued_fraction(terms: Callable, shape_like: Any, nderiv: int,
+                       params: tuple = (), *, max_iter: int, tol: float,
+                       active: Any = None, first: int | None = None,
+                       group: int = 64, unroll: int = 1) -> tuple[Any, tuple]:
     """Evaluate ``f = a1/(b1 + a2/(b2 + a3/(b3 + ...)))`` and its derivatives
     with respect to ``nderiv`` parameters by the forward three-term recurrence
     (Wallis), rescaled each step so nothing overflows.
 
-    ``terms(n)`` (``n`` a traced iteration number starting at 1) returns
-    ``(a_n, b_n, da_n, db_n)`` with ``da_n``/``db_n`` tuples of length
-    ``nderiv``.  Stops when every element's value and derivatives change by
-    less than ``tol`` relative, or after ``max_iter`` terms.
+    ``terms(n, params)`` (``n`` a traced iteration number starting at 1,
+    ``params`` the per-element arrays given) returns ``(a_n, b_n, da_n,
+    db_n)`` with ``da_n``/``db_n`` tuples of length ``nderiv``.  Stops when
+    every element's value and derivatives change by less than ``tol``
+    relative, or after ``max_iter`` terms; ``active``, ``first`` and
+    ``group`` as in :func:`converge`.
     """
     z = snp.zeros_like(shape_like)
     o = snp.ones_like(shape_like)
+    if nderiv == 0:
+        # value only: with B_{n-1} rescaled to 1 the state is (A_{n-1} = f,
+        # A_{n-2}, B_{n-2}), and the previous value is A_{n-1} itself
+        def step0(n, c, prm):
+            f_old, A2, B2 = c
+            an, bn, _, _ = terms(n.astype(shape_like.dtype), prm)
+            s = 1.0 / (bn + an * B2)
+            f = (bn * f_old + an * A2) * s
+            small = snp.abs(f - f_old) <= tol * snp.abs(f)
+            return (f, f_old * s, s), small | ~snp.isfinite(f)
+
+        out = converge(step0, (z, o, z), params, max_iter=max_iter,
+                       active=active, first=first, group=group, unroll=unroll)
+        return out[0], ()
     dz = tuple(z for _ in range(nderiv))
     # (A_{n-1}, A_{n-2}, B_{n-1}, B_{n-2}) with A_0 = 0, A_{-1} = 1, B_0 = 1, B_{-1} = 0
-    init = (snp.asarray(1, dtype=np.int32), z, o, o, z, dz, dz, dz, dz, z, dz,
-            snp.zeros(shape_like.shape, dtype=bool))
+    init = (z, o, o, z) + dz * 4 + (z,) + dz
 
-    def cond(c):
-        return (c[0] <= max_iter) & ~snp.all(c[-1])
-
-    def body(c):
-        n, A1, A2, B1, B2, dA1, dA2, dB1, dB2, f_old, df_old, done = c
-        an, bn, dan, dbn = terms(n.astype(shape_like.dtype))
+    def step(n, c, prm):
+        A1, A2, B1, B2 = c[:4]
+        dA1, dA2, dB1, dB2 = (c[4 + i * nderiv:4 + (i + 1) * nderiv]
+                              for i in range(4))
+        f_old = c[4 + 4 * nderiv]
+        df_old = c[5 + 4 * nderiv:]
+        an, bn, dan, dbn = terms(n.astype(shape_like.dtype), prm)
         A = bn * A1 + an * A2
         B = bn * B1 + an * B2
         dA = tuple(dbn[i] * A1 + bn * dA1[i] + dan[i] * A2 + an * dA2[i]
                    for i in range(nderiv))
         dB = tuple(dbn[i] * B1 + bn * dB1[i] + dan[i] * B2 + an * dB2[i]
                    for i in range(nderiv))
-        s = snp.where(B == 0, 1.0, 1.0 / snp.abs(B))
+        # rescale to B_n = 1 (one division a step): then f = A_n; where B_n
+        # is 0, f comes out infinite or NaN and the element stops
+        s = 1.0 / B
         A, A1, B, B1 = A * s, A1 * s, B * s, B1 * s
         dA = tuple(d * s for d in dA)
         dB = tuple(d * s for d in dB)
         dA1 = tuple(d * s for d in dA1)
         dB1 = tuple(d * s for d in dB1)
-        f = A / B
-        df = tuple((dA[i] - f * dB[i]) / B for i in range(nderiv))
+        f = A
+        df = tuple(dA[i] - f * dB[i] for i in range(nderiv))
         small = snp.abs(f - f_old) <= tol * snp.abs(f)
         # the derivatives carry rounding noise of a few ulps of the
         # recurrences' terms, which can be far larger than a derivative that
@@ -195,34 +287,24 @@ def continued_fraction(terms: Callable, shape_like: Any, nderiv: int, *,
         for i in range(nderiv):
             small = small & (snp.abs(df[i] - df_old[i])
                              <= 8 * tol * (snp.abs(df[i]) + snp.abs(f)))
-        # converged elements keep their value: later terms (run for the
-        # slower elements) would only add rounding
-        f = snp.where(done, f_old, f)
-        df = tuple(snp.where(done, o_, n_) for o_, n_ in zip(df_old, df))
-        done = done | small | ~snp.isfinite(f)
-        return (n + 1, A, A1, B, B1, dA, dA1, dB, dB1, f, df, done)
+        # converged elements keep their value (converge freezes them): later
+        # terms, run for the slower elements, would only add rounding
+        new = (A, A1, B, B1) + dA + dA1 + dB + dB1 + (f,) + df
+        return new, small | ~snp.isfinite(f)
 
-    out = lax.while_loop(cond, body, init)
-    return out[9], out[10]
+    out = converge(step, init, params, max_iter=max_iter, active=active,
+                   first=first, group=group, unroll=unroll)
+    return out[4 + 4 * nderiv], tuple(out[5 + 4 * nderiv:])
 
 
-def series(step: Callable, init: tuple, *, max_iter: int) -> tuple:
-    """Sum a series with a state machine: ``step(n, state)`` returns
-    ``(state, converged)`` where ``converged`` is an elementwise bool; an
-    element's state is frozen once it has converged, and the loop stops when
-    all have or after ``max_iter`` steps.  Returns the final state."""
-    def cond(c):
-        return (c[0] <= max_iter) & ~snp.all(c[2])
-
-    def body(c):
-        n, st, done = c
-        new, conv = step(n, st)
-        st = tuple(snp.where(done, o, v) for o, v in zip(st, new))
-        return n + 1, st, done | conv
-
-    done0 = snp.zeros(snp.shape(init[0]), dtype=bool)
-    return lax.while_loop(cond, body, (snp.asarray(1, dtype=np.int32), init,
-                                       done0))[1]
+def series(step: Callable, init: tuple, params: tuple = (), *, max_iter: int,
+           active: Any = None, first: int | None = None,
+           group: int = 64, unroll: int = 1) -> tuple:
+    """Sum a series with a state machine: ``step(n, state, params)`` returns
+    ``(state, converged)`` where ``converged`` is an elementwise bool; see
+    :func:`converge`.  Returns the final state."""
+    return converge(step, init, params, max_iter=max_iter, active=active,
+                    first=first, group=group, unroll=unroll)
 
 
 # zeta(k) for k = 2..27 (mpmath), the Taylor coefficients of lgamma(1 + a)
