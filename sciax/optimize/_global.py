@@ -26,6 +26,8 @@ from sciax import lax
 
 from sciax.optimize._base import (_REASONS, _SUCCESS, OptimizeResult, derived_repr,
                                   register_result)
+from sciax.optimize import _constraints as cons
+from sciax.optimize._constraints import LinearConstraint, NonlinearConstraint
 from sciax.optimize._minimize import _is_dynamic, minimize
 from sciax.optimize._util import Bounds
 
@@ -40,6 +42,8 @@ _MESSAGES = (
     "callback function requested stop early byreturning True",  # SciPy's text
 )
 _DE_OK, _DE_MAXITER, _DE_CALLBACK, _BH_DONE, _BH_SUCCESS, _BH_CALLBACK = range(6)
+# SciPy's message when differential evolution's answer violates a constraint
+_INFEASIBLE = "The solution does not satisfy the constraints, MAXCV = {}"
 _RUNNING = -1
 # success of a (traced) minimize result, from its private stop reason
 _REASON_OK = np.array([r in _SUCCESS for r in _REASONS])
@@ -59,11 +63,17 @@ class GlobalResult(OptimizeResult):
                 return "" if name == "message" else False
             if name == "success":
                 return bool(ok) if ok.ndim == 0 else ok
+            maxcv = (np.asarray(self["maxcv"]) if "maxcv" in self
+                     else np.zeros(code.shape))
 
-            def one(c):
+            def one(c, cv):
+                if cv > 0:
+                    return _INFEASIBLE.format(float(cv))
                 m = _MESSAGES[int(c)]
                 return [m] if int(c) >= _BH_DONE else m
-            return one(code) if code.ndim == 0 else [one(c) for c in code.ravel()]
+            if code.ndim == 0:
+                return one(code, maxcv)
+            return [one(c, cv) for c, cv in zip(code.ravel(), maxcv.ravel())]
         return super().__getattr__(name)
 
     def __repr__(self) -> str:
@@ -187,7 +197,7 @@ _INITS = ("latinhypercube", "random", "halton", "sobol")
 
 @dataclasses.dataclass(frozen=True)
 class _DEConfig:
-    rule: str
+    rule: Any  # a named rule, or the user's strategy callable
     nsamp: int
     crossover: str
     dither: bool  # mutation is a (lo, hi) pair drawn each generation
@@ -286,6 +296,82 @@ def _sobol_points(n: int, d: int) -> np.ndarray:
     return out.astype(np.uint32)
 
 
+def _de_constraints(constraints, N: int) -> tuple:
+    """SciPy's ``constraints`` of differential evolution (one or a sequence of
+    NonlinearConstraint, LinearConstraint and Bounds objects) as a tuple of
+    ``(fun, lb, ub)``: ``fun`` maps ``x`` of shape ``(N,)`` -- or ``(N, S)``
+    for a vectorized search -- to ``(M,)`` (``(M, S)``) values that should lie
+    in ``[lb, ub]``."""
+    if constraints is None:
+        return ()
+    if isinstance(constraints, (NonlinearConstraint, LinearConstraint, Bounds,
+                                dict)):
+        constraints = [constraints]
+    out = []
+    for c in constraints:
+        if isinstance(c, NonlinearConstraint):
+            out.append((c.fun, c.lb, c.ub))
+        elif isinstance(c, LinearConstraint):
+            if c.A.shape[1] != N:
+                raise ValueError(f"LinearConstraint: A has {c.A.shape[1]} columns, "
+                                 f"the bounds give {N} parameters")
+            out.append((_LinearMap(c.A), c.lb, c.ub))
+        elif isinstance(c, Bounds):
+            out.append((_identity, c.lb, c.ub))
+        else:
+            raise ValueError(f"differential_evolution: constraints must be "
+                             f"NonlinearConstraint, LinearConstraint or Bounds "
+                             f"objects (SciPy's rule; dict constraints are for "
+                             f"minimize), got {type(c).__name__}")
+    return tuple(out)
+
+
+def _identity(x):
+    return x
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class _LinearMap:
+    A: np.ndarray
+
+    def __call__(self, x):
+        return snp.asarray(self.A, x.dtype) @ x
+
+
+def _de_constraint_key(wrapped) -> tuple:
+    """A hashable key of ``_de_constraints``' output: functions by identity,
+    matrices and bounds by value."""
+    key = []
+    for fun, lb, ub in wrapped:
+        f = ("A", fun.A.tobytes(), fun.A.shape) if isinstance(fun, _LinearMap) else fun
+        key.append((f, lb.tobytes(), lb.shape, ub.tobytes(), ub.shape))
+    return tuple(key)
+
+
+def _violation(wrapped, X, vectorized: bool):
+    """Excess violation of every constraint component, ``(S, M)`` for a
+    population ``X`` of shape ``(S, N)``: ``max(lb - c, 0) + max(c - ub, 0)``
+    per component, as SciPy's ``_ConstraintWrapper.violation``."""
+    S = X.shape[0]
+    parts = []
+    for fun, lb, ub in wrapped:
+        if vectorized:
+            c = snp.asarray(fun(X.T))
+            if c.ndim != 2 or c.shape[1] != S:
+                raise ValueError(f"with vectorized=True a constraint function "
+                                 f"takes x of shape ({X.shape[1]}, {S}) and must "
+                                 f"return an array of shape (M, {S}); got shape "
+                                 f"{tuple(c.shape)}")
+            c = c.T
+        else:
+            c = sciax.vmap(lambda x: snp.ravel(snp.asarray(fun(x))))(X)
+        c = c.astype(X.dtype)
+        lo = snp.asarray(np.broadcast_to(lb, c.shape[1:]), X.dtype)
+        hi = snp.asarray(np.broadcast_to(ub, c.shape[1:]), X.dtype)
+        parts.append(snp.maximum(lo - c, 0) + snp.maximum(c - hi, 0))
+    return snp.concatenate(parts, axis=1)
+
+
 def _init_population(cfg: _DEConfig, key, dtype):
     """``(population in the unit box, next key)``."""
     S, N = cfg.S, cfg.N
@@ -313,8 +399,10 @@ def _init_population(cfg: _DEConfig, key, dtype):
     return (_halton_points(S, N).astype(dtype) + u[None, :]) % 1.0, key
 
 
-def _de_runner(func, cfg: _DEConfig, callback, tree, dyn_pos, statics):
+def _de_runner(func, cfg: _DEConfig, callback, tree, dyn_pos, statics,
+               constraints=(), wrapped=()):
     S, N = cfg.S, cfg.N
+    has_cons = bool(wrapped)
     lb, ub = np.array(cfg.lb), np.array(cfg.ub)
     c1, c2 = 0.5 * (lb + ub), np.abs(lb - ub)
     with np.errstate(divide="ignore"):
@@ -345,18 +433,63 @@ def _de_runner(func, cfg: _DEConfig, callback, tree, dyn_pos, statics):
             return v.reshape(()).astype(x.dtype)
         return sciax.vmap(one)(X), S
 
-    def promote(pop, E):
+    def evaluate(pop, args):
+        """``(energies, evaluations, feasible, violations)``.  With
+        constraints (Lampinen's approach, as SciPy): infeasible members get
+        energy ``inf`` and are not counted as evaluations (``func`` still runs
+        on them inside the batched call; its values there are discarded)."""
+        E, nf = energies(pop, args)
+        if not has_cons:
+            return E, nf, None, None
+        cv = _violation(wrapped, scale(pop), cfg.vectorized)
+        feas = snp.all(cv <= 0, axis=1)
+        count = snp.any(feas) if cfg.vectorized else snp.sum(feas)
+        return snp.where(feas, E, snp.inf), count.astype(snp.int32), feas, cv
+
+    def promote(pop, E, feas=None, cv=None):
+        """Swap the best member into place 0: the lowest energy, or with
+        constraints the lowest feasible energy, or when none is feasible the
+        smallest total violation."""
         i = snp.argmin(E)
+        if has_cons:
+            i = snp.where(feas[i], i, snp.argmax(feas))  # all feasible energies inf
+            i = snp.where(snp.any(feas), i, snp.argmin(snp.sum(cv, axis=1)))
         order = snp.arange(S)
         order = snp.where(order == 0, i, snp.where(order == i, 0, order))
-        return pop[order], E[order]
+        if has_cons:
+            return pop[order], E[order], feas[order], cv[order]
+        return pop[order], E[order], None, None
+
+    def accept(Et, feas_t, cv_t, E, feas, cv):
+        if not has_cons:
+            return Et <= E
+        return ((feas & feas_t & (Et <= E)) | (feas_t & ~feas)
+                | (~feas_t & snp.all(cv_t <= cv, axis=1)))
+
+    def mutate_custom(pop, u, prm):
+        """The user's ``strategy(candidate, population, rng=key)`` per member,
+        batched with ``vmap`` (``population`` in the user's units)."""
+        keys = u.reshape(S, 2)
+        P = scale(pop)
+
+        def one(c, k):
+            t = snp.asarray(cfg.rule(c, P, rng=k))
+            if t.shape != (N,):
+                raise ValueError(f"strategy must have signature f(candidate: int, "
+                                 f"population: array, rng=key) returning an array "
+                                 f"of shape ({N},); got shape {tuple(t.shape)}")
+            return t.astype(P.dtype)
+        return unscale(sciax.vmap(one)(snp.arange(S, dtype=snp.int32), keys))
 
     def converged(E, prm):
         return (~snp.any(snp.isinf(E))) & (
             snp.std(E) <= prm["atol"] + prm["tol"] * snp.abs(snp.mean(E)))
 
-    def trials(pop, u, prm):
+    def trials(pop, u, prm, kbits=None):
         uF, us, uf, uc, uo = snp.split(u, np.cumsum([1, S * S, S, S * N]).tolist())
+        if callable(cfg.rule):
+            t = mutate_custom(pop, kbits, prm)
+            return snp.where((t > 1) | (t < 0), uo.reshape(S, N), t)
         lo, hi = prm["mutation"][0], prm["mutation"][1]
         F = lo + (hi - lo) * uF[0] if cfg.dither else lo
         # nsamp distinct members, none the candidate itself: the first columns
@@ -401,20 +534,28 @@ def _de_runner(func, cfg: _DEConfig, callback, tree, dyn_pos, statics):
             pop = init_pop.astype(dt)
         if x0 is not None:
             pop = pop.at[0].set(unscale(x0))
-        E, nf = energies(pop, args)
-        pop, E = promote(pop, E)
+        E, nf, feas, cv = evaluate(pop, args)
+        pop, E, feas, cv = promote(pop, E, feas, cv)
         code0 = snp.where(prm["maxiter"] <= 0, _DE_MAXITER, _RUNNING).astype(
             snp.int32)
 
         def body(c):
-            pop, E, key, nit, nfev, _ = c
+            pop, E, key, nit, nfev, _, feas, cv = c
+            if callable(cfg.rule):  # 2 S more words: one key per member
+                b = sr.bits(key, (2 * S + 2,))
+                kbits, key = b[:2 * S], b[2 * S:]
+            else:
+                kbits = None
             u, key = _draw(key, 1 + S * S + S + 2 * S * N, pop.dtype)
-            T = trials(pop, u, prm)
-            Et, nf = energies(T, args)
-            better = Et <= E
+            T = trials(pop, u, prm, kbits)
+            Et, nf, feas_t, cv_t = evaluate(T, args)
+            better = accept(Et, feas_t, cv_t, E, feas, cv)
             pop = snp.where(better[:, None], T, pop)
             E = snp.where(better, Et, E)
-            pop, E = promote(pop, E)
+            if has_cons:
+                feas = snp.where(better, feas_t, feas)
+                cv = snp.where(better[:, None], cv_t, cv)
+            pop, E, feas, cv = promote(pop, E, feas, cv)
             nit, nfev = nit + 1, nfev + nf
             if cfg.disp:
                 sciax.debug.callback(_print_de, nit, E[0])
@@ -427,31 +568,42 @@ def _de_runner(func, cfg: _DEConfig, callback, tree, dyn_pos, statics):
             code = snp.where(stop, _DE_CALLBACK, snp.where(
                 converged(E, prm), _DE_OK, snp.where(nit >= prm["maxiter"], _DE_MAXITER,
                                                  _RUNNING)))
-            return pop, E, key, nit, nfev, code.astype(snp.int32)
+            return pop, E, key, nit, nfev, code.astype(snp.int32), feas, cv
 
-        c0 = (pop, E, key, snp.int32(0), snp.int32(nf), code0)
-        pop, E, key, nit, nfev, code = lax.while_loop(lambda c: c[5] == _RUNNING,
-                                                       body, c0)
+        c0 = (pop, E, key, snp.int32(0), snp.asarray(nf, snp.int32), code0, feas, cv)
+        pop, E, key, nit, nfev, code, feas, cv = lax.while_loop(
+            lambda c: c[5] == _RUNNING, body, c0)
         x, fun = scale(pop[0]), E[0]
         res = GlobalResult(x=x, fun=fun, nit=nit, nfev=nfev, _code=code,
                            _ok=code == _DE_OK)
         if cfg.polish:
             x, fun, pop, E, nfev, jac = _polish(func, cfg, args, x, fun, pop, E, nfev,
-                                                unscale, integ, lb, ub)
+                                                unscale, integ, lb, ub, constraints)
             res.update(x=x, fun=fun, nfev=nfev, jac=jac)
         res.update(population=scale(pop), population_energies=E)
+        if has_cons:
+            constr = [_violation(((f, lo, hi),), x[None, :], False)[0]
+                      for f, lo, hi in wrapped]
+            maxcv = snp.max(snp.concatenate(constr)) if sum(
+                c.shape[0] for c in constr) else snp.zeros((), x.dtype)
+            res.update(constr=constr, constr_violation=maxcv, maxcv=maxcv,
+                       _ok=res["_ok"] & (maxcv <= 0))
         return res
 
     return run
 
 
-def _polish(func, cfg, args, x, fun, pop, E, nfev, unscale, integ, lb, ub):
-    """L-BFGS-B from the best member within the limits; integer coordinates are
-    held at their values (SciPy sets their bounds equal); the result replaces
-    the best member only if it is a successful improvement inside the limits."""
+def _polish(func, cfg, args, x, fun, pop, E, nfev, unscale, integ, lb, ub,
+            constraints=()):
+    """L-BFGS-B from the best member within the limits (trust-constr with the
+    constraints, when there are any); integer coordinates are held at their
+    values (SciPy sets their bounds equal); the result replaces the best member
+    only if it is a successful improvement inside the limits."""
+    method = "trust-constr" if constraints else "L-BFGS-B"
     if cfg.disp:
         # after the loop: the best member is an operand, so XLA cannot hoist it
-        sciax.debug.callback(lambda _: print("Polishing solution with 'L-BFGS-B'"), x)
+        sciax.debug.callback(
+            lambda _: print(f"Polishing solution with '{method}'"), x)
 
     def fp(z, xb, *a):
         if integ is not None:
@@ -460,10 +612,13 @@ def _polish(func, cfg, args, x, fun, pop, E, nfev, unscale, integ, lb, ub):
             return snp.asarray(func(z[:, None], *a)).reshape(-1)[0]
         return func(z, *a)
 
-    r = minimize(fp, x, args=(x,) + tuple(args), method="L-BFGS-B",
-                 bounds=Bounds(lb, ub))
+    r = minimize(fp, x, args=(x,) + tuple(args), method=method,
+                 bounds=Bounds(lb, ub), **({"constraints": constraints}
+                                           if constraints else {}))
     ok = (_minres_ok(r) & (r.fun < fun) & snp.all(r.x <= ub) & snp.all(r.x >= lb))
-    jac = snp.where(ok, r.jac, sciax.grad(fp)(x, x, *args))
+    # (trust-constr's ``jac`` holds the constraints' Jacobians, ``grad`` f's)
+    g = r.grad if method == "trust-constr" else r.jac
+    jac = snp.where(ok, g, sciax.grad(fp)(x, x, *args))
     x = snp.where(ok, r.x, x)
     fun = snp.where(ok, r.fun, fun)
     pop = pop.at[0].set(snp.where(ok, unscale(x), pop[0]))
@@ -520,11 +675,17 @@ def differential_evolution(func: Callable, bounds: Any, args: Any = (),
     args : tuple, optional
         Extra arguments of ``func``; float and array leaves are traced (one
         compilation serves all values, and ``vmap`` may batch them).
-    strategy : str, optional
+    strategy : str or callable, optional
         ``'best1bin'`` (default), ``'best1exp'``, ``'rand1bin'``, ``'rand1exp'``,
         ``'rand2bin'``, ``'rand2exp'``, ``'best2bin'``, ``'best2exp'``,
         ``'currenttobest1bin'``, ``'currenttobest1exp'``,
-        ``'randtobest1bin'``, ``'randtobest1exp'``.
+        ``'randtobest1bin'``, ``'randtobest1exp'``; or
+        ``strategy(candidate, population, rng=key) -> trial`` as in SciPy,
+        returning the trial vector of shape ``(N,)`` for member ``candidate``
+        of ``population`` (shape ``(S, N)``, the user's units).  It is traced
+        and batched over the members with ``vmap``: ``candidate`` is a traced
+        integer and ``rng`` a ``sciax.random`` key (one per member and
+        generation), not a NumPy generator.
     maxiter : int, optional
         Maximum number of generations.
     popsize : int, optional
@@ -564,8 +725,16 @@ def differential_evolution(func: Callable, bounds: Any, args: Any = (),
         batched call.
     workers : int or map-like, optional
         Ignored: the population is evaluated by one ``vmap``-ed call.
-    constraints : optional
-        Only the empty default; constraints raise ``NotImplementedError``.
+    constraints : NonlinearConstraint, LinearConstraint, Bounds or a sequence
+        Constraints beyond the bounds, handled as SciPy does (Lampinen's
+        rules): a feasible trial replaces an infeasible member, two feasible
+        ones compare energies, and an infeasible trial replaces its parent
+        only if it violates no component more; infeasible members get energy
+        ``inf`` and do not count as evaluations.  With ``vectorized=True`` a
+        constraint function takes ``x`` of shape ``(N, S)`` and returns
+        ``(M, S)``.  Polishing then uses ``'trust-constr'``.  The result gains
+        ``constr`` (each constraint's violation at ``x``), ``constr_violation``
+        and ``maxcv``; a result that violates a constraint is not a success.
     x0 : array_like, optional
         Replaces the first population member (must lie within the bounds).
     integrality : array_like of bool, optional
@@ -579,8 +748,9 @@ def differential_evolution(func: Callable, bounds: Any, args: Any = (),
     -------
     res : OptimizeResult
         ``x``, ``fun``, ``nit``, ``nfev``, ``success``, ``message``,
-        ``population``, ``population_energies`` and, when polishing, ``jac``
-        (the gradient at ``x``).
+        ``population``, ``population_energies``, when polishing ``jac``
+        (the gradient at ``x``), and with constraints ``constr``,
+        ``constr_violation`` and ``maxcv``.
 
     Raises
     ------
@@ -589,10 +759,10 @@ def differential_evolution(func: Callable, bounds: Any, args: Any = (),
         upper one; an unknown strategy, init or updating value; ``popsize < 1``;
         a mutation outside ``[0, 2)``; an ``init`` array or ``x0`` of the wrong
         shape, ``x0`` outside the bounds; integer coordinates without an integer
-        between their bounds.
+        between their bounds; constraints that are not constraint objects (or
+        whose shapes do not fit); a callable strategy returning the wrong shape.
     NotImplementedError
-        ``constraints``, a callable ``strategy``, ``init='sobol'`` with more
-        than 21 parameters.
+        ``init='sobol'`` with more than 21 parameters.
 
     Notes
     -----
@@ -600,7 +770,11 @@ def differential_evolution(func: Callable, bounds: Any, args: Any = (),
     (SciPy's ``updating='deferred'``) whatever ``updating`` says; the random
     numbers come from ``sciax.random``, so the iterates differ from SciPy's
     (its minima do not); ``'sobol'`` and ``'halton'`` are randomly shifted
-    (digitally for Sobol'), not scrambled, point sets.
+    (digitally for Sobol'), not scrambled, point sets.  With constraints,
+    ``func`` is evaluated on the whole population in one batched call, also
+    on infeasible members (their values are discarded), so it should return a
+    number (not raise) anywhere in the bounds; SciPy's warning that polishing
+    starts from an infeasible point is not issued.
 
     Transformations: the generation loop is one ``lax.while_loop``, so the
     whole search works under ``jit`` and ``vmap`` (over ``args``, ``x0`` or
@@ -632,25 +806,26 @@ def differential_evolution(func: Callable, bounds: Any, args: Any = (),
     >>> print(np.round(np.asarray(res.x), 6) + 0.0)
     [[ 0.    0.  ]
      [ 1.5  -2.25]]
+
+    A linear constraint ``x0 + x1 <= 1`` cuts the box; the minimum of
+    ``(x0 - 0.8)^2 + (x1 - 0.8)^2`` moves to the line:
+
+    >>> from sciax.optimize import LinearConstraint
+    >>> res = differential_evolution(
+    ...     lambda x: snp.sum((x - 0.8) ** 2), [(0, 1), (0, 1)], seed=3,
+    ...     constraints=LinearConstraint([[1.0, 1.0]], -np.inf, 1.0), polish=False,
+    ...     tol=1e-10)
+    >>> print(np.round(np.asarray(res.x), 3), res.success, float(res.maxcv))
+    [0.5 0.5] True 0.0
     """
     if not callable(func):
         raise TypeError(f"func must be callable, got {type(func).__name__}")
-    if callable(strategy):
-        raise NotImplementedError("differential_evolution: a callable strategy is "
-                                  "not supported; use one of SciPy's named "
-                                  "strategies")
-    if strategy not in _STRATEGIES:
+    if not callable(strategy) and strategy not in _STRATEGIES:
         raise ValueError(f"Please select a valid mutation strategy; got {strategy!r}, "
                          f"expected one of {sorted(_STRATEGIES)}")
     if updating not in ("immediate", "deferred"):
         raise ValueError(f"updating must be 'immediate' or 'deferred', got "
                          f"{updating!r}")
-    has_cons = constraints is not None and not (
-        isinstance(constraints, (list, tuple)) and len(constraints) == 0)
-    if has_cons:
-        raise NotImplementedError("differential_evolution: constraints are not "
-                                  "supported by sciax (only the bounds); fold them "
-                                  "into func as a penalty")
     popsize = int(popsize)
     if popsize < 1:
         raise ValueError(f"popsize must be at least 1, got {popsize}")
@@ -716,16 +891,22 @@ def differential_evolution(func: Callable, bounds: Any, args: Any = (),
             xn = None
         if xn is not None and np.any((xn < lb) | (xn > ub)):
             raise ValueError("Some entries in x0 lay outside the specified bounds")
+    wrapped = _de_constraints(constraints, N)
+    # what polishing hands to minimize('trust-constr')
+    polish_cons = [LinearConstraint(f.A, lo, hi) if isinstance(f, _LinearMap)
+                   else NonlinearConstraint(f, lo, hi) for f, lo, hi in wrapped]
     key = _make_key(seed, rng)
-    rule, nsamp, cx = _STRATEGIES[strategy]
+    rule, nsamp, cx = (strategy, 0, "") if callable(strategy) else _STRATEGIES[strategy]
     cfg = _DEConfig(rule=rule, nsamp=nsamp, crossover=cx, dither=len(mut) == 2,
                     polish=bool(polish) and not (integ and all(integ)),
                     init=init_kind, S=S, N=N, vectorized=bool(vectorized),
                     disp=bool(disp), lb=tuple(lb.tolist()), ub=tuple(ub.tolist()),
                     integrality=integ)
     tree, dyn_pos, dyn, statics = _split_args(args)
-    run = _cached_jit(("de", func, cfg, callback, tree, dyn_pos, statics),
-                      lambda: _de_runner(func, cfg, callback, tree, dyn_pos, statics))
+    run = _cached_jit(("de", func, cfg, callback, tree, dyn_pos, statics,
+                       _de_constraint_key(wrapped)),
+                      lambda: _de_runner(func, cfg, callback, tree, dyn_pos, statics,
+                                         polish_cons, wrapped))
     # numeric options are operands, so changing them does not recompile
     prm = dict(maxiter=np.int32(maxiter), tol=np.float64(tol), atol=np.float64(atol),
                mutation=np.array(mut * (3 - len(mut)))[:2],

@@ -20,7 +20,8 @@ import scipy.optimize as so
 import sciax
 import sciax.numpy as snp
 import sciax.random as sr
-from sciax.optimize import Bounds, basinhopping, differential_evolution, rosen
+from sciax.optimize import (Bounds, LinearConstraint, NonlinearConstraint, basinhopping,
+                            differential_evolution, rosen)
 
 SLOW = pytest.mark.slow
 STRATEGIES = ["best1bin", "best1exp", "rand1bin", "rand1exp", "rand2bin", "rand2exp",
@@ -349,14 +350,129 @@ def test_de_equal_bounds_and_bounds_object():
     (dict(x0=[0.0]), ValueError, "shape"),
     (dict(updating="sometimes"), ValueError, "updating"),
     (dict(seed=1, rng=2), ValueError, "both"),
-    (dict(constraints=[object()]), NotImplementedError, "constraints"),
+    (dict(constraints=[object()]), ValueError, "constraints"),
+    (dict(constraints={"type": "ineq", "fun": sphere}), ValueError, "dict"),
+    (dict(constraints=LinearConstraint([[1.0, 1.0, 1.0]], 0, 1)), ValueError,
+     "columns"),
     (dict(bounds=[(0, 1)] * 22, init="sobol"), NotImplementedError, "sobol"),
-    (dict(strategy=lambda c, p, rng=None: p[c]), NotImplementedError, "strategy"),
+    (dict(strategy=lambda c, p, rng=None: p), ValueError, "shape"),
 ])
 def test_de_errors(kw, exc, match):
     kw = {"bounds": [(0, 1), (0, 1)], **kw}
     with pytest.raises(exc, match=match):
         differential_evolution(sphere, **kw)
+
+
+# --- differential evolution with constraints (Lampinen's rules, as SciPy) ----------
+
+
+def _corner(x):
+    return snp.sum((x - 0.8) ** 2)
+
+
+def test_de_linear_and_bounds_constraints_reach_the_kkt_point():
+    # min (x0-.8)^2 + (x1-.8)^2 on [0,1]^2 with x0 + x1 <= 1 and x0 <= 0.4: the
+    # KKT point is (0.4, 0.6) (multipliers 0.4 and 0.4, both positive)
+    cons = [LinearConstraint([[1.0, 1.0]], -np.inf, 1.0), Bounds([0.0, 0.0], [0.4, 1.0])]
+    res = differential_evolution(_corner, [(0, 1), (0, 1)], constraints=cons, seed=3,
+                                 tol=1e-10, polish=False, maxiter=2000)
+    np.testing.assert_allclose(a(res.x), [0.4, 0.6], atol=2e-3)
+    assert res.success and res.maxcv == 0.0 and res.constr_violation == 0.0
+    assert [c.shape for c in res.constr] == [(1,), (2,)]
+    # every member of the final population is feasible, with a finite energy
+    P = a(res.population)
+    assert np.all(P.sum(1) <= 1 + 1e-12) and np.all(P[:, 0] <= 0.4 + 1e-12)
+    assert np.all(np.isfinite(a(res.population_energies)))
+
+
+def test_de_infeasible_problem_reports_maxcv_as_scipy():
+    # x0 + x1 >= 5 cannot hold on [0, 1]^2: the least infeasible point (1, 1)
+    # violates it by 3; SciPy then reports fun = inf, success False and MAXCV
+    nlc = NonlinearConstraint(lambda x: x[0] + x[1], 5.0, np.inf)
+    res = differential_evolution(sphere, [(0, 1), (0, 1)], constraints=nlc, seed=1,
+                                 polish=False, maxiter=200)
+    ref = so.differential_evolution(
+        lambda x: np.sum((x - 0.3) ** 2), [(0, 1), (0, 1)], polish=False, rng=1,
+        maxiter=200, constraints=so.NonlinearConstraint(lambda x: x[0] + x[1], 5.0,
+                                                        np.inf))
+    assert ref.maxcv == pytest.approx(3.0, abs=1e-6)
+    assert float(res.maxcv) == pytest.approx(ref.maxcv, abs=1e-6)
+    assert np.isinf(float(res.fun)) and np.isinf(ref.fun)
+    assert not res.success and not ref.success
+    assert res.message.startswith("The solution does not satisfy the constraints, MAXCV")
+    # no member was ever feasible, so no evaluation was counted
+    assert int(res.nfev) == 0
+
+
+@SLOW
+def test_de_constrained_rosenbrock_matches_scipy():
+    # SciPy's docstring example: Rosenbrock with x0^2 + x1 <= 1.9, polished by
+    # trust-constr from the best feasible member
+    nlc = NonlinearConstraint(lambda x: x[0] ** 2 + x[1], -np.inf, 1.9)
+    res = differential_evolution(rosen, [(0, 2), (0, 2)], constraints=(nlc,), seed=1)
+    ref = so.differential_evolution(
+        so.rosen, [(0, 2), (0, 2)], rng=1,
+        constraints=(so.NonlinearConstraint(lambda x: x[0] ** 2 + x[1], -np.inf, 1.9),))
+    np.testing.assert_allclose(a(res.x), ref.x, atol=1e-4)
+    assert float(res.fun) <= ref.fun * (1 + 1e-3)
+    assert res.success and ref.success and float(res.maxcv) <= 1e-12
+    assert a(res.x)[0] ** 2 + a(res.x)[1] <= 1.9 + 1e-8
+    np.testing.assert_allclose(a(res.jac), a(sciax.grad(rosen)(res.x)), rtol=1e-12)
+
+
+@SLOW
+def test_de_constraints_vectorized_and_vmap():
+    # vectorized: func and the constraint take x of shape (N, S)
+    def fv(X):
+        return snp.sum((X - 0.8) ** 2, axis=0)
+    nlc = NonlinearConstraint(lambda X: X[:1] + X[1:], -np.inf, 1.0)  # (1, S)
+    res = differential_evolution(fv, [(0, 1), (0, 1)], constraints=nlc, seed=5,
+                                 vectorized=True, polish=False, tol=1e-10,
+                                 maxiter=2000)
+    np.testing.assert_allclose(a(res.x), [0.5, 0.5], atol=2e-3)
+    assert res.success
+    with pytest.raises(ValueError, match="shape"):  # (S,), not (M, S): as SciPy
+        differential_evolution(fv, [(0, 1), (0, 1)], vectorized=True, polish=False,
+                               constraints=NonlinearConstraint(
+                                   lambda X: X[0] + X[1], -np.inf, 1.0))
+
+    # vmap over the constraint's right-hand side through args-free closures:
+    # batch over the objective's centre instead, equal to a loop
+    def f(x, c):
+        return snp.sum((x - c) ** 2)
+    lin = LinearConstraint([[1.0, 1.0]], -np.inf, 1.0)
+    cs = snp.array([0.8, 0.9, 0.2])
+
+    def one(c):
+        return differential_evolution(f, [(0, 1), (0, 1)], args=(c,), constraints=lin,
+                                      seed=4, polish=False, maxiter=300)
+    batched = sciax.vmap(one)(cs)
+    for i, c in enumerate(np.asarray(cs)):
+        r = one(float(c))
+        np.testing.assert_array_equal(a(batched.x)[i], a(r.x))
+        assert int(a(batched.nit)[i]) == int(r.nit)
+        assert int(a(batched.nfev)[i]) == int(r.nfev)
+
+
+def test_de_callable_strategy():
+    # rand/1 without crossover, written with sciax.random (rng is a key)
+    def rand1(candidate, population, rng=None):
+        i = sr.choice(rng, population.shape[0], (3,), replace=False)
+        return population[i[0]] + 0.6 * (population[i[1]] - population[i[2]])
+
+    res = differential_evolution(sphere, [(-1, 1), (-1, 1)], strategy=rand1, seed=2,
+                                 polish=False, tol=1e-8, maxiter=500)
+    np.testing.assert_allclose(a(res.x), [0.3, 0.3], atol=1e-3)
+    assert res.success
+    # the strategy sees the population in the user's units and its own index
+    seen = []
+
+    def spy(candidate, population, rng=None):
+        seen.append((tuple(candidate.shape), tuple(population.shape)))
+        return population[candidate]
+    differential_evolution(sphere, [(-1, 1), (-1, 1)], strategy=spy, seed=2,
+                           polish=False, maxiter=1)
+    assert seen[0] == ((), (30, 2))
 
 
 # --- basin-hopping ----------------------------------------------------------------
