@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import inspect
 from typing import Any, Callable
 
 import numpy as np
@@ -54,6 +55,7 @@ class Status(enum.Enum):
     TNC_FCONV = "Converged (|f_n-f_(n-1)| ~= 0)"
     TNC_XCONV = "Converged (|x_n-x_(n-1)| ~= 0)"
     TRUST_LINALG = "A linalg error occurred, such as a non-psd Hessian."
+    CALLBACK = "`callback` raised `StopIteration`."
 
 
 _REASONS = list(Status)
@@ -66,6 +68,7 @@ _SCIPY_CODE = {
     Status.LBFGSB_ABNORMAL: 2, Status.TRUST_NOT_PD: 2, Status.XTOL: 0,
     Status.TNC_LOCAL_MIN: 0, Status.TNC_MAXFUN: 3, Status.TNC_LINESEARCH: 4,
     Status.TNC_FCONV: 1, Status.TNC_XCONV: 2, Status.TRUST_LINALG: 3,
+    Status.CALLBACK: 99,
 }
 _SUCCESS = {Status.SUCCESS, Status.LBFGSB_PGTOL, Status.LBFGSB_FTOL, Status.XTOL,
             Status.TNC_LOCAL_MIN, Status.TNC_FCONV, Status.TNC_XCONV}
@@ -374,8 +377,8 @@ def iterative_solve(solver: AbstractMinimizer, obj: Objective, x0, lb, ub,
         reason = snp.where((reason == RUNNING) & (nit >= maxiter),
                            _INDEX[solver.maxiter_status], reason).astype(snp.int32)
         if callback is not None:
-            sciax.debug.callback(_call_user_callback(callback, obj.unravel),
-                                 st.x, st.f)
+            stop = callback_stop(callback, obj.unravel, st.x, st.f)
+            reason = snp.where(stop, _INDEX[Status.CALLBACK], reason)
         if disp:
             sciax.debug.callback(_print_iter, nit, st.f)
         return st, nit, reason
@@ -387,15 +390,41 @@ def iterative_solve(solver: AbstractMinimizer, obj: Objective, x0, lb, ub,
     return state, nit, reason
 
 
-def _call_user_callback(callback, unravel):
+def takes_intermediate_result(callback) -> bool:
+    """SciPy's rule: a callback whose only parameter is named
+    ``intermediate_result`` gets an :class:`OptimizeResult`; any other gets
+    the iterate ``xk`` (trust-constr's: ``xk`` and the state)."""
+    try:
+        params = inspect.signature(callback).parameters
+    except (TypeError, ValueError):
+        return False
+    return list(params) == ["intermediate_result"]
+
+
+def callback_stop(callback, unravel, x, f, *, legacy_state: bool = False,
+                  stop_on_true: bool = False):
+    """Call the user's ``callback`` on the host with the iterate ``x`` (flat)
+    and ``f``, inside a compiled loop; the traced result is True when it
+    raised ``StopIteration`` (or, with ``stop_on_true``, returned something
+    true, as trust-constr allows): SciPy's way to stop a minimiser.  Under
+    ``vmap`` it runs once per lane, each lane getting its own flag."""
+    new_style = takes_intermediate_result(callback)
+
     def host(x, f):
-        x, f = np.asarray(x), np.asarray(f)
-        if x.ndim > 1:  # under vmap the host sees the whole batch
-            for xi, fi in zip(x, f):
-                callback(OptimizeResult(x=xi, fun=fi))
-            return
-        callback(OptimizeResult(x=np.asarray(unravel(snp.asarray(x))), fun=f))
-    return host
+        xu = np.array(unravel(snp.asarray(x)), copy=True)
+        res = OptimizeResult(x=xu, fun=np.asarray(f))
+        try:
+            if new_style:
+                out = callback(intermediate_result=res)
+            elif legacy_state:
+                out = callback(xu, res)
+            else:
+                out = callback(xu)
+        except StopIteration:
+            return np.bool_(True)
+        return np.bool_(bool(out) if stop_on_true else False)
+
+    return sciax.pure_callback(host, sciax.ShapeDtypeStruct((), snp.bool_), x, f)
 
 
 def _print_iter(nit, f):

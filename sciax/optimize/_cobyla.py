@@ -34,15 +34,15 @@ import sciax.numpy as snp
 from sciax import lax
 
 from sciax.optimize import _constraints as cons
-from sciax.optimize._base import Objective, register_result
+from sciax.optimize._base import Objective, callback_stop, register_result
 from sciax.optimize._minimize import _make_unravel
 from sciax.optimize._root import RootResult
 from sciax.optimize._root_scalar import _cached, _rebuild, _split_args
-from sciax.optimize._slsqp import _host_cb
 
 RUNNING = -100
 SMALL_TR_RADIUS, FTARGET_ACHIEVED, MAXFUN_REACHED = 0, 1, 3
 MAXTR_REACHED, NAN_INF_X, NAN_INF_F, DAMAGING_ROUNDING = 20, -1, -2, 7
+CALLBACK_TERMINATE = 30
 _REASONS = {FTARGET_ACHIEVED: "the target function value is achieved.",
             MAXFUN_REACHED: "the objective function has been evaluated MAXFUN times.",
             MAXTR_REACHED: "the maximal number of trust region iterations has been "
@@ -50,7 +50,8 @@ _REASONS = {FTARGET_ACHIEVED: "the target function value is achieved.",
             SMALL_TR_RADIUS: "the trust region radius reaches its lower bound.",
             NAN_INF_X: "NaN or Inf occurs in x.",
             NAN_INF_F: "the objective function returns NaN/+Inf.",
-            DAMAGING_ROUNDING: "rounding errors are becoming damaging."}
+            DAMAGING_ROUNDING: "rounding errors are becoming damaging.",
+            CALLBACK_TERMINATE: "the callback function requested termination"}
 _MESSAGES = {k: f"Return from COBYLA because {v}" for k, v in _REASONS.items()}
 _ETA1, _ETA2, _GAMMA1, _GAMMA2 = 0.1, 0.7, 0.5, 2.0
 _EPS = float(np.finfo(float).eps)
@@ -111,7 +112,8 @@ def _trlp(A, b, delta, g, iters=60):
     gd = delta * g
     gn = snp.linalg.norm(gd)
     if m == 0:
-        return snp.where(gn > 0, -delta * g / snp.where(gn > 0, gn, 1.0), 0.0)
+        # the steepest-descent step to the ball's edge (gn is |delta g|)
+        return snp.where(gn > 0, -delta * gd / snp.where(gn > 0, gn, 1.0), 0.0)
     Ad = delta * A
     an = snp.sqrt(snp.sum(Ad * Ad, axis=0))
     amax = snp.max(an)
@@ -283,6 +285,8 @@ def _models(S):
 
 
 def _fcratio(conmat, fval):
+    if conmat.shape[0] == 0:  # no constraints: no penalty to scale
+        return snp.zeros((), fval.dtype)
     cmin = snp.min(-conmat, axis=1)
     cmax = snp.max(-conmat, axis=1)
     fmin, fmax = snp.min(fval), snp.max(fval)
@@ -504,8 +508,9 @@ def _solve(obj: Objective, pieces, lb, ub, x0, opts: COBYLASolver, callback):
             red, reduce_rho, lambda _: (S, rho, delta, cpen, info), None)
         tr = st["tr"] + 1
         if callback is not None:
-            sciax.debug.callback(_host_cb(callback, obj.unravel), S["sim"][:, n],
-                                 S["fval"][n])
+            stop = callback_stop(callback, obj.unravel, S["sim"][:, n], S["fval"][n])
+            info = snp.where(stop & (info == RUNNING), CALLBACK_TERMINATE,
+                             info).astype(i32)
         return dict(S=S, B=B, rho=rho, delta=delta, cpen=cpen, nf=nf, tr=tr, info=info,
                     d=d, shortd=shortd, ratio=ratio, jdrop_ok=jdrop_ok)
 

@@ -63,13 +63,13 @@ class NoConvergence(Exception):
 _STACK: list = []
 
 
-def _collector(intermediate):
+def _collector(intermediate_result):
     """The one callback handed to the compiled solvers: appends the iterate to
     the innermost call's ``allvecs`` and calls its user ``callback(xk)``."""
     if not _STACK:
         return
     allvecs, user = _STACK[-1]
-    x = np.array(intermediate.x, dtype=float, copy=True)
+    x = np.array(intermediate_result.x, dtype=float, copy=True)
     if allvecs is not None:
         allvecs.append(x)
     if user is not None:

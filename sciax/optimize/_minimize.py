@@ -355,8 +355,13 @@ def minimize(fun: Callable, x0: Any, args: Any = (), method: Any = None,
     tol : float, optional
         Tolerance mapped to each method's main option, as SciPy.
     callback : callable, optional
-        ``callback(intermediate_result)`` after each iteration, also under
-        ``jit`` (through :func:`sciax.debug.callback`).
+        Called on the host after each iteration, also under ``jit`` (once per
+        lane under ``vmap``): ``callback(intermediate_result)`` (an
+        :class:`OptimizeResult` with ``x`` and ``fun``) when its one parameter
+        has that name, otherwise SciPy's older ``callback(xk)``
+        (trust-constr: ``callback(xk, state)``).  Raising ``StopIteration``
+        stops the method (status 99, as SciPy; trust-constr's 3, COBYLA's 30;
+        trust-constr also stops when it returns True).
     options : dict, optional
         Method options with SciPy's names (``maxiter``, ``gtol``, ``disp``...).
 
@@ -377,8 +382,7 @@ def minimize(fun: Callable, x0: Any, args: Any = (), method: Any = None,
     -----
     Differences from SciPy: derivatives are exact (automatic differentiation)
     rather than finite differences; SLSQP's QP subproblem is solved by an
-    interior-point method (the solutions are SciPy's, the iterates are not);
-    ``callback`` cannot stop the iteration.
+    interior-point method (the solutions are SciPy's, the iterates are not).
 
     Transformations: ``minimize`` works under ``jit`` and ``vmap`` (over
     ``x0`` or ``args``; each lane keeps its own iterate, status and counters).

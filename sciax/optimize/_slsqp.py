@@ -32,7 +32,7 @@ import sciax.numpy as snp
 from sciax import lax
 
 from sciax.optimize import _constraints as cons
-from sciax.optimize._base import Objective, OptimizeResult
+from sciax.optimize._base import Objective, OptimizeResult, callback_stop
 from sciax.optimize._minimize import _make_unravel
 from sciax.optimize._root import RootResult
 from sciax.optimize._root_scalar import _cached, _rebuild, _split_args
@@ -42,7 +42,8 @@ _MESSAGES = {0: "Optimization terminated successfully",
              4: "Inequality constraints incompatible",
              8: "Positive directional derivative for linesearch",
              9: "Iteration limit reached",
-             10: "NaN result encountered."}
+             10: "NaN result encountered.",
+             99: "`callback` raised `StopIteration`."}
 
 
 # --- the QP subproblem --------------------------------------------------------------
@@ -279,26 +280,16 @@ def _sqp(obj: Objective, pieces, x0, lb, ub, opts: SLSQPSolver, callback):
         finite = snp.isfinite(pn["f"]) & snp.all(snp.isfinite(pn["g"]))
         status = snp.where(finite, status, 10)
         status = snp.where((status == RUNNING) & (nit >= opts.maxiter), 9, status)
+        if callback is not None:  # SciPy: StopIteration wins over any other status
+            status = snp.where(callback_stop(callback, obj.unravel, xn, pn["f"]), 99,
+                               status)
         new = dict(x=xn, **pn, B=Bn, rho_e=rho_e, rho_i=rho_i, y=y, z=z, zu=zu, zl=zl,
                    nit=nit, nfev=c["nfev"] + nf,
                    njev=c["njev"] + go.astype(snp.int32),
                    status=status.astype(snp.int32), fold=c["f"])
-        if callback is not None:
-            sciax.debug.callback(_host_cb(callback, obj.unravel), xn, pn["f"])
         return new
 
     return lax.while_loop(lambda c: c["status"] == RUNNING, body, st0)
-
-
-def _host_cb(callback, unravel):
-    def host(x, f):
-        x, f = np.asarray(x), np.asarray(f)
-        if x.ndim > 1:
-            for xi, fi in zip(x, f):
-                callback(OptimizeResult(x=xi, fun=fi))
-        else:
-            callback(OptimizeResult(x=np.asarray(unravel(snp.asarray(x))), fun=f))
-    return host
 
 
 # --- implicit differentiation on the KKT system ------------------------------------

@@ -17,8 +17,8 @@ Differences from SciPy: the Hessian of the Lagrangian is exact (forward over
 reverse mode) where SciPy's default is a BFGS approximation, and the
 constraint Jacobians are exact, so the iterates differ while the solutions
 agree; the projections use a dense SVD of the Jacobian (SciPy: a QR, or an
-augmented system for sparse Jacobians); ``callback`` cannot stop the
-iteration; ``verbose`` prints only the final summary; ``keep_feasible`` of
+augmented system for sparse Jacobians); the callback gets ``x`` and ``fun``
+(not SciPy's whole state); ``verbose`` prints only the final summary; ``keep_feasible`` of
 constraints and bounds is accepted and not enforced.  The whole iteration is
 one ``lax.while_loop`` (barrier updates are iterations that take no step, as
 SciPy counts them), so it runs under ``jit`` and ``vmap``.
@@ -37,11 +37,11 @@ import sciax.numpy as snp
 from sciax import lax
 
 from sciax.optimize import _constraints as cons
-from sciax.optimize._base import Objective
+from sciax.optimize._base import Objective, callback_stop
 from sciax.optimize._minimize import _make_unravel
 from sciax.optimize._root import RootResult
 from sciax.optimize._root_scalar import _cached, _rebuild, _split_args
-from sciax.optimize._slsqp import _active_set, _attach_kkt, _host_cb
+from sciax.optimize._slsqp import _active_set, _attach_kkt
 
 RUNNING = -1
 _MESSAGES = {0: "The maximum number of function evaluations is exceeded.",
@@ -478,14 +478,16 @@ def _solve(obj: Objective, pieces, x0, opts: TrustConstrSolver, callback):
 
     def body(st):
         nit = st["nit"] + 1
-        if callback is not None:
-            sciax.debug.callback(_host_cb(callback, obj.unravel), st["x"], st["f"])
         x_stop = st["tr"] < xtol
         if ip:
             x_stop = x_stop & (st["mu"] < btol_final)
         status = snp.where((st["optimality"] < gtol) & (st["constr_violation"] < gtol),
                            1, snp.where(x_stop, 2, snp.where(nit >= opts.maxiter, 0,
                                                              RUNNING)))
+        if callback is not None:  # SciPy asks the callback before the tests
+            stop = callback_stop(callback, obj.unravel, st["x"], st["f"],
+                                 legacy_state=True, stop_on_true=True)
+            status = snp.where(stop, 3, status)
         running = status == RUNNING
         st = dict(st, nit=nit, status=status.astype(i32))
         if ip:

@@ -208,7 +208,8 @@ def test_jit_vmap_args_and_eager_cache():
 @pytest.mark.slow
 def test_callback_and_disp_eager_and_under_jit(capsys):
     seen = []
-    cb = lambda r: seen.append(float(r.fun))  # noqa: E731
+    def cb(intermediate_result):
+        seen.append(float(intermediate_result.fun))
     r = minimize(rosen, snp.array([-1.2, 1.0]), callback=cb)
     assert len(seen) == int(r.nit) and seen[-1] == pytest.approx(float(r.fun))
     seen.clear()

@@ -52,11 +52,15 @@ def _scipy_exact(fun, x0, cons=(), bounds=None, **options):
 
 
 def _same_run(r, s, atol=1e-9):
-    """Same algorithm, same derivatives: same iterates and counts."""
+    """Same algorithm, same derivatives: same iterates and counts.  The
+    evaluation count may differ by one or two: whether a step needs a second-
+    order correction (one more evaluation) can turn on rounding, which differs
+    between CPUs (on the bounds-only problem: SciPy 18, sciax 18 on an Intel
+    Xeon and 19 on an AMD EPYC with AVX-512, same iterates)."""
     np.testing.assert_allclose(np.asarray(r.x), s.x, atol=atol, rtol=1e-9)
     assert int(r.nit) == s.nit and int(r.status) == s.status, (
         int(r.nit), s.nit, int(r.status), s.status)
-    assert int(r.nfev) == s.nfev, (int(r.nfev), s.nfev)
+    assert abs(int(r.nfev) - s.nfev) <= 2, (int(r.nfev), s.nfev)
     assert int(r.cg_niter) == s.cg_niter
     assert r.method == s.method
 
@@ -194,7 +198,7 @@ def test_maxiter_status_and_callback():
     seen = []
     r = minimize(fun, snp.asarray(p.x0), method="trust-constr", bounds=p.bounds,
                  constraints=p.constraints(snp), options={"maxiter": 5},
-                 callback=lambda st: seen.append(float(st.fun)))
+                 callback=lambda xk, state: seen.append(float(state.fun)))
     s = _scipy_exact(fun, p.x0, _hs_cons(p), p.bounds, maxiter=5)
     assert int(r.status) == 0 and not r.success and int(r.nit) == 5
     assert r.message == s.message
