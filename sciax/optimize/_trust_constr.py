@@ -18,7 +18,7 @@ reverse mode) where SciPy's default is a BFGS approximation, and the
 constraint Jacobians are exact, so the iterates differ while the solutions
 agree; the projections use a dense SVD of the Jacobian (SciPy: a QR, or an
 augmented system for sparse Jacobians); the callback gets ``x`` and ``fun``
-(not SciPy's whole state); ``verbose`` prints only the final summary; ``keep_feasible`` of
+(not SciPy's whole state); ``verbose=3`` prints ``verbose=2``'s table; ``keep_feasible`` of
 constraints and bounds is accepted and not enforced.  The whole iteration is
 one ``lax.while_loop`` (barrier updates are iterations that take no step, as
 SciPy counts them), so it runs under ``jit`` and ``vmap``.
@@ -27,6 +27,7 @@ SciPy counts them), so it runs under ``jit`` and ``vmap``.
 from __future__ import annotations
 
 import dataclasses
+import time
 from typing import Any, Callable
 
 import numpy as np
@@ -81,7 +82,9 @@ class TrustConstrSolver:
         Initial barrier parameter and the tolerance of the first barrier
         subproblem (default 0.1).
     verbose : int
-        ``>= 1`` prints the final message (as ``disp``).
+        ``1`` prints the final message and counts (as ``disp``), ``2`` (and
+        ``3``) also a row per iteration, in SciPy's format; from inside the
+        compiled loop, so also under ``jit``.
     sparse_jacobian, factorization_method, finite_diff_rel_step, workers, disp
         Accepted for compatibility (Jacobians are dense and exact).
 
@@ -302,6 +305,43 @@ def _projected_cg(H, c, P: _Proj, m, radius, lb, ub):
     return snp.where(_inside(x, lb, ub), x, last), k
 
 
+# --- SciPy's verbose report, printed from the compiled loop --------------------------
+
+_HEAD = ("| niter |f evals|CG iter|  obj func   |tr radius |   opt    |  c viol  |\n"
+         "|-------|-------|-------|-------------|----------|----------|----------|")
+
+
+class _Report:
+    """``verbose >= 2``'s table and ``verbose >= 1``'s summary (host callbacks;
+    the header's call starts the clock that the summary reads).  Under
+    ``vmap`` the values come batched: one row or summary per lane."""
+
+    def __init__(self, verbose: int):
+        self.verbose = verbose
+        self.t0 = time.perf_counter()
+
+    def header(self, _):
+        self.t0 = time.perf_counter()
+        if self.verbose >= 2:
+            print(_HEAD)
+
+    def row(self, *vals):
+        for nit, nfev, cg, f, tr, opt, cv in zip(*(np.ravel(v) for v in vals)):
+            print(f"|{int(nit):^7}|{int(nfev):^7}|{int(cg):^7}|{float(f):^+13.4e}|"
+                  f"{float(tr):^10.2e}|{float(opt):^10.2e}|{float(cv):^10.2e}|")
+
+    def footer(self, *vals):
+        elapsed = time.perf_counter() - self.t0
+        if self.verbose >= 2:
+            print()
+        for status, nit, nfev, cg, opt, cv in zip(*(np.ravel(v) for v in vals)):
+            print(_MESSAGES[int(status)])
+            print(f"Number of iterations: {int(nit)}, function evaluations: "
+                  f"{int(nfev)}, CG iterations: {int(cg)}, optimality: "
+                  f"{float(opt):.2e}, constraint violation: {float(cv):.2e}, "
+                  f"execution time: {elapsed:4.2} s.")
+
+
 # --- the iteration -------------------------------------------------------------------
 
 
@@ -476,8 +516,13 @@ def _solve(obj: Objective, pieces, x0, opts: TrustConstrSolver, callback):
         out.update(prep(out, mu))
         return out
 
+    report = _Report(opts.verbose) if opts.verbose or opts.disp else None
+
     def body(st):
         nit = st["nit"] + 1
+        if report is not None and report.verbose >= 2:
+            sciax.debug.callback(report.row, nit, st["nfev"], st["cg_niter"], st["f"],
+                                 st["tr"], st["optimality"], st["constr_violation"])
         x_stop = st["tr"] < xtol
         if ip:
             x_stop = x_stop & (st["mu"] < btol_final)
@@ -499,9 +544,14 @@ def _solve(obj: Objective, pieces, x0, opts: TrustConstrSolver, callback):
 
     if opts.maxiter <= 0:
         st["status"] = i32(0)
+    if report is not None:  # (x0 as operand: the call stays in place)
+        sciax.debug.callback(report.header, st["x"])
     st = lax.while_loop(lambda s_: s_["status"] == RUNNING, body, st)
     bad = ((st["status"] == 1) | (st["status"] == 2)) & (st["constr_violation"] > gtol)
     st["status"] = snp.where(bad, 4, st["status"]).astype(i32)
+    if report is not None:
+        sciax.debug.callback(report.footer, st["status"], st["nit"], st["nfev"],
+                             st["cg_niter"], st["optimality"], st["constr_violation"])
     return st
 
 
@@ -601,13 +651,7 @@ def minimize_trust_constr(fun: Callable, x0f, unravel_key, args, jac, hess, hess
 
     key = ("trust-constr", fun, jac, hess, hessp, options, callback, unravel_key, akey,
            cons.cache_key(constraints), tuple(lbn.tolist()), tuple(ubn.tolist()))
-    res = _cached(key, build)(x0f, dyn)
-    if options.verbose or options.disp:
-        try:
-            print(res.message)
-        except Exception:  # traced: nothing to print
-            pass
-    return res
+    return _cached(key, build)(x0f, dyn)
 
 
 def run_from_minimize(fun, x0, args, jac, hess, hessp, bounds, constraints, callback,

@@ -313,3 +313,25 @@ def test_pytree_x0_user_jac_and_hess():
     s = _scipy_exact(lambda x: snp.sum((x - 1.0) ** 2), [0.0, 0.0],
                      [(lambda x: (1.0 - x[0] - x[1])[None], 0.0, np.inf)])
     _same_run(r, s)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("bounded", [False, True])
+def test_verbose_report_matches_scipy(capsys, bounded):
+    # verbose=2: SciPy's table row for row (same iterates, same derivatives)
+    # and its two closing lines, up to the execution time
+    kw = dict(bounds=Bounds([-2.0, 0.0], [0.5, 0.2])) if bounded else {}
+    minimize(rosen, snp.array([-1.0, 0.5]), method="trust-constr",
+             options={"verbose": 2, "maxiter": 4}, **kw)
+    ours = capsys.readouterr().out.splitlines()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        so.minimize(so.rosen, [-1.0, 0.5], jac=so.rosen_der, hess=so.rosen_hess,
+                    method="trust-constr", options={"verbose": 2, "maxiter": 4},
+                    **({"bounds": so.Bounds([-2.0, 0.0], [0.5, 0.2])} if bounded
+                       else {}))
+    ref = capsys.readouterr().out.splitlines()
+    assert len(ours) == len(ref) == 9  # header (2), 4 rows, blank, 2 closing
+    assert ours[:-1] == ref[:-1]
+    cut = ", execution time"
+    assert ours[-1].split(cut)[0] == ref[-1].split(cut)[0]
