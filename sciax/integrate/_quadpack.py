@@ -3,8 +3,11 @@ as traceable array code.
 
 The adaptive loop (QAGS for finite ranges, QAGI for infinite ones, QAGS started
 from a partition at the user's ``points`` for QAGP) runs in one
-``lax.while_loop`` over a fixed-capacity store of ``limit`` intervals, so
-``quad`` jits, and ``vmap`` over parameters batches the whole loop.
+``lax.while_loop`` over a fixed-capacity store of ``limit`` intervals, entered
+only when the first rule application has not decided the integral, so ``quad``
+jits.  Under ``vmap`` a batching rule (``custom_vmap``) applies the first rule to
+every member at once and runs the loop only for the undecided members, a group
+at a time (``_looped``).
 
 Derivatives are not taken through the loop.  The loop runs on values with their
 derivatives stopped; the derivatives of the result with respect to ``args`` are
@@ -192,10 +195,16 @@ def _at_rank(ranks: Any, r: Any) -> Any:
     return snp.argmax(ranks == r).astype(snp.int32)
 
 
+# the loop's outputs that quad reads
+_OUT_KEYS = ("result", "abserr", "ier", "last", "alist", "blist", "rlist", "elist",
+             "order")
+
+
 def _adaptive(g: Callable, pts: Any, limit: int, epsabs: float, epsrel: float,
               rule: tuple, dtype: Any, loop: bool = True) -> dict:
     """QUADPACK's QAGS/QAGI loop on the partition of the sorted breakpoints ``pts``
-    (QAGP when there are more than two).  Returns the final state (a dict).
+    (QAGP when there are more than two).  Returns the final state's ``_OUT_KEYS``
+    (a dict).
 
     The loop is entered only when the first rule application has not decided the
     integral (a ``cond``: a cheap integral costs one rule application and no
@@ -208,12 +217,14 @@ def _adaptive(g: Callable, pts: Any, limit: int, epsabs: float, epsrel: float,
     L = limit
     idx = snp.arange(L)
 
-    def evaluate(lo: Any, hi: Any) -> tuple:
+    def evaluate(lo: Any, hi: Any, unrolled: bool = False) -> tuple:
         x, _, hl = _qelg.rule_nodes(lo, hi, rule)
-        return _qelg.rule_apply(g(x), hl, rule, eps, tiny)
+        return _qelg.rule_apply(g(x), hl, rule, eps, tiny, unrolled)
 
     lo0, hi0 = pts[:-1], pts[1:]
-    r0, e0, ra0, rs0, fin0 = evaluate(lo0, hi0)
+    # the first rule application is what a batch computes for all its members
+    # at once (the batching rule): its sums fuse with the integrand
+    r0, e0, ra0, rs0, fin0 = evaluate(lo0, hi0, unrolled=True)
     pad = lambda v, fill: snp.concatenate(  # noqa: E731
         [v, snp.full((L - n0,), fill, v.dtype)])
     alist, blist = pad(lo0, 0.0), pad(hi0, 0.0)
@@ -396,12 +407,22 @@ def _adaptive(g: Callable, pts: Any, limit: int, epsabs: float, epsrel: float,
         new = body(s)
         return {k: snp.asarray(v).astype(s[k].dtype) for k, v in new.items()}
 
+    def outputs(s: dict) -> dict:
+        return {k: v for k, v in s.items() if k in _OUT_KEYS or (k == "done" and not loop)}
+
+    def decided(s: dict) -> dict:
+        # where done0, _finish keeps the first estimates and status
+        return outputs(dict(s, result=result, abserr=abserr))
+
+    def adapt(s: dict) -> dict:
+        s = lax.while_loop(lambda s: ~s["done"], typed_body, s)
+        return outputs(_finish(s, done0, result, abserr, ksgn, defabs, n0))
+
     if not loop:
-        # where done0, _finish would keep the first estimates and status
-        return dict(s, result=result, abserr=abserr)
-    s = lax.cond(done0, lambda s: s,
-                 lambda s: lax.while_loop(lambda s: ~s["done"], typed_body, s), s)
-    return _finish(s, done0, result, abserr, ksgn, defabs, n0)
+        return decided(s)
+    # only the outputs pass through the cond: XLA drops those the caller does
+    # not use, and a decided integral copies nothing else
+    return lax.cond(done0, decided, adapt, s)
 
 
 def _finish(s: dict, done0: Any, result0: Any, abserr0: Any, ksgn: Any, defabs: Any,
@@ -450,9 +471,6 @@ def _finish(s: dict, done0: Any, result0: Any, abserr0: Any, ksgn: Any, defabs: 
 
 # --- batching: the first rule application for all members, the loop for the rest ------
 
-# the loop's outputs that quad reads
-_OUT_KEYS = ("result", "abserr", "ier", "last", "alist", "blist", "rlist", "elist",
-             "order")
 # members per group in the batched loop over the members the first rule application
 # did not decide
 GROUP = 16
@@ -474,8 +492,7 @@ def _looped(func: Callable, kind: int, limit: int, epsabs: float, epsrel: float,
 
     def run(pts: Any, bound: Any, args: tuple, loop: bool = True) -> dict:
         g = _integrand(func, args, kind, bound)
-        st = _adaptive(g, pts, limit, epsabs, epsrel, rule, dtype, loop=loop)
-        return {k: st[k] for k in _OUT_KEYS + (() if loop else ("done",))}
+        return _adaptive(g, pts, limit, epsabs, epsrel, rule, dtype, loop=loop)
 
     looped = custom_vmap(lambda pts, bound, args: run(pts, bound, args))
 
@@ -765,9 +782,12 @@ def quad(func: Callable, a: Any, b: Any, args: Any = (), full_output: int = 0,
     extrapolation), and with an algebraic weight a limit where the weight is
     infinite (``β < 0`` at ``b``) has a nan derivative.
 
-    *Transformations*: ``jit`` and ``vmap`` (over ``args`` and finite limits) work;
-    the whole adaptive loop is one ``lax.while_loop`` and a batch runs until its
-    slowest member has converged.  ``grad``/``jvp`` with respect to ``args`` give
+    *Transformations*: ``jit`` and ``vmap`` (over ``args`` and finite limits) work.
+    Under ``vmap`` the first Kronrod rule is applied to all members at once and
+    the adaptive loop runs only for the members it did not decide, 16 at a time,
+    each exactly as it would alone (a ``func`` that closes over a batched value
+    instead batches the whole loop, which runs until the slowest member has
+    converged: pass such values in ``args``).  ``grad``/``jvp`` with respect to ``args`` give
     the integral of the integrand's derivative by the same rule on the final
     partition; with respect to finite limits Leibniz's rule, ``f(b) db - f(a) da``
     (infinite limits are held fixed).  The parameter derivative is not
