@@ -52,7 +52,8 @@ def _custom_vmap_call_batch(trace, vals, dims, *, call_jaxpr, rule, num_consts):
 batching.call_batchers[custom_vmap_call_p] = _custom_vmap_call_batch
 
 
-def _check_out(name: str, outs: list, out_batched: list, avals: list, size: int) -> None:
+def _check_out(name: str, outs: list, out_batched: list, avals: list,
+               size: int) -> None:
     for k, (o, b, a) in enumerate(safe_zip(outs, out_batched, avals)):
         oa = get_aval(o)
         want = ((size,) + tuple(a.shape)) if b else tuple(a.shape)
@@ -112,7 +113,8 @@ class custom_vmap:
         user_rule, name = self.vmap_rule, self.__name__
         out_avals = jaxpr.out_avals
 
-        def flat_rule(size: int, in_batched: list, flat_args: list) -> tuple[list, list]:
+        def flat_rule(size: int, in_batched: list, flat_args: list
+                      ) -> tuple[list, list]:
             tree_args = in_tree.unflatten(flat_args)
             tree_b = in_tree.unflatten(in_batched)
             pair = user_rule(size, list(tree_b), *tree_args)

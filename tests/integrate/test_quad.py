@@ -165,6 +165,28 @@ def test_vmap_with_stragglers_equals_loop():
 
 
 @pytest.mark.slow
+def test_vmap_in_groups_equals_loop(monkeypatch):
+    # the grouped straggler loop (accelerators' default), here in groups of 3:
+    # 7 undecided members, so the last group is padded
+    from sciax.integrate import _quadpack
+    monkeypatch.setattr(_quadpack, "GROUP", 3)
+    s = np.concatenate([np.geomspace(0.004, 0.05, 7), np.linspace(0.5, 3.0, 5)])
+
+    def f(s):
+        return quad(_gauss, 0.0, 2.0, args=(s,), full_output=1)
+
+    batched = sciax.jit(sciax.vmap(f))(s)
+    one = sciax.jit(f)
+    assert int(np.sum(np.asarray(batched[2]["last"]) > 1)) == 7
+    for i in range(len(s)):
+        y, err, info = one(s[i])
+        assert float(batched[0][i]) == pytest.approx(float(y), rel=1e-13, abs=1e-15)
+        assert float(batched[1][i]) == pytest.approx(float(err), rel=1e-6, abs=1e-20)
+        for k in ("neval", "last", "ier"):
+            assert int(batched[2][k][i]) == int(info[k]), (i, k)
+
+
+@pytest.mark.slow
 def test_grad_singular_and_infinite():
     # ∫_0^1 x^(p-1) = 1/p: d/dp = -1/p² (an endpoint-singular integrand)
     f = lambda p: quad(lambda x, p: x ** (p - 1.0), 0.0, 1.0, args=(p,))[0]  # noqa
