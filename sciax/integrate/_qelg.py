@@ -84,30 +84,21 @@ def rule_nodes(lo: Any, hi: Any, rule: tuple) -> tuple[Any, Any, Any]:
     return centr[..., None] + hlgth[..., None] * table(rule[0]), centr, hlgth
 
 
-def rule_apply(fv: Any, hlgth: Any, rule: tuple, eps: float, tiny: float,
-               unrolled: bool = False) -> tuple[Any, Any, Any, Any, Any]:
+def rule_apply(fv: Any, hlgth: Any, rule: tuple, eps: float, tiny: float
+               ) -> tuple[Any, Any, Any, Any, Any]:
     """QUADPACK's dqk* estimates from the integrand values ``fv`` (trailing axis the
     rule's points): (integral, error estimate, integral of |f|, integral of
     |f - mean|, whether all values are finite), the third and fourth as
     QUADPACK's ``resabs`` and ``resasc``.
 
-    With ``unrolled`` the sums run over the rule's points one by one, in
-    QUADPACK's order (the centre, then the symmetric pairs of Gauss nodes, then
-    the Kronrod-only pairs): elementwise array code that XLA fuses with the
-    integrand into one pass over the values of a whole batch of rules (weighted
-    reductions stream them once per sum), and whose rounding does not depend on
-    the batch; but it is ~150 operations to trace and compile, where the
-    reductions are a few."""
+    The sums run over the rule's points one by one, in QUADPACK's order (the
+    centre, then the symmetric pairs of Gauss nodes, then the Kronrod-only
+    pairs): elementwise array code that XLA fuses with the integrand into one
+    pass over the values of a whole batch of rules (weighted reductions stream
+    them once per sum), and whose rounding does not depend on the batch.  The
+    loop must use the same sums as the first application: QUADPACK's roundoff
+    test compares an interval's estimate with the sum of its halves'."""
     _, wk, wg = rule
-    if not unrolled:
-        wk, wg = table(wk), table(wg)
-        resk = snp.sum(fv * wk, axis=-1)
-        resg = snp.sum(fv * wg, axis=-1)
-        reskh = 0.5 * resk
-        resabs = snp.sum(snp.abs(fv) * wk, axis=-1)
-        resasc = snp.sum(snp.abs(fv - reskh[..., None]) * wk, axis=-1)
-        return _estimates(resk, resg, resabs, resasc,
-                          snp.all(snp.isfinite(fv), axis=-1), hlgth, eps, tiny)
     n = len(wk)
     c = n // 2
     f = [fv[..., i] for i in range(n)]
@@ -132,12 +123,6 @@ def rule_apply(fv: Any, hlgth: Any, rule: tuple, eps: float, tiny: float,
     finite = snp.isfinite(fc)
     for j in range(c):
         finite = finite & snp.isfinite(f[j]) & snp.isfinite(f[n - 1 - j])
-    return _estimates(resk, resg, resabs, resasc, finite, hlgth, eps, tiny)
-
-
-def _estimates(resk: Any, resg: Any, resabs: Any, resasc: Any, finite: Any,
-               hlgth: Any, eps: float, tiny: float) -> tuple[Any, Any, Any, Any, Any]:
-    """``rule_apply``'s results from the sums on [-1, 1]."""
     ah = snp.abs(hlgth)
     resabs = resabs * ah
     resasc = resasc * ah

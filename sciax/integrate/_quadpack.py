@@ -217,14 +217,12 @@ def _adaptive(g: Callable, pts: Any, limit: int, epsabs: float, epsrel: float,
     L = limit
     idx = snp.arange(L)
 
-    def evaluate(lo: Any, hi: Any, unrolled: bool = False) -> tuple:
+    def evaluate(lo: Any, hi: Any) -> tuple:
         x, _, hl = _qelg.rule_nodes(lo, hi, rule)
-        return _qelg.rule_apply(g(x), hl, rule, eps, tiny, unrolled)
+        return _qelg.rule_apply(g(x), hl, rule, eps, tiny)
 
     lo0, hi0 = pts[:-1], pts[1:]
-    # the first rule application is what a batch computes for all its members
-    # at once (the batching rule): its sums fuse with the integrand
-    r0, e0, ra0, rs0, fin0 = evaluate(lo0, hi0, unrolled=True)
+    r0, e0, ra0, rs0, fin0 = evaluate(lo0, hi0)
     pad = lambda v, fill: snp.concatenate(  # noqa: E731
         [v, snp.full((L - n0,), fill, v.dtype)])
     alist, blist = pad(lo0, 0.0), pad(hi0, 0.0)
