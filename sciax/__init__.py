@@ -52,7 +52,7 @@ _LAZY_ATTRS: dict[str, tuple[str, str]] = {
 _LAZY_SUBMODULES: set[str] = {
     "tree", "debug", "distributed", "lax", "numpy", "random", "linalg",
     "experimental", "nn", "scipy", "tree_util", "optimize", "integrate",
-    "special", "stats",
+    "special", "stats", "custom_batching",
 }
 
 

@@ -59,6 +59,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("interpreters", ("sciax._src.interpreters", "sciax._src.dispatch",
                       "sciax._src.compile_log")),
     ("transforms", ("sciax._src.jit", "sciax._src.custom_derivatives",
+                    "sciax._src.custom_batching",
                     "sciax._src.checkpoint", "sciax._src.debugging",
                     "sciax._src.distributed", "sciax._src.tree_util",
                     "sciax._src.arrays")),
@@ -70,7 +71,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("numpy", ("sciax._src.numpy",)),
     # ``import sciax`` from a library package means the transforms it re-exports.
     ("public", ("sciax", "sciax.numpy", "sciax.tree", "sciax.debug",
-                "sciax.distributed", "sciax.test_util")),
+                "sciax.distributed", "sciax.test_util",
+                "sciax.custom_batching")),
     ("library", tuple(f"sciax.{p}" for p in PUBLIC_ONLY)),
     ("entry", ("sciax.__main__",)),
 ]

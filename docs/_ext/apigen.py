@@ -33,6 +33,7 @@ MODULES: list[tuple[str, str]] = [
     ("sciax.special", "SciPy's special functions"),
     ("sciax.stats", "SciPy's distributions and statistics"),
     ("sciax.tree", "pytree utilities"),
+    ("sciax.custom_batching", "functions with user-defined batching rules"),
     ("sciax.debug", "printing and callbacks from compiled code"),
     ("sciax.distributed", "several processes over jaxlib's distributed runtime"),
 ]

@@ -124,6 +124,69 @@ def test_vmap_10000_equals_loop():
 
 
 @pytest.mark.slow
+def test_vmap_with_stragglers_equals_loop():
+    # widths down to 0.004: most members are decided by the first rule
+    # application, the narrow ones need up to ~20 bisections; under vmap those
+    # run in groups (batching rule), each as it would alone: the same values,
+    # error estimates, statuses, evaluation counts and partitions
+    s = np.geomspace(0.004, 3.0, 40)
+    b = np.linspace(1.0, 3.0, 40)
+
+    def f(s, b):
+        return quad(_gauss, 0.0, b, args=(s,), full_output=1)
+
+    batched = sciax.jit(sciax.vmap(f))(s, b)
+    one = sciax.jit(f)
+    assert 5 < int(np.sum(np.asarray(batched[2]["last"]) > 1)) < 40
+    for i in range(len(s)):
+        y, err, info = one(s[i], b[i])
+        assert float(batched[0][i]) == pytest.approx(float(y), rel=1e-13, abs=1e-15)
+        assert float(batched[1][i]) == pytest.approx(float(err), rel=1e-6, abs=1e-20)
+        for k in ("neval", "last", "ier"):
+            assert int(batched[2][k][i]) == int(info[k]), (i, k)
+        n = int(info["last"])
+        for k in ("alist", "blist"):
+            np.testing.assert_allclose(np.asarray(batched[2][k][i])[:n],
+                                       np.asarray(info[k])[:n], rtol=1e-15)
+        ref = si.quad(lambda x, s: math.exp(-x * x / (2 * s * s)), 0.0, b[i],
+                      args=(s[i],), full_output=1)
+        assert abs(float(y) - ref[0]) <= 2 * EPS * max(1.0, abs(ref[0]))
+    # an infinite range (QAGI) with its finite limit batched, and a grad through
+    # the batched loop (the derivative rule on each member's partition)
+    c = np.linspace(0.5, 2.0, 7)
+    g = lambda a, c: quad(lambda x, c: snp.exp(-c * x), a, np.inf, args=(c,))[0]  # noqa
+    a = np.linspace(-1.0, 1.0, 7)
+    vals = np.asarray(sciax.jit(sciax.vmap(g))(a, c))
+    np.testing.assert_allclose(vals, np.exp(-c * a) / c, rtol=1e-10)
+    da, dc = sciax.jit(sciax.vmap(sciax.grad(g, argnums=(0, 1))))(a, c)
+    np.testing.assert_allclose(np.asarray(da), -np.exp(-c * a), rtol=1e-10)
+    np.testing.assert_allclose(np.asarray(dc), -a * np.exp(-c * a) / c
+                               - np.exp(-c * a) / c ** 2, rtol=1e-8)
+
+
+@pytest.mark.slow
+def test_vmap_in_groups_equals_loop(monkeypatch):
+    # the grouped straggler loop (accelerators' default), here in groups of 3:
+    # 7 undecided members, so the last group is padded
+    from sciax.integrate import _quadpack
+    monkeypatch.setattr(_quadpack, "GROUP", 3)
+    s = np.concatenate([np.geomspace(0.004, 0.05, 7), np.linspace(0.5, 3.0, 5)])
+
+    def f(s):
+        return quad(_gauss, 0.0, 2.0, args=(s,), full_output=1)
+
+    batched = sciax.jit(sciax.vmap(f))(s)
+    one = sciax.jit(f)
+    assert int(np.sum(np.asarray(batched[2]["last"]) > 1)) == 7
+    for i in range(len(s)):
+        y, err, info = one(s[i])
+        assert float(batched[0][i]) == pytest.approx(float(y), rel=1e-13, abs=1e-15)
+        assert float(batched[1][i]) == pytest.approx(float(err), rel=1e-6, abs=1e-20)
+        for k in ("neval", "last", "ier"):
+            assert int(batched[2][k][i]) == int(info[k]), (i, k)
+
+
+@pytest.mark.slow
 def test_grad_singular_and_infinite():
     # ∫_0^1 x^(p-1) = 1/p: d/dp = -1/p² (an endpoint-singular integrand)
     f = lambda p: quad(lambda x, p: x ** (p - 1.0), 0.0, 1.0, args=(p,))[0]  # noqa
