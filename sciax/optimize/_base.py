@@ -309,6 +309,9 @@ class AbstractMinimizer:
     maxiter_status = Status.MAX_ITER
     status_codes: dict = {}
     nit_offset = 0
+    #: may ``step`` be handed a zero gradient for a lane that has stopped?
+    #: (see :func:`iterative_solve`)
+    idle_on_zero_gradient = False
 
     def max_iter(self, n: int) -> int:
         m = getattr(self, "maxiter", None)
@@ -363,7 +366,16 @@ def iterative_solve(solver: AbstractMinimizer, obj: Objective, x0, lb, ub,
         return carry[2] == RUNNING
 
     def body(carry):
-        st, nit, _ = carry
+        st, nit, prev = carry
+        if solver.idle_on_zero_gradient:
+            # Under vmap the body also runs for lanes that have stopped (their
+            # results are discarded); with a zero gradient a line-search
+            # method finds no descent direction and its searches take no trip
+            # for them, where a lane resting at its minimum otherwise drove
+            # every trip's searches to their iteration limits, for all lanes
+            # (1,000 10-D Rosenbrock problems: 3.5x optimistix's time).  Outside
+            # vmap the body never sees a stopped state and the select is inert.
+            st = dataclasses.replace(st, g=snp.where(prev == RUNNING, st.g, 0.0))
         st, reason = solver.step(obj, st, lb, ub)
         nit = nit + 1
         reason = snp.asarray(reason, snp.int32)
