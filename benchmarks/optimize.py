@@ -290,12 +290,15 @@ def _bench_lm(bench, optx, jax, jnp, only) -> None:
 
             ojit = jax.jit(ofn)
             runners["optimistix"] = (
-                lambda ofn=ofn: jax.jit(lambda p: ofn(p) + 0.0)(p0j).block_until_ready(),
-                lambda ojit=ojit: ojit(p0j).block_until_ready())
+                lambda ofn=ofn, p0j=p0j: jax.jit(
+                    lambda p: ofn(p) + 0.0)(p0j).block_until_ready(),
+                lambda ojit=ojit, p0j=p0j: ojit(p0j).block_until_ready())
         bench(f"lm {name}", npar, runners)
         r = optimize.least_squares(res, p0s, args=(xs, ys), method="lm")
         rs = so.least_squares(res_np, p0, method="lm")
-        err = lambda v: float(np.max(np.abs(np.asarray(v) - cert) / np.abs(cert)))  # noqa
+        def err(v, cert=np.asarray(cert)):
+            return float(np.max(np.abs(np.asarray(v) - cert) / np.abs(cert)))
+
         line = (f"  {name}: sciax nfev {int(r.nfev)}, max rel. error {err(r.x):.1e}; "
                 f"SciPy nfev {rs.nfev}, {err(rs.x):.1e}")
         if optx is not None:
