@@ -312,6 +312,9 @@ class AbstractMinimizer:
     maxiter_status = Status.MAX_ITER
     status_codes: dict = {}
     nit_offset = 0
+    #: may ``step`` be handed a zero gradient for a lane that has stopped?
+    #: (see :func:`iterative_solve`)
+    idle_on_zero_gradient = False
 
     def max_iter(self, n: int) -> int:
         m = getattr(self, "maxiter", None)
@@ -366,7 +369,18 @@ def iterative_solve(solver: AbstractMinimizer, obj: Objective, x0, lb, ub,
         return carry[2] == RUNNING
 
     def body(carry):
-        st, nit, _ = carry
+        st, nit, prev = carry
+        if solver.idle_on_zero_gradient:
+            # Under vmap the body also runs for lanes that have stopped (their
+            # results are discarded); with a zero gradient a line-search
+            # method finds no descent direction and its searches take no trip
+            # for them.  Otherwise every trip repeats each stopped lane's next
+            # search, and the batch waits for the longest: of 1,000 10-D
+            # Rosenbrock problems, one final point's search takes 37 More-Thuente
+            # evaluations, fails and takes 12 more in the fallback, in every
+            # trip (3.5x optimistix's time).  Outside vmap the body never sees a
+            # stopped state and the select is inert.
+            st = dataclasses.replace(st, g=snp.where(prev == RUNNING, st.g, 0.0))
         st, reason = solver.step(obj, st, lb, ub)
         nit = nit + 1
         reason = snp.asarray(reason, snp.int32)
@@ -448,3 +462,64 @@ def scipy_status(reason, solver=None):
     for st, code in getattr(solver, "status_codes", {}).items():
         codes[_INDEX[st]] = code
     return snp.asarray(codes)[reason]
+
+
+# --- a while loop whose scalar state travels as one vector --------------------------
+
+
+def packed_while_loop(cond: Callable, body: Callable, carry: Any) -> Any:
+    """``lax.while_loop(cond, body, carry)`` with the carry's 0-d leaves packed
+    into one vector per dtype (booleans ride with the int32 ones).
+
+    A solver's loop state is mostly scalars (step lengths, counters, flags).
+    XLA's CPU backend gives each carried buffer of a loop its own copies at
+    the loop's boundaries; packed, the scalars are one buffer per dtype.  In
+    the line searches of BFGS this took about 15% off a compiled solve of
+    2-D Rosenbrock.  The values, and so the iterates, are exactly those of the
+    plain loop: only the layout of the carry changes.
+    """
+    leaves, tree = sciax.tree.flatten(carry)
+    leaves = [snp.asarray(v) for v in leaves]
+    slots = []  # per leaf: None (kept as is) or (group dtype, position)
+    groups: dict = {}
+    for v in leaves:
+        if v.ndim != 0:
+            slots.append(None)
+            continue
+        gd = snp.dtype(snp.int32) if v.dtype in (snp.dtype(bool), snp.dtype(
+            snp.int32)) else v.dtype
+        pos = groups.setdefault(gd, [])
+        slots.append((gd, len(pos)))
+        pos.append(v.dtype)
+    if sum(len(p) for p in groups.values()) < 2:
+        return lax.while_loop(cond, body, carry)
+    order = list(groups)
+
+    def pack(vals):
+        parts = {gd: [None] * len(groups[gd]) for gd in order}
+        arrays = []
+        for v, s in zip(vals, slots):
+            if s is None:
+                arrays.append(v)
+            else:
+                parts[s[0]][s[1]] = snp.asarray(v).astype(s[0])
+        return arrays, [snp.stack(parts[gd]) for gd in order]
+
+    def unpack(packed):
+        arrays, vecs = packed
+        it = iter(arrays)
+        vals = []
+        for s in slots:
+            if s is None:
+                vals.append(next(it))
+            else:
+                v = vecs[order.index(s[0])][s[1]]
+                dt = groups[s[0]][s[1]]
+                vals.append(v != 0 if dt == snp.dtype(bool) else v.astype(dt))
+        return tree.unflatten(vals)
+
+    def pbody(packed):
+        return pack(sciax.tree.leaves(body(unpack(packed))))
+
+    out = lax.while_loop(lambda p: cond(unpack(p)), pbody, pack(leaves))
+    return unpack(out)

@@ -131,14 +131,21 @@ def curve_fit(f: Callable, xdata: Any, ydata: Any, p0: Any = None, sigma: Any = 
     if p0 is None:
         n = _n_params(f)
         p0 = np.ones(n)
-    p0 = p0 if hasattr(p0, "dtype") else np.asarray(p0, float)
-    p0 = snp.atleast_1d(snp.asarray(p0)).astype(float)
+    if not _float_array(p0, 1):  # (an eager op each: only where needed)
+        p0 = p0 if hasattr(p0, "dtype") else np.asarray(p0, float)
+        p0 = snp.atleast_1d(snp.asarray(p0)).astype(float)
     if p0.ndim != 1:
         raise ValueError(f"p0 must be 1-D, got shape {tuple(p0.shape)}")
     n = p0.shape[0]
-    lb = np.broadcast_to(np.asarray(getattr(bounds, "lb", bounds[0]), float), (n,))
-    ub = np.broadcast_to(np.asarray(getattr(bounds, "ub", bounds[1]), float), (n,))
-    bounded = bool(np.any(np.isfinite(lb)) or np.any(np.isfinite(ub)))
+    if _no_bounds(bounds):
+        bounded = False  # and least_squares takes its fast path for the default
+    else:
+        lb = np.broadcast_to(np.asarray(getattr(bounds, "lb", bounds[0]), float),
+                             (n,))
+        ub = np.broadcast_to(np.asarray(getattr(bounds, "ub", bounds[1]), float),
+                             (n,))
+        bounded = bool(np.any(np.isfinite(lb)) or np.any(np.isfinite(ub)))
+        bounds = (lb, ub)
     if method is None:
         method = "trf" if bounded else "lm"
     if method == "lm" and bounded:
@@ -166,12 +173,13 @@ def curve_fit(f: Callable, xdata: Any, ydata: Any, p0: Any = None, sigma: Any = 
                              "(outside jit)")
         keep = ~np.isnan(yc) & ~np.any(np.isnan(xc.reshape(-1, yc.shape[-1])), axis=0)
         xdata, ydata = xc[..., keep], yc[keep]
-    ydata = snp.asarray(ydata).astype(float)
+    if not _float_array(ydata):
+        ydata = snp.asarray(ydata).astype(float)
     xdata = xdata if hasattr(xdata, "dtype") else snp.asarray(np.asarray(xdata, float))
     m = int(np.prod(ydata.shape))
     if m == 0:
         raise ValueError("`ydata` must not be empty!")
-    kind, w = 0, snp.zeros(())
+    kind, w = 0, _constant(0.0)
     if sigma is not None:
         sig = sigma if hasattr(sigma, "dtype") else snp.asarray(np.asarray(sigma,
                                                                            float))
@@ -199,10 +207,10 @@ def curve_fit(f: Callable, xdata: Any, ydata: Any, p0: Any = None, sigma: Any = 
         ls_kw.setdefault("gtol", 1e-15)
         ls_kw.setdefault("max_nfev", 200 * (n + 1))
     res = least_squares(_Residual(f, kind), p0, jac="2-point" if not callable(jac)
-                        else _wrap_jac(jac, kind), bounds=(lb, ub), method=method,
+                        else _wrap_jac(jac, kind), bounds=bounds, method=method,
                         args=(xdata, ydata, w), **ls_kw)
     popt = res.x
-    pcov = _PCOV[bool(absolute_sigma)](res.jac, res.cost, snp.asarray(m - n))
+    pcov = _PCOV[bool(absolute_sigma)](res.jac, res.cost, _constant(m - n))
     pc = _concrete(pcov)
     if pc is not None and not np.all(np.isfinite(pc)):
         warnings.warn("Covariance of the parameters could not be estimated",
@@ -255,6 +263,33 @@ class _Jac:
         if self.kind == 2:
             return sciax.linalg.solve_triangular(w, J, lower=True)
         return J
+
+
+def _float_array(v, ndim=None) -> bool:
+    """Is ``v`` already a float64 sciax Array (of ``ndim`` dimensions)?"""
+    return (type(v) is sciax.Array and v.dtype == np.float64
+            and (ndim is None or v.ndim == ndim))
+
+
+def _no_bounds(bounds) -> bool:
+    """Is ``bounds`` the default ``(-inf, inf)`` pair of floats?"""
+    return (type(bounds) is tuple and len(bounds) == 2 and type(bounds[0]) is float
+            and type(bounds[1]) is float and bounds[0] == -np.inf
+            and bounds[1] == np.inf)
+
+
+_CONSTANTS: dict = {}
+
+
+def _constant(v):
+    """A 0-d sciax Array of the Python number ``v``, made once (an eager
+    ``snp.asarray`` is a host-to-device copy on every call)."""
+    key = (type(v), v)
+    if key not in _CONSTANTS:
+        if len(_CONSTANTS) > 256:
+            _CONSTANTS.clear()
+        _CONSTANTS[key] = snp.asarray(v)
+    return _CONSTANTS[key]
 
 
 def _concrete(v):

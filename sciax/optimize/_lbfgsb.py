@@ -44,7 +44,9 @@ class LbfgsInvHessProduct:
 
     def __init__(self, sk, yk, valid):
         self.sk, self.yk, self.valid = sk, yk, valid
-        self.shape = (sk.shape[-1], sk.shape[-1])
+        # (transformations rebuild the object around placeholders: no shape)
+        n = sk.shape[-1] if hasattr(sk, "shape") else None
+        self.shape = (n, n)
 
     def matvec(self, v):
         """``H v`` by the two-loop recursion (``H0 = I``)."""

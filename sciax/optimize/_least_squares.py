@@ -25,7 +25,7 @@ import sciax.numpy as snp
 from sciax import lax
 
 from sciax.optimize._base import (Objective, OptimizeResult, StatusCodedResult,
-                                  register_result)
+                                  packed_while_loop, register_result)
 from sciax.optimize._minimize import _attach_implicit
 
 EPS = float(np.finfo(float).eps)
@@ -112,8 +112,8 @@ def _solve_tr(n, m, uf, s, V, Delta, alpha0):
     guess = lambda lo, up: snp.maximum(0.001 * up, snp.sqrt(lo * up))  # noqa: E731
     alpha = snp.where(~full_rank & (alpha0 == 0), guess(a_lo, a_up), alpha0)
 
-    def body(i, c):
-        alpha, lo, up, done = c
+    def body(c):
+        alpha, lo, up, _, i = c
         alpha_in = snp.where((alpha < lo) | (alpha > up), guess(lo, up), alpha)
         ph, php = phi(alpha_in)
         up2 = snp.where(ph < 0, alpha_in, up)
@@ -121,11 +121,13 @@ def _solve_tr(n, m, uf, s, V, Delta, alpha0):
         lo2 = snp.maximum(lo, alpha_in - ratio)
         a2 = alpha_in - (ph + Delta) * ratio / Delta
         stop = snp.abs(ph) < 0.01 * Delta
-        keep = lambda new, old: snp.where(done, old, new)  # noqa: E731
-        return keep(a2, alpha), keep(lo2, lo), keep(up2, up), done | stop
+        return a2, lo2, up2, stop, i + 1
 
-    alpha, _, _, _ = lax.fori_loop(0, 10, body, (alpha, a_lo, a_up,
-                                                 snp.asarray(False)))
+    # SciPy's at most 10 iterations, stopping at |phi| < 0.01 Delta (a while
+    # loop: the usual 1-3 iterations cost 1-3 trips, not 10 masked ones)
+    alpha, _, _, _, _ = packed_while_loop(
+        lambda c: ~c[3] & (c[4] < 10), body,
+        (alpha, a_lo, a_up, snp.asarray(False), snp.int32(0)))
     p = -V.T @ (suf / (s ** 2 + alpha))
     p = p * Delta / snp.linalg.norm(p)
     return snp.where(inside, p_gn, p), snp.where(inside, 0.0, alpha)
@@ -459,7 +461,19 @@ def _dogbox(res_fun, jac_fun, x0, lb, ub, opts):
 _CACHE: dict = {}
 
 
+_INF = float("inf")
+_NO_BOUNDS: dict = {}
+
+
 def _prepare_bounds(bounds, n):
+    if (type(bounds) is tuple and len(bounds) == 2 and type(bounds[0]) is float
+            and type(bounds[1]) is float and bounds[0] == -_INF and bounds[1] == _INF):
+        # the default: no bounds (kept per n; the arrays are never written)
+        if n not in _NO_BOUNDS:
+            lb, ub = np.full(n, -np.inf), np.full(n, np.inf)
+            lb.flags.writeable = ub.flags.writeable = False
+            _NO_BOUNDS[n] = lb, ub, (tuple(lb.tolist()), tuple(ub.tolist()))
+        return _NO_BOUNDS[n]
     try:
         lb, ub = bounds
     except (TypeError, ValueError) as e:
@@ -471,7 +485,7 @@ def _prepare_bounds(bounds, n):
     if np.any(lb >= ub):
         raise ValueError("Each lower bound must be strictly less than each upper "
                          "bound.")
-    return lb, ub
+    return lb, ub, (tuple(lb.tolist()), tuple(ub.tolist()))
 
 
 def least_squares(fun: Callable, x0: Any, jac: Any = "2-point", bounds: Any = (
@@ -571,10 +585,11 @@ def least_squares(fun: Callable, x0: Any, jac: Any = "2-point", bounds: Any = (
     x = x0 if hasattr(x0, "dtype") else snp.asarray(x0)
     if x.ndim > 1:
         raise ValueError("`x0` must have at most 1 dimension.")
-    x = snp.atleast_1d(x).astype(snp.result_type(x, 1.0))
+    if not (type(x) is sciax.Array and x.ndim == 1 and x.dtype.kind == "f"):
+        x = snp.atleast_1d(x).astype(snp.result_type(x, 1.0))
     n = x.shape[0]
-    lb, ub = _prepare_bounds(bounds, n)
-    bounded = bool(np.any(np.isfinite(lb)) or np.any(np.isfinite(ub)))
+    lb, ub, bkey = _prepare_bounds(bounds, n)
+    bounded = bool(np.isfinite(lb).any() or np.isfinite(ub).any())
     if method == "lm" and bounded:
         raise ValueError("Method 'lm' doesn't support bounds.")
     xc = _concrete(x)
@@ -608,7 +623,7 @@ def least_squares(fun: Callable, x0: Any, jac: Any = "2-point", bounds: Any = (
     kw_items = tuple(sorted(kwargs.items()))
     # the bounds are baked into the program: they key it too
     key = (fun, jac if callable(jac) else None, opts, tree, statics, pos, kw_items,
-           n, str(x.dtype), tuple(lb.tolist()), tuple(ub.tolist()))
+           n, str(x.dtype), bkey)
     try:
         hash(key)
     except TypeError:

@@ -69,6 +69,7 @@ class BFGSMinimizer(AbstractMinimizer):
     xrtol: float = 0.0
     hess_inv0: Any = None
     name = "bfgs"
+    idle_on_zero_gradient = True
 
     def init(self, obj, x0, lb, ub):
         n = x0.shape[0]
@@ -126,6 +127,7 @@ class CGMinimizer(AbstractMinimizer):
     c1: float = 1e-4
     c2: float = 0.4
     name = "cg"
+    idle_on_zero_gradient = True
 
     def init(self, obj, x0, lb, ub):
         st = _start(obj, x0, None)
@@ -182,6 +184,7 @@ class NewtonCGMinimizer(AbstractMinimizer):
     c1: float = 1e-4
     c2: float = 0.9
     name = "newton-cg"
+    idle_on_zero_gradient = True
     uses_hess = True
 
     def init(self, obj, x0, lb, ub):

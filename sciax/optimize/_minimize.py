@@ -112,7 +112,13 @@ class _Frozen:
 # --- pytree ravel ------------------------------------------------------------------
 
 
+_LEAF = sciax.tree.structure(0.0)
+
+
 def _ravel_x0(x0):
+    if type(x0) is sciax.Array and x0.ndim == 1 and x0.dtype.kind == "f":
+        # the commonest eager call (a 1-D float Array) in a few attribute reads
+        return x0, (_LEAF, (tuple(x0.shape),))
     if isinstance(x0, (list, tuple)) and all(isinstance(v, (int, float))
                                              for v in x0):
         x0 = np.asarray(x0, dtype=float)  # SciPy's array_like x0

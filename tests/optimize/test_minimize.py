@@ -156,12 +156,13 @@ def _starts(n, seed=0):
     return np.random.default_rng(seed).uniform(-2.0, 2.0, (n, 2))
 
 
-def _vmap_equals_loop(n):
+def _vmap_equals_loop(n, method=None):
     x0s = _starts(n)
-    batched = sciax.vmap(lambda x0: minimize(rosen, x0))(snp.asarray(x0s))
+    batched = sciax.vmap(lambda x0: minimize(rosen, x0, method=method))(
+        snp.asarray(x0s))
     same_nit = []
     for i, x0 in enumerate(x0s):
-        r = minimize(rosen, snp.asarray(x0))
+        r = minimize(rosen, snp.asarray(x0), method=method)
         # Batched and unbatched kernels round differently and Rosenbrock
         # amplifies that, so x agrees to the tolerance, not bitwise.
         np.testing.assert_allclose(np.asarray(batched.x[i]), np.asarray(r.x),
@@ -181,6 +182,14 @@ def test_vmap_over_starting_points_equals_a_loop():
 @pytest.mark.slow
 def test_vmap_over_1000_starting_points_equals_a_loop():
     _vmap_equals_loop(1000)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("method", ["CG", "Newton-CG", "L-BFGS-B"])
+def test_vmap_equals_a_loop_for_other_line_search_methods(method):
+    # Stopped lanes idle on a zero gradient (CG, Newton-CG); L-BFGS-B's
+    # hess_inv operator is rebuilt by vmap around placeholders.
+    _vmap_equals_loop(20, method)
 
 
 @pytest.mark.slow
