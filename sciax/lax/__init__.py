@@ -62,6 +62,7 @@ from sciax._src.lax.elementwise import (
     lgamma as lgamma,
     digamma as digamma,
     polygamma as polygamma,
+    zeta as zeta,
     is_finite as is_finite,
 )
 

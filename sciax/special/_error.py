@@ -27,6 +27,9 @@ __all__ = ["erf", "erfc", "erfcx", "erfinv", "erfcinv", "erfi", "dawsn", "wofz",
            "owens_t"]
 
 _SQRT2 = math.sqrt(2.0)
+_SQRT2_LO = -9.667293313452913e-17            # sqrt(2) - _SQRT2 (mpmath)
+_S1 = float(np.float64(_SQRT2) - np.float64(_SQRT2) % 2.0 ** -26)   # 27 bits
+_S2 = _SQRT2 - _S1
 _SQRT_PI = math.sqrt(math.pi)
 _SQRT_2PI = math.sqrt(2 * math.pi)
 _LOG_SQRT_2PI = 0.5 * math.log(2 * math.pi)
@@ -191,12 +194,45 @@ def _ndtr(x: Any) -> Any:
 
 
 def _log_ndtr(x: Any) -> Any:
+    # one erfc for both sides: log(erfc(-x/sqrt 2)/2) below -1 (erfc's
+    # sensitivity to the rounding of x/sqrt 2, a relative x^2 eps, is an
+    # absolute x^2 eps here: 2 eps relative to log Phi ~ -x^2/2), and
+    # log1p(-erfc(x/sqrt 2)/2) above; past x = -26 sqrt 2, where erfc
+    # underflows, erfcx's asymptotic series
     lower = x < -1.0
-    xl = _util.safe(lower, x, -2.0)
-    v_lo = snp.log(0.5 * _erfcx_cj(-xl / _SQRT2)) - 0.5 * xl * xl
-    xu = _util.safe(~lower, x, 0.0)
-    v_hi = _util.log1p(-_ndtr(-xu))
-    return snp.where(lower, v_lo, v_hi)
+    z = snp.where(lower, -x, x) / _SQRT2
+    tail = lower & (z > 26.0)
+    # (and the upper tail x > 12 sqrt 2, where XLA's erfc loses ~1e-14)
+    far = ~lower & (z >= 12.0) & (z < np.inf)
+    zt = _util.safe(tail | far, z, 26.0)
+    w = 1.0 / (2.0 * zt * zt)
+    srs = snp.ones_like(zt)
+    for k in range(14, 0, -1):                  # DLMF 7.12.1, as _erfcx
+        srs = 1.0 - (2 * k - 1) * w * srs
+    xt = _util.safe(tail, x, -40.0)
+    v_tail = snp.log(0.5 * srs / (zt * _SQRT_PI)) - 0.5 * xt * xt
+    zc = snp.where(tail, 0.0, z)
+    e = 0.5 * lax.erfc(zc)
+    # the upper tail is -Phi(-x): there erfc's sensitivity to the rounding
+    # of x/sqrt 2 would show (a relative x^2 eps); correct for it to first
+    # order, erfc(z + d) = erfc(z) (1 - g d) with g = 2/(sqrt(pi) erfcx(z))
+    # ~ 2z + 1/z, d the rounding (x - z s exactly by Dekker's product)
+    corr = ~lower & (zc >= 1.0) & (zc < 12.0)
+    xu = snp.where(corr, x, _SQRT2)
+    zu = snp.where(corr, zc, 1.0)
+    p = zu * _SQRT2
+    t = 134217729.0 * zu
+    z1 = t - (t - zu)
+    z2 = zu - z1
+    err = ((z1 * _S1 - p) + z1 * _S2 + z2 * _S1) + z2 * _S2
+    d = ((xu - p) - err) / _SQRT2 - zu * (_SQRT2_LO / _SQRT2)
+    g = 2.0 * zu + 1.0 / zu
+    e = snp.where(corr, e - e * g * d, e)
+    xf = _util.safe(far, x, 20.0)
+    e = snp.where(far, 0.5 * srs / (zt * _SQRT_PI) * _exp_x2(xf, -0.5), e)
+    v_lo = snp.log(_util.safe(lower, e, 0.5))
+    v_hi = _util.log1p(-snp.where(lower, 0.5, e))
+    return snp.where(lower, snp.where(tail, v_tail, v_lo), v_hi)
 
 
 def log_ndtr(x: Any) -> Any:
@@ -215,8 +251,9 @@ def log_ndtr(x: Any) -> Any:
 
     Notes
     -----
-    ``log(erfcx(-x/sqrt 2)/2) - x^2/2`` for ``x < -1`` (no underflow, so
-    ``log_ndtr(-1e5)`` is finite) and ``log1p(-erfc(x/sqrt 2)/2)`` above.
+    ``log(erfc(-x/sqrt 2)/2)`` for ``x < -1``, with erfcx's asymptotic
+    series where erfc underflows (so ``log_ndtr(-1e5)`` is finite), and
+    ``log1p(-erfc(x/sqrt 2)/2)`` above.
 
     Examples
     --------

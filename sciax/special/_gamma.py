@@ -141,8 +141,14 @@ def gammaln(x: Any) -> Any:
     near = (snp.abs(a) < 0.1) & snp.isfinite(x)
     a = _util.safe(near, a, 0.0)
     # (the series alone: lgam1p's fallback would evaluate lgamma a second time
-    # on every element; StableHLO's log1p is accurate on |a| < 0.1)
-    series = _util.lgam1p_series(a, 16) + snp.where(near2, snp.log1p(a), 0.0)
+    # on every element); near 2 the series of lgamma(2 + a) = lgamma(1 + a) +
+    # log(1 + a), whose coefficients are (-1)^k (zeta(k) - 1) / k, k >= 2
+    acc = snp.zeros_like(a)
+    for k in range(17, 1, -1):
+        z = _util._ZETA[k - 2]
+        acc = acc * a + snp.where(near2, (-1) ** k * (z - 1.0) / k,
+                                  (-1) ** k * z / k)
+    series = a * (snp.where(near2, 1.0 - _util._EULER, -_util._EULER) + a * acc)
     out = snp.where(near, series, out)
     return snp.where(_is_nonpos_int(x), snp.inf, out)
 
@@ -253,18 +259,46 @@ _PSI_ROOT_TAYLOR = (
     0.000504953265834602, -0.0003454680251063077, 0.00023635601564027053)
 
 
+def _digamma_pos(z: Any) -> Any:
+    """``digamma(z)`` for ``z > 0`` (and ``+inf``, NaN): the recurrence
+    ``psi(z) = psi(z + n) - sum_{i<n} 1/(z + i)`` up to ``z + n >= 10``, then
+    the asymptotic series (DLMF 5.11.2; the first omitted term is below
+    5e-17 relative there)."""
+    acc = snp.zeros_like(z)
+    cnt = snp.zeros_like(z)
+    for i in range(10):
+        m = z + float(i) < 10.0
+        acc = acc + snp.where(m, 1.0 / (z + float(i)), 0.0)
+        cnt = cnt + snp.where(m, 1.0, 0.0)
+    w = z + cnt
+    r = 1.0 / w
+    r2 = r * r
+    tail = _util.polyval((1 / 12, -691 / 32760, 1 / 132, -1 / 240, 1 / 252,
+                          -1 / 120, 1 / 12), r2) * r2
+    return snp.log(w) - 0.5 * r - tail - acc
+
+
 def _digamma(x: Any) -> Any:
     h = (x - _PSI_ROOT_HI) - _PSI_ROOT_LO
     near = snp.abs(h) < 0.2
     hs = _util.safe(near, h, 0.0)
     taylor = _util.polyval(_PSI_ROOT_TAYLOR[::-1], hs) * hs
     # reflection psi(x) = psi(1 - x) - pi cot(pi x), with cot exact at
-    # half-integers (StableHLO's own reflection loses digits for x << 0)
+    # half-integers, computed only when some element is negative (the
+    # whole array, or the block under _util.chunked)
     neg = x < 0
     xr = snp.where(neg, 1.0 - x, x)
-    xn = _util.safe(neg, x, 0.5)
-    refl = -math.pi * _util.cospi(xn) / _util.sinpi(xn)
-    out = snp.where(near, taylor, lax.digamma(xr) + snp.where(neg, refl, 0.0))
+
+    def refl(x):
+        xn = _util.safe(x < 0, x, 0.5)
+        return snp.where(x < 0, -math.pi * _util.cospi(xn) / _util.sinpi(xn), 0.0)
+
+    out = _digamma_pos(xr)
+    if snp.ndim(x) > 0:
+        out = out + lax.cond(snp.any(neg), refl, snp.zeros_like, x)
+    else:
+        out = out + refl(x)
+    out = snp.where(near, taylor, out)
     out = snp.where(x == 0, -snp.copysign(snp.full_like(x, snp.inf), x), out)
     return snp.where((x < 0) & (x == snp.floor(x)), snp.nan, out)
 
@@ -287,8 +321,9 @@ def digamma(z: Any) -> Any:
 
     Notes
     -----
-    StableHLO's ``digamma``, except near the positive root 1.4616..., where a
-    Taylor series keeps full relative accuracy.  Derivative
+    The recurrence up to ``z >= 10`` and the asymptotic series there, the
+    reflection formula for ``z < 0``, and near the positive root 1.4616... a
+    Taylor series that keeps full relative accuracy.  Derivative
     ``polygamma(1, z)``.
 
     Examples

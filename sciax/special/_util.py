@@ -18,8 +18,11 @@ import sciax.numpy as snp
 from sciax import lax
 
 
-def promote(name: str, *args: Any, complex_ok: bool = False) -> list[Any]:
-    """Arrays of one inexact dtype, broadcast together, as SciPy's ufuncs do."""
+def promote(name: str, *args: Any, complex_ok: bool = False,
+            broadcast: bool = True) -> list[Any]:
+    """Arrays of one inexact dtype, broadcast together, as SciPy's ufuncs do
+    (with ``broadcast=False``, 0-d arguments stay 0-d and the others are
+    broadcast together)."""
     arrs, kinds = [], []
     for a in args:
         weak = isinstance(a, (int, float, complex)) and not isinstance(a, bool)
@@ -45,6 +48,12 @@ def promote(name: str, *args: Any, complex_ok: bool = False) -> list[Any]:
             raise TypeError(f"{name}: complex arguments are not supported")
         dtype = np.result_type(dtype, np.complex64)
     arrs = [snp.asarray(a, dtype=dtype) for a in arrs]
+    if not broadcast:
+        big = [i for i, a in enumerate(arrs) if snp.ndim(a) > 0]
+        if 0 < len(big) < len(arrs):
+            for i, a in zip(big, snp.broadcast_arrays(*(arrs[i] for i in big))):
+                arrs[i] = a
+            return arrs
     return list(snp.broadcast_arrays(*arrs)) if len(arrs) > 1 else arrs
 
 
@@ -146,6 +155,32 @@ def polyval(coefs: tuple, x: Any) -> Any:
     for c in coefs[1:]:
         s = s * x + c
     return s
+
+
+def by_block(mask: Any, f_true: Callable, f_false: Callable, *ops: Any) -> tuple:
+    """``where(mask, f_true(*ops), f_false(*ops))`` for tuple-valued
+    elementwise branches, computing one branch only where ``mask`` is all
+    true or all false (``lax.switch`` on the whole array: under
+    :func:`chunked`, on each block).  Each branch must be safe on every
+    element (fill the other branch's elements as :func:`safe` does).  Under a
+    batching ``vmap`` both branches run, as ``where`` would."""
+    def mixed(m, *o):
+        return tuple(snp.where(m, u, v) for u, v in zip(f_true(*o), f_false(*o)))
+
+    idx = (snp.any(mask).astype(np.int32) + snp.all(mask).astype(np.int32))
+    return tuple(lax.switch(idx, (lambda m, *o: tuple(f_false(*o)), mixed,
+                                  lambda m, *o: tuple(f_true(*o))), mask, *ops))
+
+
+def if_any(mask: Any, fn: Callable, fill: tuple, *ops: Any) -> tuple:
+    """``fn(*ops)`` (a tuple of arrays shaped like ``mask``) where any element
+    of ``mask`` is set, else ``fill`` (a tuple of scalars, broadcast): skips
+    the work of a region that no element of the array (the block, under
+    :func:`chunked`) falls in."""
+    def skip(*o):
+        return tuple(snp.full(snp.shape(mask), f, dtype=o[0].dtype) for f in fill)
+
+    return tuple(lax.cond(snp.any(mask), lambda *o: tuple(fn(*o)), skip, *ops))
 
 
 def converge(step: Callable, init: tuple, params: tuple = (), *,
@@ -352,20 +387,31 @@ def chunked(fn: Callable, *args: Any, chunk: int = CHUNK) -> tuple:
     through memory, and every element waits for the slowest.  Blocks of
     ``chunk`` elements keep the state in cache and let each block stop early.
     Inputs of at most ``chunk`` elements are passed through unchanged.  The
-    last block is padded with copies of the last element.
+    last block is padded with copies of the last element.  0-d arguments
+    (a distribution's shape parameter, say) are passed to every block as they
+    are, so ``fn`` can compute what depends on them alone once; ``fn`` must
+    then broadcast them itself.
     """
-    shape = args[0].shape
+    arrays = [v for v in args if snp.ndim(v) > 0]
+    if not arrays:
+        return tuple(fn(*args))
+    shape = arrays[0].shape
     size = int(np.prod(shape, dtype=np.int64))
     if size <= chunk:
         return tuple(fn(*args))
     nblk = -(-size // chunk)
     pad = nblk * chunk - size
     blocks = []
-    for v in args:
+    for v in arrays:
         v = snp.reshape(v, (size,))
         if pad:
             v = snp.concatenate([v, snp.broadcast_to(v[-1:], (pad,))])
         blocks.append(snp.reshape(v, (nblk, chunk)))
-    out = lax.map(lambda blk: tuple(fn(*blk)), tuple(blocks))
+
+    def body(blk):
+        it = iter(blk)
+        return tuple(fn(*(next(it) if snp.ndim(v) > 0 else v for v in args)))
+
+    out = lax.map(body, tuple(blocks))
     return tuple(snp.reshape(snp.reshape(o, (nblk * chunk,))[:size], shape)
                  for o in out)

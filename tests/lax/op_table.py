@@ -323,6 +323,9 @@ RECORDS: list[OpRecord] = [
     # the 16-bit formats is not characterised here)
     R("polygamma", 2, (f32, f64), (functools.partial(tu.rand_int, low=0, high=2), rp),
       TRANS, lambda m, x: scipy.special.polygamma(m.astype(int), x), exact_jit=False),
+    # Hurwitz zeta(s, q) on s in (1.5, 6), q in (0.5, 4): CHLO's domain
+    R("zeta", 2, (f32, f64), (lambda rng: ru(rng, 1.5, 6.0), lambda rng: ru(rng, 0.5, 4.0)),
+      TRANS, scipy.special.zeta, exact_jit=False),
     R("is_finite", 1, floats, tu.rand_some_inf_and_nan, None, np.isfinite,
       out_dtype=_to_bool),
 

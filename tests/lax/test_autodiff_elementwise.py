@@ -154,6 +154,8 @@ REAL_CASES = [
     C("digamma", lax.digamma, uniform(1.0, 4.0)),
     # in x at a fixed integer order (the order m is not differentiable)
     C("polygamma", lambda x: lax.polygamma(lax.full_like(x, 1.0), x), uniform(1.0, 4.0)),
+    # in q at a fixed s (zeta_p has no derivative in s; sciax.special.zeta has)
+    C("zeta", lambda q: lax.zeta(lax.full_like(q, 3.0), q), uniform(0.5, 4.0)),
 ]
 
 # Holomorphic functions on complex inputs, away from their branch cuts and poles

@@ -564,6 +564,17 @@ polygamma_p = _naryop("polygamma", [_float, _float], chlo.polygamma)
 ad.defjvp(polygamma_p, None,
           lambda g, m, x: mul(g, polygamma(add(m, _full_like(m, 1)), x)))
 
+def zeta(x: ArrayLike, q: ArrayLike) -> Any:
+    """The Hurwitz zeta function ``sum_k (q + k)^-x`` (CHLO's ``zeta``; NaN
+    outside ``x > 1``, ``q > 0``).  Differentiable in ``q`` only
+    (``d/dq = -x zeta(x + 1, q)``)."""
+    return zeta_p.bind(*coerce_scalars("zeta", x, q))
+
+
+zeta_p = _naryop("zeta", [_float, _float], chlo.zeta)
+ad.defjvp(zeta_p, None,
+          lambda g, x, q: mul(g, mul(neg(x), zeta(add(x, _full_like(x, 1)), q))))
+
 is_finite_p = _unop("is_finite", _float, hlo.is_finite, lambda dt: dtypes.bool_,
                     weak=False)
 is_finite = _unary(is_finite_p)
@@ -890,7 +901,7 @@ __all__ = [
     "ceil", "round", "abs", "max", "min", "clamp", "nextafter", "exp", "exp2", "expm1",
     "log", "log1p", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh",
     "tanh", "asinh", "acosh", "atanh", "sqrt", "rsqrt", "cbrt", "logistic", "erf",
-    "erfc", "erf_inv", "lgamma", "digamma", "polygamma", "is_finite", "eq", "ne", "lt",
+    "erfc", "erf_inv", "lgamma", "digamma", "polygamma", "zeta", "is_finite", "eq", "ne", "lt",
     "le", "gt", "ge", "select_n", "select", "bitwise_and", "bitwise_or", "bitwise_xor",
     "bitwise_not", "shift_left", "shift_right_arithmetic", "shift_right_logical",
     "population_count", "clz", "convert_element_type", "bitcast_convert_type", "real",
