@@ -1,9 +1,16 @@
 """Derivatives of a solve: through the steps, or by the continuous adjoint.
 
-``direct``: a ``custom_jvp`` whose primal is the fast ``while_loop`` solve and
-whose tangent differentiates the same steps run as checkpointed nested scans
-(``_ode_loop._bounded_loop``); reverse mode transposes that tangent, so ``jvp``,
-``jacfwd`` and ``grad`` all work.
+``direct``: a ``custom_jvp`` whose primal is the fast ``while_loop`` solve;
+reverse mode transposes its tangent, so ``jvp``, ``jacfwd`` and ``grad`` all
+work.  The tangent is, by the inputs' size: (1) few inputs (at most
+``FORWARD_MAX_INPUTS`` floats): the Jacobian by forward mode through the
+``while`` loop (one tangent per input, batched; the implicit methods' roots
+get their implicit-function derivative), times the input tangents; reverse
+mode then transposes a matrix product only.  (2) explicit methods: the solve
+is recorded (accepted step times) by the fast loop and the tangent
+differentiates ``_ode_loop.replay``, a straight-line scan over those steps.
+(3) implicit methods: the same steps run as nested scans
+(``_ode_loop._bounded_loop``).
 
 ``backsolve`` and ``interpolated``: a ``custom_vjp`` (reverse mode only).  The
 backward pass integrates the adjoint system ``a' = -a^T df/dy``, ``a_p' = -a^T
@@ -46,18 +53,19 @@ def solve(st: Any, adjoint: str, y0: Any, args: tuple, t0: Any, t1: Any, te: Any
         if st.events or st.dense:
             raise ValueError(f"adjoint={adjoint!r} does not support events or "
                              f"dense_output; use adjoint='direct'")
-    return _solve_jit(st, adjoint, y0, args, t0, t1, te, rtol, atol)
+    return _solve_jit(st, adjoint, FORWARD_MAX_INPUTS, y0, args, t0, t1, te, rtol, atol)
 
 
-@functools.partial(sciax.jit, static_argnums=(0, 1))
-def _solve_jit(st, adjoint, y0, args, t0, t1, te, rtol, atol):
+@functools.partial(sciax.jit, static_argnums=(0, 1, 2))
+def _solve_jit(st, adjoint, forward_max, y0, args, t0, t1, te, rtol, atol):
     if adjoint == "direct":
-        return _direct(st, y0, args, t0, t1, te, rtol, atol)
+        return _direct(st, forward_max, y0, args, t0, t1, te, rtol, atol)
     return _continuous(st, adjoint, y0, args, t0, t1, te, rtol, atol)
 
 
-def _direct(st, y0, args, t0, t1, te, rtol, atol):
-    from sciax.integrate._ivp import run  # cycle: _ivp imports this module
+def _direct(st, forward_max, y0, args, t0, t1, te, rtol, atol):
+    # cycle: _ivp imports this module
+    from sciax.integrate._ivp import record, replay, replayable, run
 
     # The tolerances are arguments, not closures: the rule is re-run when an
     # enclosing jit is transformed, and must not capture that trace's values.
@@ -69,10 +77,71 @@ def _direct(st, y0, args, t0, t1, te, rtol, atol):
     def _jvp(primals, tangents):
         *p, rtol, atol = primals
         *tp, _, _ = tangents
+        n_in = _float_size(p)
+        if n_in <= forward_max:
+            # Few inputs: the Jacobian by forward mode through the fast loop
+            # (one tangent per input, batched), so reverse mode only has to
+            # transpose a matrix product: no residuals and no transposed loop,
+            # which makes the derivative program several times smaller.
+            return _forward_jacobian_jvp(
+                lambda *p: run(st, "forward", *p, rtol, atol), p, tp)
+        if replayable(st):
+            # Solve once with the fast loop, recording the accepted steps, and
+            # differentiate a straight-line replay of those steps.
+            rec = sciax.tree.map(lax.stop_gradient, record(st, *p, rtol, atol))
+            return sciax.jvp(lambda *p: replay(st, rec, *p), tuple(p), tuple(tp))
         return sciax.jvp(lambda *p: run(st, "bounded", *p, rtol, atol), tuple(p),
                          tuple(tp))
 
     return primal(y0, args, t0, t1, te, rtol, atol)
+
+
+# ``adjoint='direct'`` takes the Jacobian by forward mode when the inputs
+# (y0, args, t0, t1, t_eval, flattened) have at most this many entries.
+FORWARD_MAX_INPUTS = 16
+
+
+def _is_float(x: Any) -> bool:
+    return x is not None and np.issubdtype(np.dtype(snp.asarray(x).dtype), np.inexact)
+
+
+def _float_size(p: Any) -> int:
+    return sum(int(np.prod(np.shape(x))) for x in sciax.tree.leaves(p) if _is_float(x))
+
+
+def _forward_jacobian_jvp(f: Any, p: list, tp: list) -> tuple:
+    """``(f(*p), df(p) . tp)`` with the Jacobian ``df`` formed by forward mode
+    (one tangent per flattened floating input), and the tangent a matrix
+    product with it: linear in ``tp`` with nothing else to transpose."""
+    leaves, tree = sciax.tree.flatten(list(p))
+    fl = [i for i, x in enumerate(leaves) if _is_float(x)]
+    sizes = [int(np.prod(np.shape(leaves[i]))) for i in fl]
+    offs = np.cumsum([0] + sizes)
+    dtype = np.result_type(*[snp.asarray(leaves[i]).dtype for i in fl])
+    v0 = snp.concatenate([snp.ravel(snp.asarray(leaves[i], dtype)) for i in fl])
+
+    def g(v):
+        new = list(leaves)
+        for j, i in enumerate(fl):
+            x = snp.asarray(leaves[i])
+            new[i] = v[offs[j]:offs[j + 1]].reshape(x.shape).astype(x.dtype)
+        return f(*tree.unflatten(new))
+
+    def one(e):
+        return sciax.jvp(g, (v0,), (e,))
+
+    outs, tans = sciax.vmap(one)(snp.eye(v0.shape[0], dtype=dtype))
+    out = sciax.tree.map(lambda a: a[0], outs)
+
+    def lin(*q):
+        ql = sciax.tree.leaves(list(q))
+        v = snp.concatenate([snp.ravel(snp.asarray(ql[i], dtype)) for i in fl])
+        dv = v - lax.stop_gradient(v)
+        return sciax.tree.map(
+            lambda o, t: (o + snp.tensordot(dv, t, axes=1).astype(o.dtype)
+                          if _is_float(o) else o), out, tans)
+
+    return sciax.jvp(lin, tuple(p), tuple(tp))
 
 
 def _continuous(st, adjoint, y0, args, t0, t1, te, rtol, atol):
@@ -149,4 +218,3 @@ def _continuous(st, adjoint, y0, args, t0, t1, te, rtol, atol):
     return primal(y0, args, t0, t1, te, rtol, atol)
 
 
-del np

@@ -57,8 +57,19 @@ def _check_linear(adjoint, argnums):
         np.testing.assert_allclose(np.asarray(g), expected[i], rtol=1e-6, atol=1e-8)
 
 
+@pytest.fixture(params=["forward", "replay"])
+def direct_path(request, monkeypatch):
+    """``adjoint='direct'`` has two programs: a forward-mode Jacobian when the
+    inputs are few (every problem here) and the replay of the recorded steps
+    (differentiated by reverse mode) otherwise; "replay" forces the second."""
+    from sciax.integrate import _adjoint
+    if request.param == "replay":
+        monkeypatch.setattr(_adjoint, "FORWARD_MAX_INPUTS", 0)
+    return request.param
+
+
 @pytest.mark.slow
-def test_direct_gradient_linear_closed_form():
+def test_direct_gradient_linear_closed_form(direct_path):
     _check_linear("direct", (0, 1, 2, 3))
 
 
@@ -71,7 +82,7 @@ def test_continuous_adjoints_linear_closed_form(adjoint):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("method", ["RK23", "DOP853", "Tsit5"])
-def test_forward_mode_every_method(method):
+def test_forward_mode_every_method(method, direct_path):
     y0, k = np.array([1.0, 0.5]), 0.7
     def f(k):
         return solve_lin(snp.asarray(y0), k, 0.0, 1.0, "direct", method)
@@ -90,8 +101,12 @@ def lorenz(t, y, s, r, b):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("adjoint", ["direct", "backsolve", "interpolated"])
-def test_lorenz_short_horizon_vs_finite_differences(adjoint):
+@pytest.mark.parametrize("adjoint", ["direct", "replay", "backsolve", "interpolated"])
+def test_lorenz_short_horizon_vs_finite_differences(adjoint, monkeypatch):
+    if adjoint == "replay":  # adjoint='direct' through the replay (see direct_path)
+        from sciax.integrate import _adjoint
+        monkeypatch.setattr(_adjoint, "FORWARD_MAX_INPUTS", 0)
+        adjoint = "direct"
     te = snp.array([0.25, 0.5])
     w = np.array([[0.2, -0.4, 0.1], [1.0, 0.3, -0.2]]).T
 

@@ -357,13 +357,21 @@ def _cond_batch(vals, dims, *, branches):
             which = shape_ops.broadcast_in_dim(idx, shape, (0,))
             results.append(ew.select_n(which, *outs))
         return results, [0] * len(results)
+    # An output is batched only where some branch batches it: an unbatched
+    # output (say a loop's status next to batched tangents) must stay so, or
+    # a predicate computed from it gets batched and every later cond turns
+    # into a select that runs all its branches.
+    out_b = [False] * len(branches[0].out_avals)
+    for b in branches:
+        _, _, od = batching.batch_jaxpr(b, op_dims, size, force_out=False)
+        out_b = [x or d is not batching.not_mapped for x, d in zip(out_b, od)]
     parts = []
     for b in branches:
-        jx, cs, _ = batching.batch_jaxpr(b, op_dims, size)
+        jx, cs, _ = batching.batch_jaxpr(b, op_dims, size, force_out=out_b)
         parts.append((jx, cs))
     new_branches, consts = _join_consts(parts)
     outs = cond_p.bind(index, *consts, *ops, branches=new_branches)
-    return outs, [0] * len(outs)
+    return outs, [0 if x else batching.not_mapped for x in out_b]
 
 
 ad.primitive_jvps[cond_p] = _cond_jvp
