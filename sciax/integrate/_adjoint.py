@@ -3,7 +3,8 @@
 ``direct``: a ``custom_jvp`` whose primal is the fast ``while_loop`` solve;
 reverse mode transposes its tangent, so ``jvp``, ``jacfwd`` and ``grad`` all
 work.  The tangent is, by the inputs' size: (1) few inputs (at most
-``FORWARD_MAX_INPUTS`` floats): the Jacobian by forward mode through the
+``FORWARD_MAX_INPUTS`` floats in y0, args and the span's ends; t_eval counts
+one): the Jacobian by forward mode through the
 ``while`` loop (one tangent per input, batched; the implicit methods' roots
 get their implicit-function derivative), times the input tangents; reverse
 mode then transposes a matrix product only.  (2) explicit methods: the solve
@@ -77,8 +78,7 @@ def _direct(st, forward_max, y0, args, t0, t1, te, rtol, atol):
     def _jvp(primals, tangents):
         *p, rtol, atol = primals
         *tp, _, _ = tangents
-        n_in = _float_size(p)
-        if n_in <= forward_max:
+        if _forward_inputs(p) <= forward_max:
             # Few inputs: the Jacobian by forward mode through the fast loop
             # (one tangent per input, batched), so reverse mode only has to
             # transpose a matrix product: no residuals and no transposed loop,
@@ -97,7 +97,8 @@ def _direct(st, forward_max, y0, args, t0, t1, te, rtol, atol):
 
 
 # ``adjoint='direct'`` takes the Jacobian by forward mode when the inputs
-# (y0, args, t0, t1, t_eval, flattened) have at most this many entries.
+# (y0, args, t0, t1, flattened; t_eval counts one) have at most this many
+# entries.
 FORWARD_MAX_INPUTS = 16
 
 
@@ -109,23 +110,43 @@ def _float_size(p: Any) -> int:
     return sum(int(np.prod(np.shape(x))) for x in sciax.tree.leaves(p) if _is_float(x))
 
 
+def _has_te(te: Any) -> bool:
+    return _is_float(te) and int(np.prod(np.shape(te))) > 0
+
+
+def _forward_inputs(p: list) -> int:
+    """Tangent directions ``_forward_jacobian_jvp`` takes for ``p = [y0, args,
+    t0, t1, t_eval]``: one per float entry of the first four, one for all of
+    ``t_eval``."""
+    return _float_size(p[:-1]) + int(_has_te(p[-1]))
+
+
 def _forward_jacobian_jvp(f: Any, p: list, tp: list) -> tuple:
     """``(f(*p), df(p) . tp)`` with the Jacobian ``df`` formed by forward mode
     (one tangent per flattened floating input), and the tangent a matrix
-    product with it: linear in ``tp`` with nothing else to transpose."""
-    leaves, tree = sciax.tree.flatten(list(p))
+    product with it: linear in ``tp`` with nothing else to transpose.
+
+    ``p = [y0, args, t0, t1, t_eval]``.  Output point ``j`` depends on
+    ``t_eval`` only through ``t_eval[j]`` (the steps do not depend on it), so
+    one direction, every ``t_eval`` entry moved together, gives each point's
+    derivative along its own time, which scales that point's tangent."""
+    *p0, te = p
+    has_te = _has_te(te)
+    leaves, tree = sciax.tree.flatten(list(p0))
     fl = [i for i, x in enumerate(leaves) if _is_float(x)]
     sizes = [int(np.prod(np.shape(leaves[i]))) for i in fl]
     offs = np.cumsum([0] + sizes)
+    n_rest = int(offs[-1])
     dtype = np.result_type(*[snp.asarray(leaves[i]).dtype for i in fl])
-    v0 = snp.concatenate([snp.ravel(snp.asarray(leaves[i], dtype)) for i in fl])
+    parts = [snp.ravel(snp.asarray(leaves[i], dtype)) for i in fl]
+    v0 = snp.concatenate(parts + ([snp.zeros((1,), dtype)] if has_te else []))
 
     def g(v):
         new = list(leaves)
         for j, i in enumerate(fl):
             x = snp.asarray(leaves[i])
             new[i] = v[offs[j]:offs[j + 1]].reshape(x.shape).astype(x.dtype)
-        return f(*tree.unflatten(new))
+        return f(*tree.unflatten(new), te + v[n_rest] if has_te else te)
 
     def one(e):
         return sciax.jvp(g, (v0,), (e,))
@@ -134,12 +155,21 @@ def _forward_jacobian_jvp(f: Any, p: list, tp: list) -> tuple:
     out = sciax.tree.map(lambda a: a[0], outs)
 
     def lin(*q):
-        ql = sciax.tree.leaves(list(q))
+        *q0, qte = q
+        ql = sciax.tree.leaves(list(q0))
         v = snp.concatenate([snp.ravel(snp.asarray(ql[i], dtype)) for i in fl])
         dv = v - lax.stop_gradient(v)
-        return sciax.tree.map(
-            lambda o, t: (o + snp.tensordot(dv, t, axes=1).astype(o.dtype)
-                          if _is_float(o) else o), out, tans)
+        res = {}
+        for k, o in out.items():
+            if not _is_float(o):
+                res[k] = o
+                continue
+            d = snp.tensordot(dv, tans[k][:n_rest], axes=1)
+            if has_te and k == "ys_eval":
+                dte = qte - lax.stop_gradient(qte)
+                d = d + tans[k][n_rest] * dte[:, None]
+            res[k] = o + d.astype(o.dtype)
+        return res
 
     return sciax.jvp(lin, tuple(p), tuple(tp))
 

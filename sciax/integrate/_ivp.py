@@ -365,21 +365,21 @@ def solve_ivp(fun: Callable, t_span: Sequence[Any], y0: Any, method: Any = "RK45
     finishes (a lane that is done idles).  Derivatives with respect to ``y0``,
     ``args``, the ``t_span`` endpoints and ``t_eval``:
 
-    * ``adjoint='direct'`` (default): forward mode (``jvp``, ``jacfwd``) and
-      reverse mode differentiate through the steps (step sizes are treated as
-      constants, as in diffrax).  The primal runs as a ``while_loop``.  When
-      the inputs are few (``y0``, ``args``, the ``t_span`` endpoints and
-      ``t_eval``, flattened, at most ``_adjoint.FORWARD_MAX_INPUTS`` = 16
-      entries) a derivative takes the whole Jacobian by forward mode through
-      that loop, one tangent per input, and reverse mode only transposes a
-      product with it: no residuals are stored and the program compiles
-      fast.  With more inputs, the explicit methods record the accepted
-      steps in the fast loop and reverse mode differentiates a replay of
-      them (a scan of ``max_steps`` slots with no step-size control, in
-      checkpointed chunks of ``ceil(sqrt(max_steps))`` steps, finished chunks
-      skipped), and the implicit methods rerun their steps as two nested
-      scans that reverse mode differentiates (residuals for ``max_steps``
-      step slots: keep ``max_steps`` near the steps needed).
+    * ``adjoint='direct'`` (default): forward mode (``jvp``, ``jacfwd``) and reverse
+      mode differentiate through the steps (step sizes are treated as constants, as
+      in diffrax).  The primal runs as a ``while_loop``.  When the inputs are few
+      (``y0``, ``args`` and the ``t_span`` endpoints, flattened, at most
+      ``_adjoint.FORWARD_MAX_INPUTS`` = 16 entries, with ``t_eval`` counting one
+      whatever its length) a derivative takes the whole Jacobian by forward mode
+      through that loop, one tangent per input, and reverse mode only transposes a
+      product with it: no residuals are stored and the program compiles fast.  With
+      more inputs, the explicit methods record the accepted steps in the fast loop
+      and reverse mode differentiates a replay of them (a scan of ``max_steps``
+      slots with no step-size control, in checkpointed chunks of
+      ``ceil(sqrt(max_steps))`` steps, finished chunks skipped), and the implicit
+      methods rerun their steps as two nested scans that reverse mode differentiates
+      (residuals for ``max_steps`` step slots: keep ``max_steps`` near the steps
+      needed).
     * ``adjoint='backsolve'``: reverse mode only; the continuous adjoint
       system is integrated backwards together with the state (memory
       independent of the number of steps; needs ``t_eval`` or uses ``t1``).

@@ -145,3 +145,26 @@ def test_odeint_gradient_wrt_t_and_args():
                                rtol=1e-6, atol=1e-9)
     ts = np.array([0.0, 0.5, 1.0])
     np.testing.assert_allclose(float(gk), float(np.sum(-2 * ts * e)), rtol=1e-6)
+
+
+@pytest.mark.slow
+def test_direct_gradient_wrt_many_t_eval_points(direct_path):
+    # The forward Jacobian counts t_eval as one direction (each point depends
+    # only on its own time): d/dte_j of w_j . y(te_j) is w_j . A y(te_j).
+    y0, k = np.array([1.0, 0.5]), 0.7
+    te = np.array([0.1, 0.4, 0.5, 0.9, 1.3])
+    w = np.array([[0.3, -1.1], [1.0, 0.2], [-0.4, 0.6], [0.5, 0.5], [2.0, -0.3]])
+    a = A0 + k * B
+
+    def loss(te, y0):
+        r = solve_ivp(lin, (0.0, 1.5), y0, args=(k,), t_eval=te, rtol=1e-10,
+                      atol=1e-12, max_steps=512)
+        return snp.sum(r.y.T * snp.asarray(w))
+
+    gt, gy = sciax.grad(loss, argnums=(0, 1))(snp.asarray(te), snp.asarray(y0))
+    ys = [sl.expm(t * a) @ y0 for t in te]
+    np.testing.assert_allclose(np.asarray(gt), [wj @ a @ yj for wj, yj in zip(w, ys)],
+                               rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(np.asarray(gy),
+                               sum(sl.expm(t * a).T @ wj for t, wj in zip(te, w)),
+                               rtol=1e-6, atol=1e-8)
