@@ -84,7 +84,7 @@ def _direct(st, forward_max, y0, args, t0, t1, te, rtol, atol):
             # transpose a matrix product: no residuals and no transposed loop,
             # which makes the derivative program several times smaller.
             return _forward_jacobian_jvp(
-                lambda *p: run(st, "forward", *p, rtol, atol), p, tp)
+                lambda kind, *p: run(st, kind, *p), p, tp, (rtol, atol))
         if replayable(st):
             # Solve once with the fast loop, recording the accepted steps, and
             # differentiate a straight-line replay of those steps.
@@ -121,10 +121,11 @@ def _forward_inputs(p: list) -> int:
     return _float_size(p[:-1]) + int(_has_te(p[-1]))
 
 
-def _forward_jacobian_jvp(f: Any, p: list, tp: list) -> tuple:
-    """``(f(*p), df(p) . tp)`` with the Jacobian ``df`` formed by forward mode
-    (one tangent per flattened floating input), and the tangent a matrix
-    product with it: linear in ``tp`` with nothing else to transpose.
+def _forward_jacobian_jvp(f: Any, p: list, tp: list, tol: tuple) -> tuple:
+    """``(f("forward", *p, *tol), df(p) . tp)`` with the Jacobian ``df``
+    formed by forward mode (one tangent per flattened floating input), and
+    the tangent a matrix product with it: linear in ``tp`` with nothing else
+    to transpose.
 
     ``p = [y0, args, t0, t1, t_eval]``.  Output point ``j`` depends on
     ``t_eval`` only through ``t_eval[j]`` (the steps do not depend on it), so
@@ -141,18 +142,34 @@ def _forward_jacobian_jvp(f: Any, p: list, tp: list) -> tuple:
     parts = [snp.ravel(snp.asarray(leaves[i], dtype)) for i in fl]
     v0 = snp.concatenate(parts + ([snp.zeros((1,), dtype)] if has_te else []))
 
-    def g(v):
-        new = list(leaves)
-        for j, i in enumerate(fl):
-            x = snp.asarray(leaves[i])
-            new[i] = v[offs[j]:offs[j + 1]].reshape(x.shape).astype(x.dtype)
-        return f(*tree.unflatten(new), te + v[n_rest] if has_te else te)
+    other = [None if i in fl else x for i, x in enumerate(leaves)]
+    shapes = [np.shape(leaves[i]) for i in fl]
+    dtypes = [snp.asarray(leaves[i]).dtype for i in fl]
 
-    def one(e):
-        return sciax.jvp(g, (v0,), (e,))
+    # Every traced value enters as an argument: custom_jvp reruns its rule
+    # when an enclosing transformation retraces, so nothing may be closed over.
+    def jacobian(kind):
+        def jac(v, te, other, tol):
+            def g(v):
+                new = list(other)
+                for j, i in enumerate(fl):
+                    new[i] = v[offs[j]:offs[j + 1]].reshape(shapes[j]).astype(
+                        dtypes[j])
+                return f(kind, *tree.unflatten(new),
+                         te + v[n_rest] if has_te else te, *tol)
 
-    outs, tans = sciax.vmap(one)(snp.eye(v0.shape[0], dtype=dtype))
-    out = sciax.tree.map(lambda a: a[0], outs)
+            outs, tans = sciax.vmap(lambda e: sciax.jvp(g, (v,), (e,)))(
+                snp.eye(v.shape[0], dtype=dtype))
+            return sciax.tree.map(lambda a: a[0], outs), tans
+        return jac
+
+    # The Jacobian comes from the forward kind's while loop, which reverse mode
+    # cannot differentiate: a derivative of the Jacobian itself (grad of
+    # grad) takes the bounded loop's instead (slow to compile, but rare).
+    jac = sciax.custom_jvp(jacobian("forward"))
+    jac.defjvp(lambda primals, tangents: sciax.jvp(jacobian("bounded"), primals,
+                                                   tangents))
+    out, tans = jac(v0, te, other, tuple(tol))
 
     def lin(*q):
         *q0, qte = q

@@ -168,3 +168,17 @@ def test_direct_gradient_wrt_many_t_eval_points(direct_path):
     np.testing.assert_allclose(np.asarray(gy),
                                sum(sl.expm(t * a).T @ wj for t, wj in zip(te, w)),
                                rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.slow
+def test_second_derivatives():
+    # The forward-mode Jacobian's own derivative runs the bounded loop, so
+    # reverse over reverse works as well as forward over reverse.
+    def f(k):
+        return solve_ivp(lambda t, y, k: -k * y, (0.0, 1.0), snp.array([1.0]),
+                         args=(k,), t_eval=snp.array([1.0]), rtol=1e-10, atol=1e-12,
+                         max_steps=256).y[0, -1]
+    np.testing.assert_allclose(float(sciax.grad(sciax.grad(f))(0.5)), np.exp(-0.5),
+                               rtol=1e-7)
+    np.testing.assert_allclose(float(sciax.jacfwd(sciax.grad(f))(0.5)),
+                               np.exp(-0.5), rtol=1e-7)
