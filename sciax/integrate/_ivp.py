@@ -207,13 +207,13 @@ def replayable(st: _Static) -> bool:
 def record(st: _Static, y0: Any, args: tuple, t0: Any, t1: Any, t_eval: Any,
            rtol: Any, atol: Any) -> dict:
     """``run`` (the fast ``while`` kind) keeping what ``replay`` needs: the
-    accepted steps' end times (and an implicit method's stage roots)."""
+    accepted steps' end times."""
     # No t_eval and no dense output: the replay interpolates them itself.
     cfg = _config(st._replace(save_steps=True, has_t_eval=False, dense=False),
                   "while", args, None)
     cfg = cfg._replace(record=True)
     s = _ode_loop.integrate(cfg, t0, t1, y0, rtol, atol)
-    return {k: s[k] for k in _KEEP + ("roots",) if k in s}
+    return {k: s[k] for k in _KEEP if k in s}
 
 
 def replay(st: _Static, rec: dict, y0: Any, args: tuple, t0: Any, t1: Any,

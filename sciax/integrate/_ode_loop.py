@@ -529,38 +529,35 @@ def _bounded_loop(cond: Callable, body: Callable, s: Any, max_steps: int) -> Any
 
 
 def replayable(solver: Any) -> bool:
-    """Whether ``replay`` can rerun ``solver``'s recorded steps."""
-    if getattr(solver, "stateful", False):
-        return hasattr(solver, "replay_step")
-    return isinstance(solver, _rk.AbstractExplicitRK)
+    """Whether ``replay`` can rerun ``solver``'s recorded steps (the explicit
+    Runge-Kutta methods; an implicit method would also need its stage roots
+    recorded, and their implicit-function derivative, which is not done)."""
+    return (isinstance(solver, _rk.AbstractExplicitRK)
+            and not getattr(solver, "stateful", False))
 
 
 def replay(cfg: LoopConfig, rec: dict, t0: Any, t1: Any, y0: Any) -> dict:
     """The accepted steps of a recorded solve (``rec``, from ``integrate`` with
-    ``save_steps``), rerun as one ``lax.scan`` of ``max_steps`` slots with no
-    step-size controller, no error estimate and no conditional: what
-    ``adjoint='direct'`` differentiates.  Slot ``k < n_acc`` takes the
+    ``record``), rerun as a scan over ``max_steps`` slots with no step-size
+    controller and no error estimate: what reverse mode differentiates for
+    ``adjoint='direct'`` with many inputs.  Slot ``k < n_acc`` takes the
     recorded step from ``ts[k]`` to ``ts[k + 1]``; later slots are no-ops.
+    The slots run in checkpointed chunks of ``ceil(sqrt(max_steps))``, and a
+    chunk past the last step is skipped by a ``lax.cond``.
 
     The step sizes carry no derivative (as in the loop, where ``h`` is cut
     from derivatives): a step ends at ``ts[k + 1] + (t - stop_gradient(t))``,
     the recorded value with the derivative of its start, except the step
     that ends at ``t1``, which ends at ``t1`` itself.  ``t_eval`` points are
     interpolated after the scan on the step that covers each (found from the
-    recorded times), so the scan body holds only the steps.  Implicit methods
-    (``solver.replay_step``) start from the recorded roots of their stage
-    equations and get the implicit-function derivative there."""
+    recorded times), so the scan body holds only the steps."""
     solver, fun = cfg.solver, cfg.fun
     sg = lax.stop_gradient
     dtype, n = y0.dtype, y0.shape[0]
     direction = snp.where(t1 >= t0, 1.0, -1.0)
     n_acc, ts_rec = rec["n_acc"], rec["ts"]
-    stateful = getattr(solver, "stateful", False)
     t_start = t0 + 0 * t1
     t1v = sg(t1)
-    if stateful:
-        prob = _implicit.Problem(fun, cfg.jac, cfg.mass, cfg.split, cfg.sparsity)
-        roots = rec["roots"]
 
     def body(c, k):
         t, y, f = c
@@ -568,17 +565,13 @@ def replay(cfg: LoopConfig, rec: dict, t0: Any, t1: Any, y0: Any) -> dict:
         tr = snp.where(active, ts_rec[k + 1], sg(t))
         t_new = snp.where(active & (tr == t1v), t1, tr + (t - sg(t)))
         h = t_new - t
-        if stateful:
-            y_new, K = solver.replay_step(prob, t, y, h, roots[k])
-            f_new = f
-        else:
-            y_new, f_new, K = solver.stages_rolled(fun, t, y, f, h)
+        y_new, f_new, K = solver.stages_rolled(fun, t, y, f, h)
         t_new = snp.where(active, t_new, t)
         y_new = snp.where(active, y_new, y)
         f_new = snp.where(active, f_new, f)
         return (t_new, y_new, f_new), (t, y, K)
 
-    f0 = y0 if stateful else fun(t0, y0)
+    f0 = fun(t0, y0)
     m_steps = cfg.max_steps
     inner = max(1, int(math.ceil(math.sqrt(m_steps))))
     outer = int(math.ceil(m_steps / inner))
