@@ -20,8 +20,8 @@ atol = 1e-10 (HIRES: rtol = 1e-7, atol = 1e-9):
   SciPy LSODA, BDF and Radau, and diffrax Kvaerno5 with a PID controller;
 * (e) HIRES to t = 321.8122, per solve (same methods);
 * (f) first-call time of ``jit(grad(loss))``, loss = y1(40) of Robertson as a
-  function of its rate constants (sciax BDF, diffrax Kvaerno5), and the
-  steady-state gradient time.
+  function of its rate constants (sciax BDF and Kvaerno5, diffrax Kvaerno5),
+  and the steady-state gradient time.
 
 Timings alternate the libraries round by round and report medians.  Run with
 ``SCIAX_COMPILATION_CACHE=0`` for honest first-call times (otherwise a second
@@ -272,14 +272,16 @@ def stiff(reps: int) -> None:
 
     te40 = snp.array([40.0])
 
-    def sx_loss(k):
-        return solve_ivp(rober, (0.0, 40.0), snp.array([1.0, 0.0, 0.0]), method="BDF",
-                         args=(k,), t_eval=te40, rtol=1e-6, atol=1e-10,
-                         max_steps=512).y[0, -1]
-    sx_g = sciax.jit(sciax.grad(sx_loss))
-    res["grad sciax BDF first call (f)"] = _time(lambda: sx_g(snp.asarray(K_ROB)), 1)
-    res["grad sciax BDF (f)"] = _time(lambda: sx_g(snp.asarray(K_ROB)), reps)
-    print(f"grad sciax BDF: {np.asarray(sx_g(snp.asarray(K_ROB)))}")
+    for m in ("BDF", "Kvaerno5"):
+        def sx_loss(k, m=m):
+            return solve_ivp(rober, (0.0, 40.0), snp.array([1.0, 0.0, 0.0]), method=m,
+                             args=(k,), t_eval=te40, rtol=1e-6, atol=1e-10,
+                             max_steps=512).y[0, -1]
+        sx_g = sciax.jit(sciax.grad(sx_loss))
+        res[f"grad sciax {m} first call (f)"] = _time(
+            lambda: sx_g(snp.asarray(K_ROB)), 1)
+        res[f"grad sciax {m} (f)"] = _time(lambda: sx_g(snp.asarray(K_ROB)), reps)
+        print(f"grad sciax {m}: {np.asarray(sx_g(snp.asarray(K_ROB)))}")
     if diffrax is not None:
         def dfx_loss(k):
             vf = lambda t, y, k: rober(t, y, k, jnp)  # noqa: E731
@@ -296,6 +298,11 @@ def stiff(reps: int) -> None:
         print(f"grad diffrax Kvaerno5: {np.asarray(dfx_g(jnp.asarray(K_ROB)))}")
     for k, v in res.items():
         print(f"{k:44s} {v * 1e3:10.2f} ms")
+    if diffrax is not None:
+        for m in ("BDF", "Kvaerno5"):
+            ratio = (res[f"grad sciax {m} first call (f)"]
+                     / res["grad diffrax Kvaerno5 first call (f)"])
+            print(f"(f) first-call sciax {m} / diffrax Kvaerno5 = {ratio:.2f}x")
 
 
 if __name__ == "__main__":

@@ -200,12 +200,15 @@ class BDF(im.AbstractImplicitSolver):
         choose = n_eq >= order + 1
         new_order = snp.where(choose, order + snp.argmax(facs) - 1, order)
         grow = snp.where(choose, snp.minimum(MAX_FACTOR, safety * snp.max(facs)), 1.0)
-        D_acc = snp.where(choose, change_D(D_acc, new_order, grow), D_acc)
-
-        D_rej = change_D(D, order, shrink)
+        # One rescaling serves both outcomes: D_acc to the new order and step
+        # after an order choice, or D to the shrunk step after a rejection.
+        rescale = snp.where(good, choose, halve | reject)
+        base = snp.where(good, D_acc, D)
+        D_new = change_D(base, snp.where(good, new_order, order),
+                         snp.where(good, grow, shrink))
         out = dict(s)
         out["J"], out["lu"], out["piv"], out["singular"] = J, lu, piv, singular
-        out["D"] = snp.where(good, D_acc, snp.where(halve | reject, D_rej, D))
+        out["D"] = snp.where(rescale, D_new, base)
         out["order"] = snp.where(good, new_order, order)
         out["h_abs"] = lax.stop_gradient(snp.where(
             good, h_abs * grow, snp.where(halve | reject, h_abs * shrink, h_abs)))

@@ -34,6 +34,12 @@ from sciax.integrate._rk import AbstractODESolver
 # cause (the loop maps these to its status codes).
 FAIL_NONE, FAIL_NEWTON, FAIL_SINGULAR, FAIL_ERROR = 0, 1, 2, 3
 
+# ``attempt``'s ``bounded`` argument: False (the fast loop, no derivative
+# through the roots), True (fixed-trip loops and the implicit-function
+# derivative, for reverse mode) or IFT (``while`` loops and the
+# implicit-function derivative, for forward mode).  Both truthy values refine.
+IFT = "ift"
+
 
 class Problem(NamedTuple):
     """The flat problem an implicit solver sees.
@@ -126,9 +132,11 @@ def rms(x: Any) -> Any:
 def iterate(keep_going: Callable, body: Callable, init: Any, max_iter: int,
             bounded: bool) -> Any:
     """``while keep_going: body`` for at most ``max_iter`` rounds; in the
-    ``bounded`` kind a fixed-trip loop with the finished rounds masked, which
-    reverse mode can handle."""
-    if not bounded:
+    ``bounded`` kind (``bounded is True``) a fixed-trip loop with the finished
+    rounds masked, which reverse mode can handle.  ``bounded == IFT`` (the
+    forward-mode loop) keeps the ``while`` loop; the solvers then refine the
+    converged roots with :func:`ift_refine` as in the bounded kind."""
+    if bounded is not True:
         return lax.while_loop(keep_going, body, init)
 
     def fixed(_, c):

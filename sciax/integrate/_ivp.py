@@ -166,9 +166,8 @@ def _flat_jac(st: "_Static", args: tuple) -> Any:
     return jac
 
 
-def run(st: _Static, kind: str, y0: Any, args: tuple, t0: Any, t1: Any,
-        t_eval: Any, rtol: Any, atol: Any) -> dict:
-    """One solve with the array inputs explicit (the unit the adjoints wrap)."""
+def _config(st: _Static, kind: str, args: tuple, t_eval: Any) -> Any:
+    """The loop configuration for one solve (flat right-hand side and events)."""
     split = None
     if isinstance(st.fun, tuple):  # IMEX: (f_explicit, f_implicit)
         split = tuple(flat_rhs(g, st.rv, args, name=nm, order=st.order)
@@ -179,7 +178,7 @@ def run(st: _Static, kind: str, y0: Any, args: tuple, t0: Any, t1: Any,
     events = tuple(_ode_loop.Event(
         (lambda t, y, e=e: snp.reshape(snp.asarray(e(t, st.rv(y), *args)), ())),
         term, dirn) for e, term, dirn in st.events)
-    cfg = _ode_loop.LoopConfig(
+    return _ode_loop.LoopConfig(
         solver=st.solver, fun=fun, max_step=st.max_step, first_step=st.first_step,
         max_steps=st.max_steps, t_eval=t_eval if st.has_t_eval else None,
         save_steps=st.save_steps, dense=st.dense, events=events,
@@ -187,10 +186,45 @@ def run(st: _Static, kind: str, y0: Any, args: tuple, t0: Any, t1: Any,
         jac=_flat_jac(st, args),
         mass=None if st.mass is None else snp.asarray(st.mass.array), split=split,
         sparsity=None if st.sparsity is None else st.sparsity.array != 0)
+
+
+_KEEP = ("t", "y", "nfev", "njev", "nlu", "status", "n_acc", "i_eval", "ys_eval",
+         "ts", "ys", "hs", "cs", "ev_t", "ev_y", "ev_n")
+
+
+def run(st: _Static, kind: str, y0: Any, args: tuple, t0: Any, t1: Any,
+        t_eval: Any, rtol: Any, atol: Any) -> dict:
+    """One solve with the array inputs explicit (the unit the adjoints wrap)."""
+    s = _ode_loop.integrate(_config(st, kind, args, t_eval), t0, t1, y0, rtol, atol)
+    return {k: s[k] for k in _KEEP if k in s}
+
+
+def replayable(st: _Static) -> bool:
+    """Whether ``replay`` can rerun this configuration's recorded steps."""
+    return not st.events and _ode_loop.replayable(st.solver)
+
+
+def record(st: _Static, y0: Any, args: tuple, t0: Any, t1: Any, t_eval: Any,
+           rtol: Any, atol: Any) -> dict:
+    """``run`` (the fast ``while`` kind) keeping what ``replay`` needs: the
+    accepted steps' end times."""
+    # No t_eval and no dense output: the replay interpolates them itself.
+    cfg = _config(st._replace(save_steps=True, has_t_eval=False, dense=False),
+                  "while", args, None)
+    cfg = cfg._replace(record=True)
     s = _ode_loop.integrate(cfg, t0, t1, y0, rtol, atol)
-    keep = ["t", "y", "nfev", "njev", "nlu", "status", "n_acc", "i_eval", "ys_eval",
-            "ts", "ys", "hs", "cs", "ev_t", "ev_y", "ev_n"]
-    return {k: s[k] for k in keep if k in s}
+    return {k: s[k] for k in _KEEP if k in s}
+
+
+def replay(st: _Static, rec: dict, y0: Any, args: tuple, t0: Any, t1: Any,
+           t_eval: Any) -> dict:
+    """The output of ``run(st, ...)`` recomputed from a ``record`` as one
+    straight-line scan over its accepted steps: what derivatives
+    differentiate (no step-size controller, no conditionals)."""
+    cfg = _config(st, "replay", args, t_eval)
+    s = _ode_loop.replay(cfg, rec, t0, t1, y0)
+    keep = [k for k in _KEEP if k in s or (k in rec and k not in ("ts", "ys"))]
+    return {k: s[k] if k in s else rec[k] for k in keep}
 
 
 def _is_concrete(*xs: Any) -> bool:
@@ -331,17 +365,21 @@ def solve_ivp(fun: Callable, t_span: Sequence[Any], y0: Any, method: Any = "RK45
     finishes (a lane that is done idles).  Derivatives with respect to ``y0``,
     ``args``, the ``t_span`` endpoints and ``t_eval``:
 
-    * ``adjoint='direct'`` (default): forward mode (``jvp``, ``jacfwd``) and
-      reverse mode differentiate through the steps (step sizes are treated as
-      constants, as in diffrax).  The primal runs as a ``while_loop``; a
-      derivative reruns the same steps as two nested scans of
-      ``ceil(sqrt(max_steps))`` chunks (finished chunks are skipped), so
-      reverse mode stores residuals for ``max_steps`` step slots: keep
-      ``max_steps`` near the steps needed.  The chunks are laid out for
-      ``sciax.checkpoint`` (square-root memory), which cannot wrap them yet
-      (see ``_ode_loop._bounded_loop``).  Without ``t_eval`` the output
-      buffer is carried through every step too, so pass ``t_eval`` when
-      taking gradients.
+    * ``adjoint='direct'`` (default): forward mode (``jvp``, ``jacfwd``) and reverse
+      mode differentiate through the steps (step sizes are treated as constants, as
+      in diffrax).  The primal runs as a ``while_loop``.  When the inputs are few
+      (``y0``, ``args`` and the ``t_span`` endpoints, flattened, at most
+      ``_adjoint.FORWARD_MAX_INPUTS`` = 16 entries, with ``t_eval`` counting one
+      whatever its length) a derivative takes the whole Jacobian by forward mode
+      through that loop, one tangent per input, and reverse mode only transposes a
+      product with it: no residuals are stored and the program compiles fast.  With
+      more inputs, the explicit methods record the accepted steps in the fast loop
+      and reverse mode differentiates a replay of them (a scan of ``max_steps``
+      slots with no step-size control, in checkpointed chunks of
+      ``ceil(sqrt(max_steps))`` steps, finished chunks skipped), and the implicit
+      methods rerun their steps as two nested scans that reverse mode differentiates
+      (residuals for ``max_steps`` step slots: keep ``max_steps`` near the steps
+      needed).
     * ``adjoint='backsolve'``: reverse mode only; the continuous adjoint
       system is integrated backwards together with the state (memory
       independent of the number of steps; needs ``t_eval`` or uses ``t1``).

@@ -8,13 +8,19 @@ never a buffer sized by ``max_steps``), events are located on the step's
 interpolant, and accepted steps are written to ``max_steps``-sized buffers only
 when the caller asked for them (no ``t_eval``, or ``dense_output``).
 
-Two loop kinds share the body.  ``"while"`` is a ``lax.while_loop``: fast, and
-forward-mode differentiable.  ``"bounded"`` is a two-level ``lax.scan`` of
-``ceil(sqrt(max_steps))`` chunks (each step a ``lax.cond`` that is a no-op
-once finished, and finished chunks skipped): reverse mode can differentiate it
-(``adjoint='direct'``).  Wrapping each chunk in ``sciax.checkpoint`` would store
-only chunk boundaries plus one chunk's steps (memory ~ sqrt(max_steps)); that
-is blocked on a ``sciax.checkpoint`` transpose bug, see ``_bounded_loop``.
+Three loop kinds share the body.  ``"while"`` is a ``lax.while_loop``: fast,
+and forward-mode differentiable for the explicit methods.  ``"forward"`` is
+the same loop with the implicit methods' converged roots refined for their
+implicit-function derivative (forward mode through any method).
+``"bounded"`` is a two-level ``lax.scan`` of ``ceil(sqrt(max_steps))`` chunks
+(each step a ``lax.cond`` that is a no-op once finished, and finished chunks
+skipped): reverse mode can differentiate it (``adjoint='direct'`` with many
+inputs, implicit methods).  Wrapping each chunk in ``sciax.checkpoint`` would
+store only chunk boundaries plus one chunk's steps (memory ~ sqrt(max_steps));
+that is blocked on a ``sciax.checkpoint`` transpose bug, see
+``_bounded_loop``.  The explicit methods' reverse mode uses ``replay``
+instead: the accepted steps recorded by the ``while`` loop, rerun as a
+straight-line scan in checkpointed chunks.
 """
 
 from __future__ import annotations
@@ -68,12 +74,13 @@ class LoopConfig(NamedTuple):
     dense: bool            # keep every step's interpolant too
     events: tuple
     event_capacity: int
-    kind: str              # "while" or "bounded"
+    kind: str              # "while", "forward" or "bounded"
     progress: bool
     jac: Any = None        # implicit methods: None (autodiff), flat callable or array
     mass: Any = None       # Radau: None or a constant (n, n) mass matrix
     split: Any = None      # IMEX: flat (f_explicit, f_implicit); fun is their sum
     sparsity: Any = None   # implicit methods: a boolean numpy (n, n) Jacobian pattern
+    record: bool = False   # keep what ``replay`` needs (implies save_steps)
 
 
 def _norm(x: Any) -> Any:
@@ -161,6 +168,10 @@ def integrate(cfg: LoopConfig, t0: Any, t1: Any, y0: Any, rtol: Any, atol: Any
     n = y0.shape[0]
     direction = snp.where(t1 >= t0, 1.0, -1.0)
     bounded = cfg.kind == "bounded"
+    # "forward": the while loop, with the implicit methods' roots carrying
+    # their implicit-function derivative (forward mode differentiates it).
+    roots_mode = True if bounded else (_implicit.IFT if cfg.kind == "forward"
+                                       else False)
     need_dense = cfg.dense or cfg.t_eval is not None or bool(cfg.events)
 
     f0 = fun(t0, y0)
@@ -195,7 +206,8 @@ def integrate(cfg: LoopConfig, t0: Any, t1: Any, y0: Any, rtol: Any, atol: Any
     if cfg.save_steps:
         m = cfg.max_steps + 1
         s["ts"] = snp.full((m,), snp.nan, dtype).at[0].set(t0)
-        s["ys"] = snp.full((m, n), snp.nan, dtype).at[0].set(y0)
+        if not cfg.record:
+            s["ys"] = snp.full((m, n), snp.nan, dtype).at[0].set(y0)
     if cfg.dense:
         deg = _dense_rows(solver)
         s["hs"] = snp.zeros((cfg.max_steps,), dtype)
@@ -215,7 +227,7 @@ def integrate(cfg: LoopConfig, t0: Any, t1: Any, y0: Any, rtol: Any, atol: Any
         s = dict(s)
         t, y, f = s["t"], s["y"], s["f"]
         r = solver.attempt(prob, t, y, f, s["ss"], t1, direction, rtol, atol,
-                           cfg.max_step, bounded)
+                           cfg.max_step, roots_mode)
         s["ss"] = r["state"]
         s["n_iter"] = s["n_iter"] + 1
         fail = r["fail"]
@@ -247,7 +259,11 @@ def integrate(cfg: LoopConfig, t0: Any, t1: Any, y0: Any, rtol: Any, atol: Any
             t_new = snp.where(direction * (t1 - t_new) < 1e-9 * h_abs, t1, t_new)
         t_new = snp.where(direction * (t_new - t1) > 0, t1, t_new)
         h = t_new - t
-        if hasattr(solver, "stages"):
+        if cfg.record:
+            # Only derivative programs record, and they compile the loop
+            # with the replay: the rolled stages keep that program small.
+            y_new, f_new, K = solver.stages_rolled(fun, t, y, f, h)
+        elif hasattr(solver, "stages"):
             y_new, f_new, K = solver.stages(fun, t, y, f, h)
         else:
             y_new, f_new, K = solver.step(fun, t, y, f, h)
@@ -324,7 +340,8 @@ def integrate(cfg: LoopConfig, t0: Any, t1: Any, y0: Any, rtol: Any, atol: Any
         if cfg.save_steps:
             i = s["n_acc"] + 1
             s["ts"] = s["ts"].at[i].set(t_end)
-            s["ys"] = s["ys"].at[i].set(y_end)
+            if not cfg.record:
+                s["ys"] = s["ys"].at[i].set(y_end)
         if cfg.dense:
             s["hs"] = s["hs"].at[s["n_acc"]].set(h)
             s["cs"] = s["cs"].at[s["n_acc"]].set(coeffs)
@@ -385,7 +402,8 @@ def integrate(cfg: LoopConfig, t0: Any, t1: Any, y0: Any, rtol: Any, atol: Any
         if cfg.save_steps:
             i = s["n_acc"] + 1
             s["ts"] = s["ts"].at[i].set(snp.where(accept, t_new, snp.nan))
-            s["ys"] = s["ys"].at[i].set(snp.where(accept, y_new, snp.nan))
+            if not cfg.record:
+                s["ys"] = s["ys"].at[i].set(snp.where(accept, y_new, snp.nan))
         if cfg.dense:
             s["hs"] = s["hs"].at[s["n_acc"]].set(snp.where(accept, h, 0.0))
             s["cs"] = s["cs"].at[s["n_acc"]].set(snp.where(accept, coeffs, 0.0))
@@ -398,9 +416,10 @@ def integrate(cfg: LoopConfig, t0: Any, t1: Any, y0: Any, rtol: Any, atol: Any
 
     def _fill_t_eval(s, t, t_end, interp):
         te = cfg.t_eval
-        if bounded:
+        if bounded or cfg.kind == "forward":
             # No data-dependent loop under reverse mode: interpolate every point
-            # and keep those this step covers.
+            # and keep those this step covers (the forward kind too: it runs
+            # only with a few t_eval points, and one loop less compiles faster).
             inside = ((direction * (te - t) > 0) & (direction * (te - t_end) <= 0))
             vals = sciax.vmap(interp)(te)
             s["ys_eval"] = snp.where(inside[:, None], vals, s["ys_eval"])
@@ -507,3 +526,118 @@ def _bounded_loop(cond: Callable, body: Callable, s: Any, max_steps: int) -> Any
         return lax.cond(cond(c), chunk, lambda c: c, c), None
 
     return lax.scan(chunk_if, s, None, length=outer)[0]
+
+
+def replayable(solver: Any) -> bool:
+    """Whether ``replay`` can rerun ``solver``'s recorded steps (the explicit
+    Runge-Kutta methods; an implicit method would also need its stage roots
+    recorded, and their implicit-function derivative, which is not done)."""
+    return (isinstance(solver, _rk.AbstractExplicitRK)
+            and not getattr(solver, "stateful", False))
+
+
+def replay(cfg: LoopConfig, rec: dict, t0: Any, t1: Any, y0: Any) -> dict:
+    """The accepted steps of a recorded solve (``rec``, from ``integrate`` with
+    ``record``), rerun as a scan over ``max_steps`` slots with no step-size
+    controller and no error estimate: what reverse mode differentiates for
+    ``adjoint='direct'`` with many inputs.  Slot ``k < n_acc`` takes the
+    recorded step from ``ts[k]`` to ``ts[k + 1]``; later slots are no-ops.
+    The slots run in checkpointed chunks of ``ceil(sqrt(max_steps))``, and a
+    chunk past the last step is skipped by a ``lax.cond``.
+
+    The step sizes carry no derivative (as in the loop, where ``h`` is cut
+    from derivatives): a step ends at ``ts[k + 1] + (t - stop_gradient(t))``,
+    the recorded value with the derivative of its start, except the step
+    that ends at ``t1``, which ends at ``t1`` itself.  ``t_eval`` points are
+    interpolated after the scan on the step that covers each (found from the
+    recorded times), so the scan body holds only the steps."""
+    solver, fun = cfg.solver, cfg.fun
+    sg = lax.stop_gradient
+    dtype, n = y0.dtype, y0.shape[0]
+    direction = snp.where(t1 >= t0, 1.0, -1.0)
+    n_acc, ts_rec = rec["n_acc"], rec["ts"]
+    t_start = t0 + 0 * t1
+    t1v = sg(t1)
+
+    def body(c, k):
+        t, y, f = c
+        active = k < n_acc
+        tr = snp.where(active, ts_rec[k + 1], sg(t))
+        t_new = snp.where(active & (tr == t1v), t1, tr + (t - sg(t)))
+        h = t_new - t
+        y_new, f_new, K = solver.stages_rolled(fun, t, y, f, h)
+        t_new = snp.where(active, t_new, t)
+        y_new = snp.where(active, y_new, y)
+        f_new = snp.where(active, f_new, f)
+        return (t_new, y_new, f_new), (t, y, K)
+
+    f0 = fun(t0, y0)
+    m_steps = cfg.max_steps
+    inner = max(1, int(math.ceil(math.sqrt(m_steps))))
+    outer = int(math.ceil(m_steps / inner))
+
+    def chunk(c, j):
+        # Chunks past the last recorded step are skipped (their outputs are
+        # never read), so a derivative costs the steps taken, not max_steps.
+        ks = j * inner + snp.arange(inner)
+        return lax.cond(j * inner < n_acc, lambda c: lax.scan(body, c, ks),
+                        lambda c: (c, _zeros_like_scan(body, c, ks)), c)
+
+    # Reverse mode stores the chunk boundaries and reruns one chunk at a time
+    # (memory ~ sqrt(max_steps) steps' residuals).
+    chunk = sciax.checkpoint(chunk)
+    (t_f, y_f, _), ys = lax.scan(chunk, (t_start, y0, f0), snp.arange(outer))
+    tk, yk, Kk = (v.reshape((outer * inner,) + v.shape[2:])[:m_steps] for v in ys)
+    # A step ends where the next starts (the last one at the final state).
+    nxt = (snp.arange(m_steps) + 1 < n_acc)
+    tnk = snp.where(nxt, snp.concatenate([tk[1:], t_f[None]]), t_f)
+    ynk = snp.where(nxt[:, None], snp.concatenate([yk[1:], y_f[None]]), y_f)
+    hk = tnk - tk
+    out = dict(t=t_f, y=y_f)
+
+    def coeffs(t, y, y_new, K, h):
+        return solver.dense_coeffs(fun, t, y, y_new, K, h)
+
+    if cfg.t_eval is not None:
+        te = cfg.t_eval
+        idx = snp.arange(cfg.max_steps + 1)
+        key = snp.where(idx <= n_acc, direction * ts_rec, snp.inf)
+        # Step k covers (ts[k], ts[k + 1]]: i = k + 1 recorded times lie
+        # before te (a count, which compiles smaller than a binary search).
+        i = snp.sum((key[None, :] < sg(direction * te)[:, None]).astype(np.int32),
+                    axis=1)
+        valid = (i >= 1) & (i <= n_acc)
+        k = snp.clip(i - 1, 0, cfg.max_steps - 1)
+        hq = snp.where(valid, hk[k], 1.0)
+        cq = sciax.vmap(coeffs)(tk[k], yk[k], ynk[k], Kk[k], hq)
+        vals = sciax.vmap(solver.dense_eval)(cq, yk[k], hq, (te - tk[k]) / hq)
+        start = snp.where((te == t0)[:, None], y0[None, :],
+                          snp.full((te.shape[0], n), snp.nan, dtype))
+        out["ys_eval"] = snp.where(valid[:, None], vals, start)
+        out["i_eval"] = (snp.sum((te == t0).astype(np.int32))
+                         + snp.sum(valid.astype(np.int32)))
+        if solver.dense_nfev and not cfg.dense:
+            # The loop builds a costly interpolant once per step that passes
+            # a t_eval point; the record (no t_eval) did not count those.
+            first = valid & snp.concatenate([snp.asarray([True]), k[1:] != k[:-1]])
+            out["nfev"] = rec["nfev"] + solver.dense_nfev * snp.sum(
+                first.astype(rec["nfev"].dtype))
+    active = snp.arange(cfg.max_steps) < n_acc
+    if cfg.save_steps:
+        out["ts"] = snp.concatenate([t0[None], snp.where(active, tnk, snp.nan)])
+        out["ys"] = snp.concatenate([y0[None, :],
+                                     snp.where(active[:, None], ynk, snp.nan)])
+    if cfg.dense:
+        if solver.dense_nfev:
+            out["nfev"] = rec["nfev"] + solver.dense_nfev * n_acc
+        hs = snp.where(active, hk, 0.0)
+        out["hs"] = hs
+        cs = sciax.vmap(coeffs)(tk, yk, ynk, Kk, snp.where(active, hk, 1.0))
+        out["cs"] = snp.where(active[:, None, None], cs, 0.0)
+    return out
+
+
+def _zeros_like_scan(body: Callable, c: Any, xs: Any) -> Any:
+    """Zeros shaped as the stacked outputs of ``lax.scan(body, c, xs)``."""
+    shapes = sciax.eval_shape(lambda c, xs: lax.scan(body, c, xs)[1], c, xs)
+    return sciax.tree.map(lambda a: snp.zeros(a.shape, a.dtype), shapes)

@@ -13,6 +13,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+import sciax.lax as lax
 import sciax.numpy as snp
 from sciax.integrate import _tableaux as tab
 
@@ -98,6 +99,29 @@ class AbstractExplicitRK(AbstractODESolver):
         y_new = y + h * _combine(tb.b, ks)
         f_new = fun(t + h, y_new)
         return y_new, f_new, ks + [f_new]
+
+    def stages_rolled(self, fun, t, y, f, h):
+        """``step`` with the stages as a ``lax.scan`` over the tableau's rows
+        (the last row is ``b`` at ``c = 1``, which gives ``f(t + h, y_new)``):
+        the right-hand side appears once in the program instead of once per
+        stage.  Slower per step than ``stages`` (a loop, and dense rows with
+        zeros), but derivative programs built on it are several times
+        smaller, so they compile several times faster."""
+        tb = self.tableau
+        s = len(tb.b)
+        rows = np.concatenate([np.asarray(tb.a, float), np.asarray(tb.b, float)[None]])
+        nodes = np.append(np.asarray(tb.c, float), 1.0)
+        rows = np.pad(rows, ((0, 0), (0, 1)))  # (s + 1, s + 1): K includes f_new
+        K = snp.zeros((s + 1,) + y.shape, y.dtype).at[0].set(f)
+
+        def stage(K, x):
+            i, a, c = x
+            y_i = y + h * (snp.asarray(a, y.dtype) @ K)
+            return K.at[i].set(fun(t + c * h, y_i)), y_i
+
+        K, ys = lax.scan(stage, K, (snp.arange(1, s + 1), snp.asarray(rows[1:]),
+                                    snp.asarray(nodes[1:])))
+        return ys[-1], K[s], K
 
     def error_norm(self, K, h, scale):
         err = h * _combine(self.tableau.e, list(K))

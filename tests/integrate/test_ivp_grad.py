@@ -57,8 +57,19 @@ def _check_linear(adjoint, argnums):
         np.testing.assert_allclose(np.asarray(g), expected[i], rtol=1e-6, atol=1e-8)
 
 
+@pytest.fixture(params=["forward", "replay"])
+def direct_path(request, monkeypatch):
+    """``adjoint='direct'`` has two programs: a forward-mode Jacobian when the
+    inputs are few (every problem here) and the replay of the recorded steps
+    (differentiated by reverse mode) otherwise; "replay" forces the second."""
+    from sciax.integrate import _adjoint
+    if request.param == "replay":
+        monkeypatch.setattr(_adjoint, "FORWARD_MAX_INPUTS", 0)
+    return request.param
+
+
 @pytest.mark.slow
-def test_direct_gradient_linear_closed_form():
+def test_direct_gradient_linear_closed_form(direct_path):
     _check_linear("direct", (0, 1, 2, 3))
 
 
@@ -71,7 +82,7 @@ def test_continuous_adjoints_linear_closed_form(adjoint):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("method", ["RK23", "DOP853", "Tsit5"])
-def test_forward_mode_every_method(method):
+def test_forward_mode_every_method(method, direct_path):
     y0, k = np.array([1.0, 0.5]), 0.7
     def f(k):
         return solve_lin(snp.asarray(y0), k, 0.0, 1.0, "direct", method)
@@ -90,8 +101,12 @@ def lorenz(t, y, s, r, b):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("adjoint", ["direct", "backsolve", "interpolated"])
-def test_lorenz_short_horizon_vs_finite_differences(adjoint):
+@pytest.mark.parametrize("adjoint", ["direct", "replay", "backsolve", "interpolated"])
+def test_lorenz_short_horizon_vs_finite_differences(adjoint, monkeypatch):
+    if adjoint == "replay":  # adjoint='direct' through the replay (see direct_path)
+        from sciax.integrate import _adjoint
+        monkeypatch.setattr(_adjoint, "FORWARD_MAX_INPUTS", 0)
+        adjoint = "direct"
     te = snp.array([0.25, 0.5])
     w = np.array([[0.2, -0.4, 0.1], [1.0, 0.3, -0.2]]).T
 
@@ -130,3 +145,40 @@ def test_odeint_gradient_wrt_t_and_args():
                                rtol=1e-6, atol=1e-9)
     ts = np.array([0.0, 0.5, 1.0])
     np.testing.assert_allclose(float(gk), float(np.sum(-2 * ts * e)), rtol=1e-6)
+
+
+@pytest.mark.slow
+def test_direct_gradient_wrt_many_t_eval_points(direct_path):
+    # The forward Jacobian counts t_eval as one direction (each point depends
+    # only on its own time): d/dte_j of w_j . y(te_j) is w_j . A y(te_j).
+    y0, k = np.array([1.0, 0.5]), 0.7
+    te = np.array([0.1, 0.4, 0.5, 0.9, 1.3])
+    w = np.array([[0.3, -1.1], [1.0, 0.2], [-0.4, 0.6], [0.5, 0.5], [2.0, -0.3]])
+    a = A0 + k * B
+
+    def loss(te, y0):
+        r = solve_ivp(lin, (0.0, 1.5), y0, args=(k,), t_eval=te, rtol=1e-10,
+                      atol=1e-12, max_steps=512)
+        return snp.sum(r.y.T * snp.asarray(w))
+
+    gt, gy = sciax.grad(loss, argnums=(0, 1))(snp.asarray(te), snp.asarray(y0))
+    ys = [sl.expm(t * a) @ y0 for t in te]
+    np.testing.assert_allclose(np.asarray(gt), [wj @ a @ yj for wj, yj in zip(w, ys)],
+                               rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(np.asarray(gy),
+                               sum(sl.expm(t * a).T @ wj for t, wj in zip(te, w)),
+                               rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.slow
+def test_second_derivatives():
+    # The forward-mode Jacobian's own derivative runs the bounded loop, so
+    # reverse over reverse works as well as forward over reverse.
+    def f(k):
+        return solve_ivp(lambda t, y, k: -k * y, (0.0, 1.0), snp.array([1.0]),
+                         args=(k,), t_eval=snp.array([1.0]), rtol=1e-10, atol=1e-12,
+                         max_steps=256).y[0, -1]
+    np.testing.assert_allclose(float(sciax.grad(sciax.grad(f))(0.5)), np.exp(-0.5),
+                               rtol=1e-7)
+    np.testing.assert_allclose(float(sciax.jacfwd(sciax.grad(f))(0.5)),
+                               np.exp(-0.5), rtol=1e-7)

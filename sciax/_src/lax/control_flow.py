@@ -231,15 +231,28 @@ def switch(index: Any, branches: Sequence[Callable], *operands: Any) -> Any:
 def _cond_jvp(primals, tangents, *, branches):
     index, *ops = primals
     nz = [type(t) is not ad.Zero for t in tangents[1:]]
-    parts = []
+    # An output's tangent is nonzero only where some branch makes it so;
+    # the others stay symbolic zeros (a Jacobian cut from derivatives, say,
+    # must not carry a materialized zero tangent into the ops after the cond
+    # or around a loop).
+    m = len(branches[0].out_avals)
+    out_nz = [False] * m
+    first = []
     for b in branches:
-        jx, cs, _ = ad.jvp_jaxpr(b, nz, instantiate=True)
+        jx, cs, onz = ad.jvp_jaxpr(b, nz, instantiate=False)
+        first.append((jx, cs, onz))
+        out_nz = [x or y for x, y in zip(out_nz, onz)]
+    parts = []
+    for b, (jx, cs, onz) in zip(branches, first):
+        if list(onz) != out_nz:
+            jx, cs, _ = ad.jvp_jaxpr(b, nz, instantiate=out_nz)
         parts.append((jx, cs))
     new_branches, consts = _join_consts(parts)
     outs = cond_p.bind(index, *consts, *ops,
                        *[t for t, z in zip(tangents[1:], nz) if z], branches=new_branches)
-    m = len(branches[0].out_avals)
-    return outs[:m], outs[m:]
+    t_outs = iter(outs[m:])
+    return outs[:m], [next(t_outs) if z else ad.Zero(a)
+                      for z, a in zip(out_nz, branches[0].out_avals)]
 
 
 def _share_slots(res_avals: Sequence[Sequence[ShapedArray]]
@@ -357,13 +370,24 @@ def _cond_batch(vals, dims, *, branches):
             which = shape_ops.broadcast_in_dim(idx, shape, (0,))
             results.append(ew.select_n(which, *outs))
         return results, [0] * len(results)
-    parts = []
+    # An output is batched only where some branch batches it: an unbatched
+    # output (say a loop's status next to batched tangents) must stay so, or
+    # a predicate computed from it gets batched and every later cond turns
+    # into a select that runs all its branches.
+    out_b = [False] * len(branches[0].out_avals)
+    first = []
     for b in branches:
-        jx, cs, _ = batching.batch_jaxpr(b, op_dims, size)
+        jx, cs, od = batching.batch_jaxpr(b, op_dims, size, force_out=False)
+        first.append((jx, cs, od))
+        out_b = [x or d is not batching.not_mapped for x, d in zip(out_b, od)]
+    parts = []
+    for b, (jx, cs, od) in zip(branches, first):
+        if [d is not batching.not_mapped for d in od] != out_b:  # else reuse
+            jx, cs, _ = batching.batch_jaxpr(b, op_dims, size, force_out=out_b)
         parts.append((jx, cs))
     new_branches, consts = _join_consts(parts)
     outs = cond_p.bind(index, *consts, *ops, branches=new_branches)
-    return outs, [0] * len(outs)
+    return outs, [0 if x else batching.not_mapped for x in out_b]
 
 
 ad.primitive_jvps[cond_p] = _cond_jvp
@@ -520,21 +544,25 @@ def _while_batch(vals, dims, *, cond_jaxpr, body_jaxpr, cond_nconsts, body_ncons
     ccd, bcd, initd = split_list(dims, [cond_nconsts, body_nconsts])
     carry_b = [d is not batching.not_mapped for d in initd]
     while True:
-        _, _, cd = batching.batch_jaxpr(cond_jaxpr, ccd + [0 if b else None for b in carry_b],
-                                        size, force_out=False)
+        cond_b = carry_b
+        bcond, bcond_c, cd = batching.batch_jaxpr(
+            cond_jaxpr, ccd + [0 if b else None for b in carry_b], size, force_out=False)
         if cd[0] is not batching.not_mapped:
             carry_b = [True] * len(carry_b)
-        _, _, od = batching.batch_jaxpr(body_jaxpr, bcd + [0 if b else None for b in carry_b],
-                                        size, force_out=carry_b)
+        bbody, bbody_c, od = batching.batch_jaxpr(
+            body_jaxpr, bcd + [0 if b else None for b in carry_b], size, force_out=carry_b)
         new = [b or d is not batching.not_mapped for b, d in zip(carry_b, od)]
         if new == carry_b:
             break
         carry_b = new
+    # The last round batched the body (and, unless the predicate forced every
+    # carry, the condition) with the final carry dims: keep those jaxprs
+    # instead of batching again (a nested loop's body is traced once less
+    # per level).
     carry_dims = [0 if b else None for b in carry_b]
-    bcond, bcond_c, cd = batching.batch_jaxpr(cond_jaxpr, ccd + carry_dims, size,
-                                              force_out=False)
-    bbody, bbody_c, _ = batching.batch_jaxpr(body_jaxpr, bcd + carry_dims, size,
-                                             force_out=carry_b)
+    if cond_b != carry_b:
+        bcond, bcond_c, cd = batching.batch_jaxpr(cond_jaxpr, ccd + carry_dims, size,
+                                                  force_out=False)
     init = [batching.bdim_at_front(x, d, size) if b else x
             for x, d, b in zip(init, initd, carry_b)]
     nk = len(init)
