@@ -677,6 +677,19 @@ def _ibeta_value_cf(a: Any, b: Any, x: Any, tol: float, max_iter: int) -> Any:
     return out[0]
 
 
+def _ibeta_swap(a_: Any, b_: Any, x_: Any) -> tuple:
+    """``(swap, a1, b1, x1, y1, log x1, log y1)``: as Cephes, the smaller tail
+    is summed (``I_x(a, b) = 1 - I_{1-x}(b, a)`` where ``x (a + b) > a``); the
+    logs come from ``x`` itself, since ``1 - x`` rounds."""
+    y_ = 1.0 - x_
+    swap = x_ * (a_ + b_) > a_
+    a1, b1 = snp.where(swap, b_, a_), snp.where(swap, a_, b_)
+    x1, y1 = snp.where(swap, y_, x_), snp.where(swap, x_, y_)
+    lxx, lyy = snp.log(x_), _util.log1p(-x_)
+    return (swap, a1, b1, x1, y1, snp.where(swap, lyy, lxx),
+            snp.where(swap, lxx, lyy))
+
+
 def _ibeta_value(a: Any, b: Any, x: Any) -> tuple:
     """``(I, 1 - I)`` of :func:`_ibeta` without derivatives; 0-d ``a`` and
     ``b`` (a distribution's shapes) stay 0-d, so what depends on them alone
@@ -689,12 +702,7 @@ def _ibeta_value(a: Any, b: Any, x: Any) -> tuple:
     ok = ok_ab & ok_x
     a_, b_ = _util.safe(ok_ab, a, 1.0), _util.safe(ok_ab, b, 1.0)
     x_ = _util.safe(ok_x, x, 0.5)
-    y_ = 1.0 - x_
-    swap = x_ * (a_ + b_) > a_          # as Cephes: the smaller tail is summed
-    a1, b1 = snp.where(swap, b_, a_), snp.where(swap, a_, b_)
-    x1, y1 = snp.where(swap, y_, x_), snp.where(swap, x_, y_)
-    lxx, lyy = snp.log(x_), _util.log1p(-x_)
-    lx1, ly1 = snp.where(swap, lyy, lxx), snp.where(swap, lxx, lyy)
+    swap, a1, b1, x1, y1, lx1, ly1 = _ibeta_swap(a_, b_, x_)
     log_a1 = snp.where(swap, snp.log(b_), snp.log(a_))
     big = (a_ >= 10) & (b_ >= 10)
 
@@ -749,13 +757,7 @@ def _ibeta(a: Any, b: Any, x: Any, deriv: bool = True) -> tuple:
     ok = (a > 0) & (b > 0) & (x > 0) & (x < 1) & snp.isfinite(a) & snp.isfinite(b)
     a_, b_ = _util.safe(ok, a, 1.0), _util.safe(ok, b, 1.0)
     x_ = _util.safe(ok, x, 0.5)
-    y_ = 1.0 - x_
-    swap = x_ * (a_ + b_) > a_          # as Cephes: the smaller tail is summed
-    a1, b1 = snp.where(swap, b_, a_), snp.where(swap, a_, b_)
-    x1, y1 = snp.where(swap, y_, x_), snp.where(swap, x_, y_)
-    # log x and log(1 - x) from the argument itself (1 - x rounds)
-    lxx, lyy = snp.log(x_), _util.log1p(-x_)
-    lx1, ly1 = snp.where(swap, lyy, lxx), snp.where(swap, lxx, lyy)
+    swap, a1, b1, x1, y1, lx1, ly1 = _ibeta_swap(a_, b_, x_)
     k, lka, lkb = _ibeta_prefactor(a1, b1, x1, y1, lx1, ly1)
     f, dfa, dfb = _ibeta_cf(a1, b1, x1, tol, mi, deriv)
     i1 = k * f
