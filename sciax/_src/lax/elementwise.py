@@ -564,10 +564,17 @@ polygamma_p = _naryop("polygamma", [_float, _float], chlo.polygamma)
 ad.defjvp(polygamma_p, None,
           lambda g, m, x: mul(g, polygamma(add(m, _full_like(m, 1)), x)))
 
+
 def zeta(x: ArrayLike, q: ArrayLike) -> Any:
     """The Hurwitz zeta function ``sum_k (q + k)^-x`` (CHLO's ``zeta``; NaN
     outside ``x > 1``, ``q > 0``).  Differentiable in ``q`` only
-    (``d/dq = -x zeta(x + 1, q)``)."""
+    (``d/dq = -x zeta(x + 1, q)``).
+
+    Examples
+    --------
+    >>> abs(float(lax.zeta(2.0, 1.0)) - np.pi ** 2 / 6) < 1e-14  # zeta(2) = pi^2/6
+    True
+    """
     return zeta_p.bind(*coerce_scalars("zeta", x, q))
 
 
