@@ -291,8 +291,8 @@ def special_and_stats() -> None:
           "x^2/s^3 - 1/s)", f"{float(sigma_grad):.6f} vs {1.3 ** 2 / 8 - 0.5:.6f}")
 
 
-COMING = ["faster small solves (optimize at n < 10, quad's cheap integrals and "
-          "batches)", "shorter compile times for gradients of ODE solves",
+COMING = ["faster small solves (optimize at n < 10, quad's cheap single integrals)",
+          "shorter compile times for stiff ODE gradients and the optimisers",
           "see the open issues and benchmarks/README.md"]
 
 
