@@ -13,12 +13,18 @@ from __future__ import annotations
 import functools
 import inspect
 import operator
+import os
 import time
 import weakref
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from sciax._src import compile_log, dispatch
+
+try:  # the optional C accelerator of the cache-hit path (built by setup.py)
+    from sciax._src import _fastjit
+except ImportError:
+    _fastjit = None
 from sciax._src.config import config
 from sciax._src.backend.array import Array
 from sciax._src.backend.array import device_put as _device_put
@@ -267,7 +273,7 @@ class _Entry:
     the one output when the result is a bare array (no tree to rebuild)."""
 
     __slots__ = ("exe", "const_bufs", "out_tree", "out_avals", "run", "handlers",
-                 "single")
+                 "single", "fast")
 
     def __init__(self, exe, const_bufs, out_tree):
         self.exe = exe
@@ -279,6 +285,9 @@ class _Entry:
         self.single = (self.out_avals[0] if len(self.out_avals) == 1
                        and out_tree.num_nodes == 1 and out_tree.num_leaves == 1
                        else None)
+        # the same, as one tuple for the C hot path (sciax/_src/_fastjit.c)
+        self.fast = (self.run, self.handlers, self.single, out_tree, self.out_avals,
+                     tuple(const_bufs))
 
 
 class Lowered:
@@ -321,6 +330,20 @@ class Compiled:
 _live_jitted: weakref.WeakSet = weakref.WeakSet()
 
 
+def _fast_base() -> type:
+    """The C accelerator's base class for :class:`JitWrapped` (its cache-hit
+    path for positional calls of Arrays and tuples/lists of Arrays,
+    sciax/_src/_fastjit.c), or ``object`` when the extension was not built
+    or ``SCIAX_NO_FASTJIT=1``."""
+    if _fastjit is None or os.environ.get("SCIAX_NO_FASTJIT", "") not in ("", "0"):
+        return object
+    _fastjit.configure(Array, _state, eval_trace, _FLAT, _POSITIONAL, _flatten)
+    return _fastjit.FastJit
+
+
+_FastBase = _fast_base()
+
+
 def _clear_jit_caches(name: str, value: Any) -> None:
     # Traces depend on enable_x64 (dtype canonicalisation), so a change of it
     # invalidates every jitted function's traces and executables.
@@ -334,8 +357,13 @@ def _clear_jit_caches(name: str, value: Any) -> None:
 config.on_change(_clear_jit_caches)
 
 
-class JitWrapped:
-    """A function compiled by XLA on first call for each new argument signature."""
+class JitWrapped(_FastBase):
+    """A function compiled by XLA on first call for each new argument signature.
+
+    Calling it runs :meth:`_call`; with the C accelerator built, a call of
+    positional Arrays whose signature is cached runs the same steps in C
+    (the base class) and everything else falls through to :meth:`_call`.
+    """
 
     def __init__(self, fun: Callable, static_argnums: Any = None,
                  static_argnames: Any = None):
@@ -352,6 +380,8 @@ class JitWrapped:
         self._name = getattr(fun, "__name__", None) or repr(fun)
         functools.update_wrapper(self, fun, updated=())
         _live_jitted.add(self)
+        if _FastBase is not object:  # static arguments: the Python path only
+            self._set_fast(None if self._has_statics else self._cache, self._call)
 
     def __repr__(self) -> str:
         return f"<jitted function {getattr(self.fun, '__name__', self.fun)!r}>"
@@ -413,7 +443,7 @@ class JitWrapped:
         return leaves, in_tree, statics
 
     # -- calling -----------------------------------------------------------------
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+    def _call(self, *args: Any, **kwargs: Any) -> Any:
         if _state.trace is eval_trace:
             # The hot path: the signature seen before.  (map with attrgetter
             # runs in C: no comprehension frame; avals' keys are plain tuples.)
@@ -459,6 +489,9 @@ class JitWrapped:
         _, jaxpr, consts = call
         outs = jit_p.bind(*consts, *leaves, jaxpr=jaxpr, name=self._name)
         return out_tree.unflatten(outs)
+
+    if _FastBase is object:
+        __call__ = _call
 
     def _flatten_call(self, args: tuple, kwargs: dict) -> tuple:
         """``(leaves, tree, tag)`` of an eager call.  Positional calls flatten

@@ -1,0 +1,183 @@
+"""The C cache-hit path of ``jit`` (sciax/_src/_fastjit.c) against the Python one.
+
+``JitWrapped._call`` defines a jitted call; the C base class only repeats its
+cache-hit steps for positional Arrays and tuples/lists of Arrays.  Every test
+here calls both ways and compares, so a difference in keys, outputs, trees,
+constants or cache order shows up as a failure.  When the extension is not
+built (no C compiler at install time) ``JitWrapped`` has no C base, and the
+same comparisons hold trivially; ``test_the_extension_is_built_here`` says
+whether this machine built it.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import subprocess
+import sys
+import sysconfig
+import weakref
+
+import numpy as np
+import pytest
+
+import sciax
+import sciax.numpy as snp
+from sciax._src import jit as jit_mod
+
+
+def _same(a, b):
+    la, ta = sciax.tree_util.tree_flatten(a)
+    lb, tb = sciax.tree_util.tree_flatten(b)
+    assert ta == tb
+    for x, y in zip(la, lb):
+        assert type(x) is type(y)
+        assert x.aval == y.aval
+        np.testing.assert_array_equal(np.asarray(x), np.asarray(y))
+
+
+def _both(f, *args, **kwargs):
+    fast = f(*args, **kwargs)
+    fast2 = f(*args, **kwargs)  # the second call is a cache hit
+    slow = f._call(*args, **kwargs)
+    _same(fast, slow)
+    _same(fast2, slow)
+    return fast2
+
+
+def test_the_extension_is_built_here():
+    """The install builds it wherever a C compiler and Python's headers are
+    (setup.py marks it optional, so an install without them still works)."""
+    if not os.path.exists(sysconfig.get_paths()["include"] + "/Python.h"):
+        pytest.skip("no Python headers: the extension is optional and not built")
+    assert jit_mod._fastjit is not None
+    assert jit_mod.JitWrapped.__mro__[1] is jit_mod._fastjit.FastJit
+
+
+@pytest.mark.parametrize("shape", [(), (3,), (2, 0), (2, 3)])
+def test_one_array_argument(shape):
+    f = sciax.jit(lambda x: x * 2 + 1)
+    x = snp.ones(shape, snp.float32)
+    out = _both(f, x)
+    assert out.dtype == np.float32 and out.shape == shape
+
+
+def test_several_arguments_dtypes_and_weak_types():
+    f = sciax.jit(lambda a, b, c: (a + b, c.astype(a.dtype) * a))
+    a = snp.arange(4.0)
+    b = sciax.device_put(2.0)  # weakly typed
+    c = snp.arange(4, dtype=snp.int32)
+    _both(f, a, b, c)
+    _both(f, a, a, c)
+    assert len(f._cache) == 2  # weak and strong b: two signatures
+
+
+def test_tuples_and_lists_of_arrays_in_and_pytrees_out():
+    def f(xs, y):
+        leaves = sciax.tree_util.tree_leaves(xs)
+        return {"s": sum(leaves), "p": [x * y for x in leaves]}
+    f = sciax.jit(f)
+    xs = tuple(snp.arange(3.0) + i for i in range(3))
+    y = snp.asarray(2.0)
+    _both(f, xs, y)
+    _both(f, list(xs), y)  # a list is another structure
+    _both(f, ((xs[0], xs[1]), xs[2]), y)
+    assert len(f._cache) == 3
+
+
+def test_other_arguments_take_the_python_path_with_the_same_result():
+    f = sciax.jit(lambda x, y: x - y)
+    x = snp.arange(3.0)
+    for y in (1.5, np.float64(2.0), np.arange(3.0), [x, x][0]):
+        _both(f, x, y)
+    _both(f, x, y=x)  # keywords
+    g = sciax.jit(lambda d: d["a"] + 1.0)  # dicts go through the registry
+    _both(g, {"a": x})
+    h = sciax.jit(lambda x, n: x ** n, static_argnums=1)
+    _both(h, x, 3)
+
+
+def test_constants_captured_by_the_function():
+    c = snp.arange(3.0) * 10
+    f = sciax.jit(lambda x: x + c)
+    out = _both(f, snp.ones(3))
+    np.testing.assert_array_equal(out, [1.0, 11.0, 21.0])
+
+
+def test_least_recently_used_order_follows_hits():
+    f = sciax.jit(lambda x: x + 1)
+    a, b, c = snp.ones(1), snp.ones(2), snp.ones(3)
+    f(a), f(b)
+    f(a)  # a hit: a becomes the most recently used
+    assert [k[1] for k in f._cache] == [b.aval.key, a.aval.key]
+    old = f._cache.maxsize
+    f._cache.maxsize = 2
+    try:
+        f(c)  # evicts b, the least recently used
+    finally:
+        f._cache.maxsize = old
+    assert [k[1] for k in f._cache] == [a.aval.key, c.aval.key]
+
+
+def test_under_transformations_the_python_path_traces():
+    f = sciax.jit(lambda x: snp.sin(x) * x)
+    x = snp.asarray(0.7)
+    f(x), f(x)
+    g = sciax.grad(f)(x)
+    np.testing.assert_allclose(g, np.cos(0.7) * 0.7 + np.sin(0.7), rtol=1e-15)
+    v = sciax.vmap(f)(snp.arange(3.0))
+    _same(v, f._call(snp.arange(3.0)))
+
+
+def test_errors_from_the_executable_propagate():
+    f = sciax.jit(lambda x: x + 1)
+    x = snp.ones(2)
+    f(x)
+    entry = next(iter(f._cache.values()))
+    real = entry.fast
+
+    def boom(bufs):
+        raise RuntimeError("executable failed")
+    entry.fast = (boom, *real[1:])
+    try:
+        with pytest.raises(RuntimeError, match="executable failed"):
+            f(x)
+    finally:
+        entry.fast = real
+    _both(f, x)
+
+
+def test_no_reference_leaks_per_call():
+    f = sciax.jit(lambda xs: (xs[0] + 1, xs[1] * 2))
+    xs = (snp.ones(3), snp.ones(()))
+    f(xs), f(xs)
+    before = [sys.getrefcount(x) for x in xs] + [sys.getrefcount(x._buf) for x in xs]
+    for _ in range(1000):
+        out = f(xs)
+    del out
+    gc.collect()
+    after = [sys.getrefcount(x) for x in xs] + [sys.getrefcount(x._buf) for x in xs]
+    assert after == before
+
+
+def test_jitted_functions_are_collected():
+    f = sciax.jit(lambda x: x + 1)
+    f(snp.ones(2)), f(snp.ones(2))
+    ref = weakref.ref(f)
+    del f
+    gc.collect()
+    assert ref() is None
+
+
+def test_pure_python_path_when_turned_off():
+    code = ("import sciax, sciax.numpy as snp\n"
+            "from sciax._src.jit import JitWrapped\n"
+            "assert JitWrapped.__mro__[1] is object\n"
+            "f = sciax.jit(lambda xs: [x + 1 for x in xs])\n"
+            "xs = (snp.ones(2), snp.arange(2.0))\n"
+            "print(f(xs)[1].tolist(), f(xs)[1].tolist())\n")
+    env = dict(os.environ, SCIAX_NO_FASTJIT="1")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                         text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["[1.0,", "2.0]", "[1.0,", "2.0]"]
