@@ -43,7 +43,14 @@ class LRUCache(collections.OrderedDict):
         super().__init__()
         self.option = option
         self.maxsize = getattr(config, option)
+        # how many entries have left so far (evicted or cleared): a holder of
+        # a value outside the cache compares it to know the value is current
+        self.removals = 0
         _live[id(self)] = self
+
+    def clear(self) -> None:
+        self.removals += len(self)
+        super().clear()
 
     def touch(self, key: Any) -> None:
         """Mark ``key`` (present) as most recently used."""
@@ -67,6 +74,7 @@ class LRUCache(collections.OrderedDict):
     def shrink(self) -> None:
         while len(self) > self.maxsize:
             self.popitem(last=False)
+            self.removals += 1
 
 
 # the live caches by identity (dicts compare by content, so no WeakSet)

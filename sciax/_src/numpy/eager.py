@@ -117,8 +117,11 @@ def program(fun: Callable) -> Callable:
     # static signature -> program (a JitWrapped keeping executables per shape)
     cache = LRUCache("jit_cache_size")
     # calls of only positional Arrays (``sin(v)``, ``add(v, w)``): number of
-    # arguments -> their program, once it has run; such a call skips the
-    # signature's flattening and classification and goes straight to jit
+    # arguments -> (signature, program, cache.removals) once it has run; such a
+    # call skips the signature's flattening and classification and goes
+    # straight to jit.  The entry is current while nothing has left the
+    # bounded cache since (an evicted or cleared program is not kept alive
+    # here); comparing a counter costs less than looking the signature up.
     arrays: dict = {}
 
     @functools.wraps(fun)
@@ -127,11 +130,10 @@ def program(fun: Callable) -> Callable:
             return fun(*args, **kwargs)
         if not kwargs:
             hit = arrays.get(len(args))
-            # (the signature must still be in the bounded cache: an evicted or
-            # cleared program is not kept alive here)
-            if (hit is not None and _ARRAY.issuperset(map(type, args))
-                    and cache.get(hit[0]) is hit[1]):
-                cache.touch(hit[0])
+            if (hit is not None and hit[2] == cache.removals
+                    and _ARRAY.issuperset(map(type, args))):
+                if len(cache) > 1:
+                    cache.move_to_end(hit[0])
                 try:
                     return hit[1](*args)
                 except _RETRY:
@@ -160,7 +162,7 @@ def program(fun: Callable) -> Callable:
             return fun(*args, **kwargs)
         if not kwargs and len(leaves) == len(args) and _ARRAY.issuperset(
                 map(type, args)):
-            arrays[len(args)] = (key, prog)
+            arrays[len(args)] = (key, prog, cache.removals)
         return out
 
     wrapper._eager_cache = cache  # for tests: the signatures seen
