@@ -128,7 +128,10 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--large", action="store_true", help="also n = 2000")
     parser.add_argument("--quick", action="store_true", help="n = 100, few rounds")
+    parser.add_argument("--only", default=None,
+                        help="comma-separated case-name prefixes, e.g. 'grad'")
     opts = parser.parse_args(argv)
+    only = None if opts.only is None else tuple(opts.only.split(","))
     import jax  # after sciax: see benchmarks/README.md
     jax.config.update("jax_enable_x64", True)
     sizes = [100] if opts.quick else [500] + ([2000] if opts.large else [])
@@ -140,6 +143,8 @@ def main(argv: list[str] | None = None) -> None:
         if n == sizes[0]:
             cases += [_grad_case(n, jax), _expm_grad_case(jax)]
         for case in cases:
+            if only is not None and not case[0].startswith(only):
+                continue
             s, j, ref = _run(case, rounds, budget=20.0 if n >= 2000 else 8.0)
             size = 20 if "expm" in case[0] else n
             print(f"| {case[0]} | {size} | {s:.2f} | {j:.2f} | {ref:.2f} | "
