@@ -217,3 +217,20 @@ def test_log_compiles_splits_the_first_call(caplog, cache_dir):
     assert set(t) == {"trace", "lower", "compile", "run", "source"}
     assert all(t[k] >= 0 for k in ("trace", "lower", "compile", "run"))
     assert t["source"] in ("compiled", "loaded")
+
+
+def test_entries_written_on_another_cpu_are_not_loaded(cache_dir, monkeypatch):
+    """XLA compiles for the host CPU's features: the key holds the CPU, so an
+    entry from a machine with other instruction sets is a miss, not a crash."""
+    f = sciax.jit(lambda x: snp.cos(x) * 3.0 - x)
+    x = snp.arange(4.0)
+    want = np.asarray(f(x))
+    hits = cc.stats["hits"]
+    same = sciax.jit(lambda x: snp.cos(x) * 3.0 - x)  # traced anew: a hit
+    np.testing.assert_array_equal(np.asarray(same(x)), want)
+    assert cc.stats["hits"] == hits + 1
+    monkeypatch.setattr(cc, "_host_cpu", ["some other CPU\nflags without avx"])
+    misses = cc.stats["misses"]
+    g = sciax.jit(lambda x: snp.cos(x) * 3.0 - x)  # the same program, traced anew
+    np.testing.assert_array_equal(np.asarray(g(x)), want)
+    assert cc.stats["misses"] == misses + 1

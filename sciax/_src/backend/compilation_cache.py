@@ -7,8 +7,8 @@ cache, a second process reloads the executable instead (a program that took
 
 Entries are files ``<key>.bin`` in ``config.compilation_cache_dir``, where the
 key hashes everything that changes the binary: the StableHLO text, the compile
-options, the jaxlib version, the platform, device kind and devices, and sciax's
-version.  A file holds a header (magic, key, payload hash) and jaxlib's
+options, the jaxlib version, the platform, device kind and devices, the host
+CPU's model and instruction-set flags, and sciax's version.  A file holds a header (magic, key, payload hash) and jaxlib's
 serialised executable.  Writes go to a temporary file renamed into place, so a
 concurrent reader sees a whole entry or none; anything that fails to read,
 check or deserialise is a miss (and is recompiled and overwritten), never an
@@ -39,7 +39,7 @@ logger = logging.getLogger("sciax")
 _MAGIC = b"SCIAXCC1"
 _SUFFIX = ".bin"
 # bumped when the entry format or the key's recipe changes
-_FORMAT = "1"
+_FORMAT = "2"
 
 # counts since start-up, for tests and the compile log
 stats = {"hits": 0, "misses": 0, "stores": 0, "errors": 0, "evictions": 0}
@@ -52,13 +52,42 @@ def _sciax_version() -> str:
     return __version__
 
 
+_host_cpu: list[str] = []
+
+
+def host_cpu() -> str:
+    """The host CPU's model and instruction-set flags (from /proc/cpuinfo on
+    Linux, else the platform's processor string), as a string.
+
+    XLA compiles CPU programs for the features of the CPU it runs on, so an
+    entry written on one CPU (say with AVX-512) must not be loaded on another
+    that lacks them: the host CPU is part of every key.  (A cache directory in
+    $HOME can outlive a change of machine.)
+    """
+    if not _host_cpu:
+        info = ""
+        try:
+            with open("/proc/cpuinfo") as f:
+                lines = f.read().splitlines()
+            wanted = ("model name", "flags", "Features", "CPU part")
+            info = "\n".join(sorted({ln.split(":", 1)[1].strip() for ln in lines
+                                     if ln.split(":", 1)[0].strip() in wanted}))
+        except (OSError, IndexError):
+            pass
+        if not info:
+            import platform  # (stdlib; only where /proc/cpuinfo is missing)
+            info = f"{platform.machine()} {platform.processor()}"
+        _host_cpu.append(info)
+    return _host_cpu[0]
+
+
 def cache_key(module_text: bytes, devices: Any, options: Any, client: Any) -> str:
     """The hex key of a program: a SHA-256 of all that changes its binary."""
     h = hashlib.sha256()
     devs = list(devices)
     parts = [
         _FORMAT, _sciax_version(), jaxlib.__version__, client.platform,
-        client.platform_version, str(client.process_index()),
+        client.platform_version, str(client.process_index()), host_cpu(),
         ",".join(f"{d.device_kind}:{d.id}" for d in devs),
     ]
     for p in parts:
