@@ -181,3 +181,26 @@ def test_pure_python_path_when_turned_off():
                          text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["[1.0,", "2.0]", "[1.0,", "2.0]"]
+
+
+def test_python_scalars_become_their_cached_arrays_on_both_paths():
+    f = sciax.jit(lambda x, p: x * p)
+    x = snp.arange(3.0)
+    for p in (1.5, -0.0, 2, True, 1 + 2j):
+        out = _both(f, x, p)
+        assert out.dtype == (x * p).dtype
+    g = sciax.jit(lambda p: p + 1)
+    for p in (0.25, 3, False):
+        _both(g, p)
+    h = sciax.jit(lambda ps: ps[0] * ps[1][0])
+    _both(h, (2.0, [snp.ones(2)]))
+    _both(h, (2, [3.0]))
+
+
+def test_a_scalar_out_of_range_raises_as_on_the_python_path():
+    f = sciax.jit(lambda n: n + 1)
+    f(1), f(2)
+    with pytest.raises(OverflowError):
+        f(2 ** 70)
+    with pytest.raises(OverflowError):
+        f._call(2 ** 70)

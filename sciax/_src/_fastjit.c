@@ -6,7 +6,8 @@
  * sciax Arrays.  In Python those steps cost about 1.9 us per call on top of
  * the executable's own ~3 us, against ~0.8 us for JAX's C++ fast path.  This
  * module does the same steps in C for the commonest calls -- positional
- * arguments that are Arrays or pytrees of Arrays, no keyword arguments,
+ * arguments that are Arrays, Python scalars, or tuples and lists of them, no
+ * keyword arguments,
  * outside any transformation -- and hands
  * every other call (and every miss) to the Python method it is given, which
  * stays the definition of jit's semantics (sciax/_src/jit.py).  Nothing here
@@ -34,6 +35,7 @@ static PyObject *g_eval_trace = NULL;     /* the eager trace */
 static PyObject *g_flat = NULL;           /* the key's tag: one Array per argument */
 static PyObject *g_positional = NULL;     /* the key's tag: positional pytrees */
 static PyObject *g_flatten = NULL;        /* the pytree registry's flatten */
+static PyObject *g_scalar = NULL;         /* Python scalar -> its cached 0-d Array */
 static Py_ssize_t g_off_buf = -1, g_off_aval = -1, g_off_npy = -1;
 /* Tree structures of tuples and lists of Arrays, as a signature of small
    ints -> the registry's treedef: flattening those in C costs far less than
@@ -70,9 +72,9 @@ slot_offset(PyTypeObject *type, const char *name, Py_ssize_t *off)
 static PyObject *
 configure(PyObject *mod, PyObject *args)
 {
-    PyObject *array_type, *state, *eval_trace, *flat, *positional, *flatten;
-    if (!PyArg_ParseTuple(args, "O!OOOOO", &PyType_Type, &array_type, &state,
-                          &eval_trace, &flat, &positional, &flatten))
+    PyObject *array_type, *state, *eval_trace, *flat, *positional, *flatten, *scalar;
+    if (!PyArg_ParseTuple(args, "O!OOOOOO", &PyType_Type, &array_type, &state,
+                          &eval_trace, &flat, &positional, &flatten, &scalar))
         return NULL;
     Py_ssize_t ob, oa, on;
     if (slot_offset((PyTypeObject *)array_type, "_buf", &ob) < 0
@@ -87,6 +89,8 @@ configure(PyObject *mod, PyObject *args)
     Py_INCREF(flatten);
     Py_XSETREF(g_positional, positional);
     Py_XSETREF(g_flatten, flatten);
+    Py_INCREF(scalar);
+    Py_XSETREF(g_scalar, scalar);
     Py_XSETREF(g_array_type, (PyTypeObject *)array_type);
     Py_XSETREF(g_state, state);
     Py_XSETREF(g_eval_trace, eval_trace);
@@ -115,7 +119,14 @@ new_array(PyObject *buf, PyObject *aval)
     return a;
 }
 
-/* Walk exact tuples and lists down to exact Arrays, appending the leaves to
+static int
+is_scalar(PyObject *x)
+{
+    return PyFloat_CheckExact(x) || PyLong_CheckExact(x) || PyBool_Check(x)
+           || PyComplex_CheckExact(x);
+}
+
+/* Walk exact tuples and lists down to exact Arrays (or Python scalars), appending the leaves to
    ``leaves`` and the structure to ``sig`` (-1 an Array, 2L a tuple of L
    items, 2L + 1 a list); 0 on success, 1 for anything else (take the
    registry), -1 on error. */
@@ -124,7 +135,7 @@ walk(PyObject *x, PyObject **leaves, Py_ssize_t *nl, long *sig, Py_ssize_t *ns)
 {
     if (*ns >= 2 * MAX_LEAVES)
         return 1;
-    if (Py_TYPE(x) == g_array_type) {
+    if (Py_TYPE(x) == g_array_type || is_scalar(x)) {
         if (*nl >= MAX_LEAVES)
             return 1;
         leaves[(*nl)++] = x;
@@ -198,7 +209,7 @@ static PyObject *
 fast_call(FastJit *self, PyObject *args)
 {
     Py_ssize_t n = PyTuple_GET_SIZE(args);
-    if (n == 0 || self->cache == NULL || g_array_type == NULL)
+    if (n == 0 || n > MAX_LEAVES || self->cache == NULL || g_array_type == NULL)
         return NULL;
     PyObject *trace = PyObject_GetAttr(g_state, s_trace);
     if (trace == NULL) {
@@ -209,27 +220,45 @@ fast_call(FastJit *self, PyObject *args)
     if (trace != g_eval_trace)
         return NULL;
 
-    /* The leaves: the arguments themselves when each is an Array (key tag
-       FLAT), else the leaves of the tree of tuples and lists of Arrays that
-       the arguments form (key tag POSITIONAL, after the treedef), as
-       JitWrapped._call keys them. */
-    PyObject *tree_leaves[MAX_LEAVES];
-    PyObject *const *leaves = &PyTuple_GET_ITEM(args, 0);
-    PyObject *tree = NULL, *key;
-    Py_ssize_t head = 1, nl = n;
+    /* The leaves: the arguments themselves when each is an Array or a Python
+       scalar (key tag FLAT), else the leaves of the tree of tuples and lists
+       that the arguments form (key tag POSITIONAL, after the treedef), as
+       JitWrapped._call keys them.  A Python scalar becomes its cached 0-d
+       Array (backend.array.scalar_array), as the Python path does. */
+    PyObject *leaves[MAX_LEAVES], *owned[MAX_LEAVES];
+    Py_ssize_t nl = n, nown = 0, head = 1;
+    PyObject *tree = NULL, *key = NULL, *fast = NULL, *ret = NULL;
+    int flat = 1;
     for (Py_ssize_t i = 0; i < n; i++) {
-        if (Py_TYPE(PyTuple_GET_ITEM(args, i)) != g_array_type) {
-            tree = tree_of(args, tree_leaves, &nl);
-            if (tree == NULL)
-                return NULL;
-            leaves = tree_leaves;
-            head = 2;
+        PyObject *a = PyTuple_GET_ITEM(args, i);
+        if (Py_TYPE(a) != g_array_type && !is_scalar(a)) {
+            flat = 0;
             break;
         }
+        leaves[i] = a;
     }
+    if (!flat) {
+        tree = tree_of(args, leaves, &nl);
+        if (tree == NULL)
+            return NULL;
+        head = 2;
+    }
+    for (Py_ssize_t i = 0; i < nl; i++) {
+        if (Py_TYPE(leaves[i]) == g_array_type)
+            continue;
+        PyObject *arr = PyObject_CallOneArg(g_scalar, leaves[i]);
+        if (arr == NULL || Py_TYPE(arr) != g_array_type) {
+            Py_XDECREF(arr);
+            PyErr_Clear(); /* e.g. an int out of range: the Python path says so */
+            goto slow;
+        }
+        owned[nown++] = arr;
+        leaves[i] = arr;
+    }
+
     key = PyTuple_New(nl + head);
     if (key == NULL)
-        return NULL; /* MemoryError set: reported by the caller */
+        goto error;
     if (head == 1) {
         Py_INCREF(g_flat);
         PyTuple_SET_ITEM(key, 0, g_flat);
@@ -241,57 +270,42 @@ fast_call(FastJit *self, PyObject *args)
         PyTuple_SET_ITEM(key, 1, g_positional);
     }
     for (Py_ssize_t i = 0; i < nl; i++) {
-        PyObject *a = leaves[i];
-        PyObject *aval;
-        if (Py_TYPE(a) != g_array_type || (aval = SLOT(a, g_off_aval)) == NULL
-            || SLOT(a, g_off_buf) == NULL) {
-            Py_DECREF(key);
-                return NULL;
-        }
+        PyObject *aval = SLOT(leaves[i], g_off_aval);
+        if (aval == NULL || SLOT(leaves[i], g_off_buf) == NULL)
+            goto slow;
         PyObject *k = PyObject_GetAttr(aval, s_key);
         if (k == NULL) {
             PyErr_Clear();
-            Py_DECREF(key);
-                return NULL;
+            goto slow;
         }
         PyTuple_SET_ITEM(key, i + head, k);
     }
     PyObject *entry = PyDict_GetItemWithError(self->cache, key); /* borrowed */
     if (entry == NULL) {
-        Py_DECREF(key);
-        if (PyErr_Occurred())
-            PyErr_Clear();
-        return NULL;
+        PyErr_Clear();
+        goto slow;
     }
     Py_INCREF(entry);
-    PyObject *fast = PyObject_GetAttr(entry, s_fast);
+    fast = PyObject_GetAttr(entry, s_fast);
     Py_DECREF(entry);
     if (fast == NULL || !PyTuple_Check(fast) || PyTuple_GET_SIZE(fast) != 6) {
-        Py_XDECREF(fast);
-        Py_DECREF(key);
         PyErr_Clear();
-        return NULL;
+        goto slow;
     }
     if (PyDict_GET_SIZE(self->cache) > 1) { /* least recently used order */
         PyObject *r = PyObject_CallMethodOneArg(self->cache, s_move_to_end, key);
-        if (r == NULL) {
-            Py_DECREF(fast);
-            Py_DECREF(key);
-                return NULL; /* a real error: report it */
-        }
+        if (r == NULL)
+            goto error; /* a real error: report it */
         Py_DECREF(r);
     }
-    Py_DECREF(key);
 
     PyObject *run = PyTuple_GET_ITEM(fast, 0), *handlers = PyTuple_GET_ITEM(fast, 1);
     PyObject *single = PyTuple_GET_ITEM(fast, 2), *out_tree = PyTuple_GET_ITEM(fast, 3);
     PyObject *out_avals = PyTuple_GET_ITEM(fast, 4), *consts = PyTuple_GET_ITEM(fast, 5);
     Py_ssize_t nc = PyTuple_GET_SIZE(consts);
     PyObject *bufs = PyList_New(nc + nl);
-    if (bufs == NULL) {
-        Py_DECREF(fast);
-        return NULL;
-    }
+    if (bufs == NULL)
+        goto error;
     for (Py_ssize_t i = 0; i < nc; i++) {
         PyObject *b = PyTuple_GET_ITEM(consts, i);
         Py_INCREF(b);
@@ -304,40 +318,52 @@ fast_call(FastJit *self, PyObject *args)
     }
     PyObject *results = PyObject_CallOneArg(run, bufs);
     Py_DECREF(bufs);
-    PyObject *outs = NULL, *ret = NULL;
     if (results == NULL)
-        goto done;
-    outs = PyObject_CallMethodOneArg(results, s_consume, handlers);
+        goto error;
+    PyObject *outs = PyObject_CallMethodOneArg(results, s_consume, handlers);
     Py_DECREF(results);
     if (outs == NULL)
-        goto done;
-    if (!PyList_Check(outs)) {
-        PyErr_SetString(PyExc_TypeError, "sciax fast jit: executable returned no list");
-        goto done;
+        goto error;
+    if (!PyList_Check(outs) || PyList_GET_SIZE(outs) != PyTuple_GET_SIZE(out_avals)) {
+        Py_DECREF(outs);
+        PyErr_SetString(PyExc_SystemError, "sciax fast jit: unexpected executable results");
+        goto error;
     }
     if (single != Py_None) {
         ret = new_array(PyList_GET_ITEM(outs, 0), single);
-        goto done;
     }
-    Py_ssize_t m = PyList_GET_SIZE(outs);
-    PyObject *arrays = PyList_New(m);
-    if (arrays == NULL)
-        goto done;
-    for (Py_ssize_t i = 0; i < m; i++) {
-        PyObject *a = new_array(PyList_GET_ITEM(outs, i), PyTuple_GET_ITEM(out_avals, i));
-        if (a == NULL) {
+    else {
+        Py_ssize_t m = PyList_GET_SIZE(outs);
+        PyObject *arrays = PyList_New(m);
+        if (arrays != NULL) {
+            Py_ssize_t i = 0;
+            for (; i < m; i++) {
+                PyObject *a = new_array(PyList_GET_ITEM(outs, i),
+                                        PyTuple_GET_ITEM(out_avals, i));
+                if (a == NULL)
+                    break;
+                PyList_SET_ITEM(arrays, i, a);
+            }
+            if (i == m)
+                ret = PyObject_CallMethodOneArg(out_tree, s_unflatten, arrays);
             Py_DECREF(arrays);
-            goto done;
         }
-        PyList_SET_ITEM(arrays, i, a);
     }
-    ret = PyObject_CallMethodOneArg(out_tree, s_unflatten, arrays);
-    Py_DECREF(arrays);
-done:
-    Py_XDECREF(outs);
-    Py_DECREF(fast);
+    Py_DECREF(outs);
     if (ret == NULL && !PyErr_Occurred())
         PyErr_SetString(PyExc_SystemError, "sciax fast jit: no result");
+    goto done;
+
+slow: /* not for this path: no error set, the caller takes the Python path */
+    ret = NULL;
+    goto done;
+error: /* an error to report: ret is NULL with the error set */
+    ret = NULL;
+done:
+    Py_XDECREF(fast);
+    Py_XDECREF(key);
+    for (Py_ssize_t i = 0; i < nown; i++)
+        Py_DECREF(owned[i]);
     return ret;
 }
 
@@ -423,7 +449,8 @@ static PyTypeObject FastJitType = {
 
 static PyMethodDef module_methods[] = {
     {"configure", configure, METH_VARARGS,
-     "configure(Array, trace_state, eval_trace, flat_tag, positional_tag, flatten)"},
+     "configure(Array, trace_state, eval_trace, flat_tag, positional_tag, flatten, "
+     "scalar_array)"},
     {NULL, NULL, 0, NULL},
 };
 

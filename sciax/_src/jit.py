@@ -27,7 +27,7 @@ except ImportError:
     _fastjit = None
 from sciax._src.config import config
 from sciax._src.backend.array import Array
-from sciax._src.backend.array import device_put as _device_put
+from sciax._src.backend.array import device_put as _device_put, scalar_array
 from sciax._src.backend.pytree import registry
 
 _flatten = registry.flatten
@@ -337,7 +337,8 @@ def _fast_base() -> type:
     or ``SCIAX_NO_FASTJIT=1``."""
     if _fastjit is None or os.environ.get("SCIAX_NO_FASTJIT", "") not in ("", "0"):
         return object
-    _fastjit.configure(Array, _state, eval_trace, _FLAT, _POSITIONAL, _flatten)
+    _fastjit.configure(Array, _state, eval_trace, _FLAT, _POSITIONAL, _flatten,
+                       scalar_array)
     return _fastjit.FastJit
 
 
