@@ -271,15 +271,6 @@ def _adaptive(g: Callable, pts: Any, limit: int, epsabs: float, epsrel: float,
 
     lo0, hi0 = pts[:-1], pts[1:]
     r0, e0, ra0, rs0, fin0 = evaluate(lo0, hi0)
-    pad = lambda v, fill: snp.concatenate(  # noqa: E731
-        [v, snp.full((L - n0,), fill, v.dtype)])
-    alist, blist = pad(lo0, 0.0), pad(hi0, 0.0)
-    # unused slots hold copies of the first interval so that re-evaluating the rule
-    # on them (for derivatives) stays finite
-    alist = snp.where(idx < n0, alist, alist[0])
-    blist = snp.where(idx < n0, blist, blist[0])
-    rlist, elist = pad(r0, 0.0), pad(e0, 0.0)
-    level = snp.zeros(L, snp.int32)
     # the totals over the initial intervals (no reductions: see ``_sums``)
     if n0 == 1:
         result, abserr, defabs, resasc = r0[0], e0[0], ra0[0], rs0[0]
@@ -296,23 +287,39 @@ def _adaptive(g: Callable, pts: Any, limit: int, epsabs: float, epsrel: float,
     ier = snp.where(nonfinite, 8, ier)
     done0 = ((ier != 0) | ((abserr <= errbnd) & (abserr != resasc)) | (abserr == 0))
     ksgn = snp.where(dres >= (1.0 - 50.0 * eps) * defabs, 1, -1)
-    # the ranks of the n0 initial intervals (all of them when there are no
-    # breakpoints); empty slots rank after them, by index
-    order = snp.concatenate([_ranks(e0, n0), snp.arange(n0, L, dtype=snp.int32)])
-    maxerr = snp.asarray(0, snp.int32) if n0 == 1 else _at_rank(order, 0)
-
     zero = snp.asarray(0.0, dtype)
-    i0 = snp.asarray(0, snp.int32)
-    s = dict(alist=alist, blist=blist, rlist=rlist, elist=elist, level=level,
-             order=order, last=snp.asarray(n0, snp.int32), maxerr=maxerr,
-             errmax=elist[maxerr], nrmax=snp.asarray(1, snp.int32), area=result,
-             errsum=abserr, result=result, abserr=snp.asarray(big, dtype),
-             ertest=errbnd, erlarg=abserr, correc=zero, extrap=snp.asarray(False),
-             noext=snp.asarray(False), ktmin=i0, iroff1=i0, iroff2=i0, iroff3=i0,
-             ierro=i0, ier=ier, levmax=snp.asarray(1, snp.int32),
-             rlist2=snp.zeros(_qelg.TABLE, dtype).at[0].set(result),
-             numrl2=snp.asarray(2, snp.int32), res3la=snp.zeros(3, dtype), nres=i0,
-             done=done0, mode=i0)
+
+    def init() -> dict:
+        # the loop's state, built inside the branches of the cond below (built
+        # before it, its set-up would run on every call, a few more kernels)
+        pad = lambda v, fill: snp.concatenate(  # noqa: E731
+            [v, snp.full((L - n0,), fill, v.dtype)])
+        alist, blist = pad(lo0, 0.0), pad(hi0, 0.0)
+        # unused slots hold copies of the first interval so that re-evaluating
+        # the rule on them (for derivatives) stays finite
+        alist = snp.where(idx < n0, alist, alist[0])
+        blist = snp.where(idx < n0, blist, blist[0])
+        rlist, elist = pad(r0, 0.0), pad(e0, 0.0)
+        level = snp.zeros(L, snp.int32)
+        # the ranks of the n0 initial intervals (all of them when there are no
+        # breakpoints); empty slots rank after them, by index
+        order = snp.concatenate([_ranks(e0, n0),
+                                 snp.arange(n0, L, dtype=snp.int32)])
+        maxerr = snp.asarray(0, snp.int32) if n0 == 1 else _at_rank(order, 0)
+
+        i0 = snp.asarray(0, snp.int32)
+        s = dict(alist=alist, blist=blist, rlist=rlist, elist=elist, level=level,
+                 order=order, last=snp.asarray(n0, snp.int32), maxerr=maxerr,
+                 errmax=elist[maxerr], nrmax=snp.asarray(1, snp.int32),
+                 area=result, errsum=abserr, result=result,
+                 abserr=snp.asarray(big, dtype), ertest=errbnd, erlarg=abserr,
+                 correc=zero, extrap=snp.asarray(False), noext=snp.asarray(False),
+                 ktmin=i0, iroff1=i0, iroff2=i0, iroff3=i0, ierro=i0, ier=ier,
+                 levmax=snp.asarray(1, snp.int32),
+                 rlist2=snp.zeros(_qelg.TABLE, dtype).at[0].set(result),
+                 numrl2=snp.asarray(2, snp.int32), res3la=snp.zeros(3, dtype),
+                 nres=i0, done=done0, mode=i0)
+        return s
 
     def body(s: dict) -> dict:
         s = dict(s)
@@ -473,19 +480,19 @@ def _adaptive(g: Callable, pts: Any, limit: int, epsabs: float, epsrel: float,
         keep = _OUT_KEYS if loop else _OUT_KEYS + ("done",)
         return {k: v for k, v in s.items() if k in keep}
 
-    def decided(s: dict) -> dict:
+    def decided(_: Any) -> dict:
         # where done0, _finish keeps the first estimates and status
-        return outputs(dict(s, result=result, abserr=abserr))
+        return outputs(dict(init(), result=result, abserr=abserr))
 
-    def adapt(s: dict) -> dict:
-        s = lax.while_loop(lambda s: ~s["done"], typed_body, s)
+    def adapt(_: Any) -> dict:
+        s = lax.while_loop(lambda s: ~s["done"], typed_body, init())
         return outputs(_finish(s, done0, result, abserr, ksgn, defabs, n0))
 
     if not loop:
-        return decided(s)
+        return decided(None)
     # only the outputs pass through the cond: XLA drops those the caller does
     # not use, and a decided integral copies nothing else
-    return lax.cond(done0, decided, adapt, s)
+    return lax.cond(done0, decided, adapt, result)
 
 
 def _finish(s: dict, done0: Any, result0: Any, abserr0: Any, ksgn: Any, defabs: Any,
