@@ -331,6 +331,12 @@ def _adaptive(g: Callable, pts: Any, limit: int, epsabs: float, epsrel: float,
         lev = s["level"][m] + 1
         erlast, errmax = s["errmax"], s["errmax"]
         r, e, ra, rs, fin = evaluate(snp.stack([a1, a2]), snp.stack([b1, b2]))
+        # divided by a 1 that XLA cannot see is one (``last`` >= 1): a division
+        # is an expensive operation to XLA, which then computes the estimates
+        # once instead of fusing the rule's sums into each of their ~20 users
+        # (the loop body ran ~15% faster); exact, as x / 1 = x
+        one = snp.minimum(s["last"], 1).astype(r.dtype)
+        r, e, ra, rs = r / one, e / one, ra / one, rs / one
         area1, area2, error1, error2 = r[0], r[1], e[0], e[1]
         bad = ~(fin[0] & fin[1])
         area12, erro12 = area1 + area2, error1 + error2
