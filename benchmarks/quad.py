@@ -154,6 +154,7 @@ def main() -> None:
     triv = sciax.jit(lambda p: (2.0 * p, 3.0 * p))
     pa = snp.asarray(par)
     ws = np.linspace(0.5, 3.0, 1000)
+    ws_list = ws.tolist()  # SciPy's integrand gets Python floats, as usual
     in_one = sciax.jit(lambda ps: lax.map(lambda p: quad(f, a, b, args=(p,))[0], ps))
     ref = np.array([si.quad(fn, a, b, args=(v,))[0] for v in ws])
     np.testing.assert_allclose(np.asarray(in_one(ws)), ref, rtol=1e-12)
@@ -175,7 +176,7 @@ def main() -> None:
         in_one(ws).block_until_ready()
         t_map.append((time.perf_counter() - t0) / len(ws))
         t0 = time.perf_counter()
-        for v in ws:
+        for v in ws_list:
             si.quad(fn, a, b, args=(v,))
         t_sp1k.append((time.perf_counter() - t0) / len(ws))
     rows.append(("cheap, the parameter an array", 1, t_arr, t_sp))
