@@ -166,8 +166,8 @@ def _sums(x: Any) -> Any:
     quad's compiled program has no reductions (``sum``, ``argmax``, ``any``, ...):
     XLA's CPU runtime sets up the buffers of every reduction's reducer on every
     call of a program, whether the reduction runs or not (measured, per call:
-    about 0.5 us a ``sum``, 1.7 us an ``argmax``, even in a loop body that runs
-    zero times).  A small dot has no reducer, but XLA rewrites one with a single
+    about 0.5 us a ``sum``, 1.4-1.7 us an ``argmax``, even in a loop body that
+    runs zero times).  A small dot has no reducer, but XLA rewrites one with a single
     row into a reduction; a sum by pairwise halving is split into several
     kernels.  Booleans and integers count exactly (in floating point)."""
     n = x.shape[-1]
