@@ -8,16 +8,21 @@ rounds).  Cases, all float64 at quad's default tolerances:
   usual use) — a cheap integrand (a Gaussian on [0, 2], 21 evaluations) and an
   expensive one (``sin(50x)² log x`` on (0, 3], hundreds of evaluations,
   extrapolation);
+* the cheap integral again with the parameter passed as an array (``jit``'s
+  fast path; a Python float takes a slower one), next to a trivial jitted
+  function of one array (the floor of any compiled call);
+* the cheap integral's own cost inside a compiled program: 1,000 integrals in
+  one ``lax.map`` (a loop, not ``vmap``), per integral;
 * a batch of 10,000 parameter values: ``sciax.jit(sciax.vmap(quad))`` against a
   Python loop of ``scipy.integrate.quad`` calls.
 
-Each figure is the median (and the minimum) over rounds in which the two libraries
-take turns (so machine load hits both alike); each sciax call waits for its result.
-A round of a one-integral case is 20 calls (the figures are per call), and
-those cases take ten times the rounds.
-Compile time is excluded (one warm-up call), and the script checks that the values
-agree.  ``--rounds N`` sets the rounds; ``--ops`` prints the traced programs'
-operation counts instead (a measure that machine load does not touch).
+Each figure (microseconds, per integral) is the median (and the minimum) over
+rounds in which the two libraries take turns (so machine load hits both alike);
+each sciax call waits for its result.  A round of a one-integral case is 20
+calls, and those cases take ten times the rounds.  Compile time is excluded (one
+warm-up call), and the script checks that the values agree.  ``--rounds N`` sets
+the rounds; ``--ops`` prints the traced programs' operation counts instead (a
+measure that machine load does not touch).
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import sciax  # noqa: E402
 import sciax.numpy as snp  # noqa: E402
+from sciax import lax  # noqa: E402
 from sciax.integrate import quad  # noqa: E402
 
 
@@ -140,6 +146,43 @@ def main() -> None:
                 si.quad(fn, a, b, args=(par,))
             tr.append((time.perf_counter() - t0) / REPS)
         rows.append((name, 1, ts, tr))
+    # the cheap integral with an array parameter, a trivial compiled call (no SciPy
+    # counterpart: its column repeats the cheap SciPy call), and 1,000 cheap
+    # integrals in one program
+    f, fn, a, b, par = _gauss, _gauss_np, 0.0, 2.0, 1.3
+    one = sciax.jit(lambda p: quad(f, a, b, args=(p,)))
+    triv = sciax.jit(lambda p: (2.0 * p, 3.0 * p))
+    pa = snp.asarray(par)
+    ws = np.linspace(0.5, 3.0, 1000)
+    ws_list = ws.tolist()  # SciPy's integrand gets Python floats, as usual
+    in_one = sciax.jit(lambda ps: lax.map(lambda p: quad(f, a, b, args=(p,))[0], ps))
+    ref = np.array([si.quad(fn, a, b, args=(v,))[0] for v in ws])
+    np.testing.assert_allclose(np.asarray(in_one(ws)), ref, rtol=1e-12)
+    triv(pa)[0].block_until_ready()
+    one(pa)[0].block_until_ready()
+    t_arr, t_triv, t_map, t_sp, t_sp1k = [], [], [], [], []
+    for _ in range(rounds * 10):
+        for fun, acc in ((one, t_arr), (triv, t_triv)):
+            t0 = time.perf_counter()
+            for _ in range(REPS):
+                fun(pa)[0].block_until_ready()
+            acc.append((time.perf_counter() - t0) / REPS)
+        t0 = time.perf_counter()
+        for _ in range(REPS):
+            si.quad(fn, a, b, args=(par,))
+        t_sp.append((time.perf_counter() - t0) / REPS)
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        in_one(ws).block_until_ready()
+        t_map.append((time.perf_counter() - t0) / len(ws))
+        t0 = time.perf_counter()
+        for v in ws_list:
+            si.quad(fn, a, b, args=(v,))
+        t_sp1k.append((time.perf_counter() - t0) / len(ws))
+    rows.append(("cheap, the parameter an array", 1, t_arr, t_sp))
+    rows.append(("a trivial jitted function of one array (floor)", 1, t_triv, t_sp))
+    rows.append(("cheap, 1000 in one program (lax.map), per integral", 1, t_map,
+                 t_sp1k))
     # the batch: 10,000 Gaussian widths
     s = np.linspace(0.5, 3.0, batch)
     many = sciax.jit(sciax.vmap(lambda p: quad(_gauss, 0.0, 2.0, args=(p,))[0]))
@@ -158,13 +201,13 @@ def main() -> None:
     rows.append((f"batch of {batch} Gaussian widths", batch, ts, tr))
     # medians (the figure), and the fastest round of each (less sensitive to
     # other jobs on a shared machine)
-    print("| case | integrals | sciax ms | SciPy ms | SciPy/sciax | sciax min ms | "
-          "SciPy min ms |")
+    print("| case | integrals | sciax us | SciPy us | SciPy/sciax | sciax min us | "
+          "SciPy min us |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     for name, n, ts, tr in rows:
         t_s, t_r = statistics.median(ts), statistics.median(tr)
-        print(f"| {name} | {n} | {t_s * 1e3:.3f} | {t_r * 1e3:.3f} | "
-              f"{t_r / t_s:.2f}x | {min(ts) * 1e3:.3f} | {min(tr) * 1e3:.3f} |")
+        print(f"| {name} | {n} | {t_s * 1e6:.1f} | {t_r * 1e6:.1f} | "
+              f"{t_r / t_s:.2f}x | {min(ts) * 1e6:.1f} | {min(tr) * 1e6:.1f} |")
     print(f"\nload average: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
 
 

@@ -219,7 +219,9 @@ def qelg(epstab: Any, n: Any, res3la: Any, nres: Any, eps: float, big: float,
     early = nres < 4
     slot = snp.clip(nres - 1, 0, 2)
     r3_early = res3la.at[slot].set(result)
-    err_late = snp.sum(snp.abs(result - res3la))
+    # QUADPACK's order; written out, not a reduction (see quad's ``_sums``)
+    err_late = (snp.abs(result - res3la[2]) + snp.abs(result - res3la[1])
+                + snp.abs(result - res3la[0]))
     r3_late = snp.stack([res3la[1], res3la[2], result])
     abserr2 = snp.where(early, big, err_late)
     res3la2 = snp.where(early, r3_early, r3_late)

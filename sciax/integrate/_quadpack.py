@@ -153,23 +153,64 @@ def _integrand(func: Callable, args: tuple, kind: int, bound: Any) -> Callable:
 
 # --- the adaptive loop ----------------------------------------------------------------
 
+# the longest axis that ``_sums`` adds up element by element (longer ones are
+# reduced: the program grows with the count, and past 64 doubles the runtime
+# cost below is moot, see ``_matvec``)
+_UNROLL = 64
+
+
+def _sums(x: Any) -> Any:
+    """Sums over the last axis of ``x``, in order, as a chain of adds of its
+    elements: elementwise code that XLA fuses into one kernel.
+
+    quad's compiled program has no reductions (``sum``, ``argmax``, ``any``, ...):
+    XLA's CPU runtime sets up the buffers of every reduction's reducer on every
+    call of a program, whether the reduction runs or not (measured, per call:
+    about 0.5 us a ``sum``, 1.4-1.7 us an ``argmax``, even in a loop body that
+    runs zero times).  A small dot has no reducer, but XLA rewrites one with a single
+    row into a reduction; a sum by pairwise halving is split into several
+    kernels.  Booleans and integers count exactly (in floating point)."""
+    n = x.shape[-1]
+    if n > _UNROLL:
+        return snp.sum(x, axis=-1)
+    acc = x[..., 0]
+    for i in range(1, n):
+        acc = acc + x[..., i]
+    return acc
+
+
+def _matvec(rows: list, v: Any) -> list:
+    """``[row @ v for row in rows]`` without a reduction or a dot (``_sums``).
+
+    Row by row, not as one stacked array: XLA's CPU runtime runs a loop body's
+    kernels one after the other only while every buffer they touch is at most
+    512 bytes (64 doubles, ``limit`` 50 fits); a larger one makes it schedule
+    them on its thread pool, which costs more than the kernels (quad's loop
+    body ran 2-3x slower with the counts stacked)."""
+    return [_sums(snp.asarray(r).astype(v.dtype) * v) for r in rows]
+
+
 def _ranks(err: Any, n: Any) -> Any:
     """Position of each of the first ``n`` intervals in the descending order of the
     errors (ties by index; inactive slots rank last).  A pairwise count rather
     than a sort: XLA compiles a sort inside a while loop slowly."""
-    idx = snp.arange(err.shape[0])
+    size = err.shape[0]
+    if size == 1:
+        return snp.zeros(1, snp.int32)
+    idx = snp.arange(size)
     act = idx < n
     e = snp.where(act, err, -1.0)
     before = (e[None, :] > e[:, None]) | ((e[None, :] == e[:, None])
                                           & (idx[None, :] < idx[:, None]))
-    return snp.sum(before, axis=1).astype(snp.int32)
+    return _sums(before.astype(err.dtype)).astype(snp.int32)
 
 
-def _rerank(order: Any, err: Any, m: Any, j: Any, n: Any) -> Any:
+def _rerank(order: Any, err: Any, m: Any, j: Any, n: Any, extra: Any) -> tuple:
     """``_ranks(err, n)`` after a bisection, from the ranks ``order`` of the
     previous partition: interval ``m`` was split into the new ``err[m]`` and
     ``err[j]`` (slot ``j = n - 1`` was empty).  O(n) instead of O(n²); the same
-    ranks (descending error, ties by index)."""
+    ranks (descending error, ties by index).  Also returns the count of the
+    boolean vector ``extra`` (counted with the new ranks)."""
     idx = snp.arange(err.shape[0])
     act = idx < n
 
@@ -184,15 +225,22 @@ def _rerank(order: Any, err: Any, m: Any, j: Any, n: Any) -> Any:
     one = lambda b: b.astype(snp.int32)  # noqa: E731
     # the others keep their relative order: drop the old m, insert the new pair
     kept = order - one(order > order[m]) + one(m_before) + one(j_before)
-    rank_m = snp.sum(one(before_m & act & (idx != m)))
-    rank_j = snp.sum(one(before_j & act & (idx != j)))
+    rank_m, rank_j, n_extra = [c.astype(snp.int32) for c in _matvec(
+        [before_m & act & (idx != m), before_j & act & (idx != j), extra],
+        snp.ones(err.shape[0], err.dtype))]
     new = snp.where(idx == m, rank_m, snp.where(idx == j, rank_j, kept))
-    return snp.where(act, new, idx).astype(snp.int32)
+    return snp.where(act, new, idx).astype(snp.int32), n_extra
 
 
-def _at_rank(ranks: Any, r: Any) -> Any:
-    """The interval of rank ``r``."""
-    return snp.argmax(ranks == r).astype(snp.int32)
+def _at_rank(ranks: Any, *r: Any) -> Any:
+    """The intervals of ranks ``r`` (one-hot sums: see ``_sums``)."""
+    n = ranks.shape[0]
+    if n == 1:
+        out = [snp.asarray(0, snp.int32) for _ in r]
+    else:
+        idx = lax.iota(snp.asarray(1.0).dtype, n)
+        out = [k.astype(snp.int32) for k in _matvec([ranks == k for k in r], idx)]
+    return out[0] if len(r) == 1 else out
 
 
 # the loop's outputs that quad reads
@@ -223,45 +271,55 @@ def _adaptive(g: Callable, pts: Any, limit: int, epsabs: float, epsrel: float,
 
     lo0, hi0 = pts[:-1], pts[1:]
     r0, e0, ra0, rs0, fin0 = evaluate(lo0, hi0)
-    pad = lambda v, fill: snp.concatenate(  # noqa: E731
-        [v, snp.full((L - n0,), fill, v.dtype)])
-    alist, blist = pad(lo0, 0.0), pad(hi0, 0.0)
-    # unused slots hold copies of the first interval so that re-evaluating the rule
-    # on them (for derivatives) stays finite
-    alist = snp.where(idx < n0, alist, alist[0])
-    blist = snp.where(idx < n0, blist, blist[0])
-    rlist, elist = pad(r0, 0.0), pad(e0, 0.0)
-    level = snp.zeros(L, snp.int32)
-    result = snp.sum(r0)
-    abserr = snp.sum(e0)
-    defabs = snp.sum(ra0)
-    resasc = snp.sum(rs0)
+    # the totals over the initial intervals (no reductions: see ``_sums``)
+    if n0 == 1:
+        result, abserr, defabs, resasc = r0[0], e0[0], ra0[0], rs0[0]
+        nonfinite = ~fin0[0]
+    else:
+        result, abserr, defabs, resasc, nbad = _matvec([r0, e0, ra0, rs0, ~fin0],
+                                                       snp.ones(n0, dtype))
+        nonfinite = nbad > 0
     dres = snp.abs(result)
     errbnd = snp.maximum(epsabs, epsrel * dres)
     ier = snp.asarray(0, snp.int32)
     ier = snp.where((abserr <= 100.0 * eps * defabs) & (abserr > errbnd), 2, ier)
     ier = snp.where(L == n0, 1, ier)
-    nonfinite = ~snp.all(fin0)
     ier = snp.where(nonfinite, 8, ier)
     done0 = ((ier != 0) | ((abserr <= errbnd) & (abserr != resasc)) | (abserr == 0))
     ksgn = snp.where(dres >= (1.0 - 50.0 * eps) * defabs, 1, -1)
-    # the ranks of the n0 initial intervals (all of them when there are no
-    # breakpoints); empty slots rank after them, by index
-    order = snp.concatenate([_ranks(e0, n0), snp.arange(n0, L, dtype=snp.int32)])
-    maxerr = _at_rank(order, 0)
-
     zero = snp.asarray(0.0, dtype)
-    i0 = snp.asarray(0, snp.int32)
-    s = dict(alist=alist, blist=blist, rlist=rlist, elist=elist, level=level,
-             order=order, last=snp.asarray(n0, snp.int32), maxerr=maxerr,
-             errmax=elist[maxerr], nrmax=snp.asarray(1, snp.int32), area=result,
-             errsum=abserr, result=result, abserr=snp.asarray(big, dtype),
-             ertest=errbnd, erlarg=abserr, correc=zero, extrap=snp.asarray(False),
-             noext=snp.asarray(False), ktmin=i0, iroff1=i0, iroff2=i0, iroff3=i0,
-             ierro=i0, ier=ier, levmax=snp.asarray(1, snp.int32),
-             rlist2=snp.zeros(_qelg.TABLE, dtype).at[0].set(result),
-             numrl2=snp.asarray(2, snp.int32), res3la=snp.zeros(3, dtype), nres=i0,
-             done=done0, mode=i0)
+
+    def init() -> dict:
+        # the loop's state, built inside the branches of the cond below (built
+        # before it, its set-up would run on every call, a few more kernels)
+        pad = lambda v, fill: snp.concatenate(  # noqa: E731
+            [v, snp.full((L - n0,), fill, v.dtype)])
+        alist, blist = pad(lo0, 0.0), pad(hi0, 0.0)
+        # unused slots hold copies of the first interval so that re-evaluating
+        # the rule on them (for derivatives) stays finite
+        alist = snp.where(idx < n0, alist, alist[0])
+        blist = snp.where(idx < n0, blist, blist[0])
+        rlist, elist = pad(r0, 0.0), pad(e0, 0.0)
+        level = snp.zeros(L, snp.int32)
+        # the ranks of the n0 initial intervals (all of them when there are no
+        # breakpoints); empty slots rank after them, by index
+        order = snp.concatenate([_ranks(e0, n0),
+                                 snp.arange(n0, L, dtype=snp.int32)])
+        maxerr = snp.asarray(0, snp.int32) if n0 == 1 else _at_rank(order, 0)
+
+        i0 = snp.asarray(0, snp.int32)
+        s = dict(alist=alist, blist=blist, rlist=rlist, elist=elist, level=level,
+                 order=order, last=snp.asarray(n0, snp.int32), maxerr=maxerr,
+                 errmax=elist[maxerr], nrmax=snp.asarray(1, snp.int32),
+                 area=result, errsum=abserr, result=result,
+                 abserr=snp.asarray(big, dtype), ertest=errbnd, erlarg=abserr,
+                 correc=zero, extrap=snp.asarray(False), noext=snp.asarray(False),
+                 ktmin=i0, iroff1=i0, iroff2=i0, iroff3=i0, ierro=i0, ier=ier,
+                 levmax=snp.asarray(1, snp.int32),
+                 rlist2=snp.zeros(_qelg.TABLE, dtype).at[0].set(result),
+                 numrl2=snp.asarray(2, snp.int32), res3la=snp.zeros(3, dtype),
+                 nres=i0, done=done0, mode=i0)
+        return s
 
     def body(s: dict) -> dict:
         s = dict(s)
@@ -273,8 +331,14 @@ def _adaptive(g: Callable, pts: Any, limit: int, epsabs: float, epsrel: float,
         lev = s["level"][m] + 1
         erlast, errmax = s["errmax"], s["errmax"]
         r, e, ra, rs, fin = evaluate(snp.stack([a1, a2]), snp.stack([b1, b2]))
+        # divided by a 1 that XLA cannot see is one (``last`` >= 1): a division
+        # is an expensive operation to XLA, which then computes the estimates
+        # once instead of fusing the rule's sums into each of their ~20 users
+        # (the loop body ran ~15% faster); exact, as x / 1 = x
+        one = snp.minimum(s["last"], 1).astype(r.dtype)
+        r, e, ra, rs = r / one, e / one, ra / one, rs / one
         area1, area2, error1, error2 = r[0], r[1], e[0], e[1]
-        bad = ~snp.all(fin)
+        bad = ~(fin[0] & fin[1])
         area12, erro12 = area1 + area2, error1 + error2
         errsum = s["errsum"] + erro12 - errmax
         area = s["area"] + area12 - s["rlist"][m]
@@ -312,9 +376,9 @@ def _adaptive(g: Callable, pts: Any, limit: int, epsabs: float, epsrel: float,
         # smaller than the bisected one's
         nrmax = s["nrmax"]
         above = (s["order"] < nrmax - 1) & (elist < elist[m])
-        nrmax = nrmax - snp.sum(above).astype(snp.int32)
-        order = _rerank(s["order"], elist, m, j, last)
-        maxerr = _at_rank(order, nrmax - 1)
+        order, n_above = _rerank(s["order"], elist, m, j, last, above)
+        nrmax = nrmax - n_above
+        maxerr, top = _at_rank(order, nrmax - 1, 0)
         errmax = elist[maxerr]
 
         conv = errsum <= errbnd
@@ -331,12 +395,25 @@ def _adaptive(g: Callable, pts: Any, limit: int, epsabs: float, epsrel: float,
         go2 = go & ~cont1
         # before extrapolating, bisect the large intervals with the largest errors
         tryskip = go2 & (ierro != 3) & (erlarg > s["ertest"])
-        jupbnd = snp.where(last > 2 + L // 2, L + 3 - last, last)
-        pos = order + 1
-        cand = (pos >= nrmax) & (pos <= jupbnd) & (level <= levmax) & (idx < last)
-        found = tryskip & snp.any(cand)
-        best = snp.argmin(snp.where(cand, pos, L + 1)).astype(snp.int32)
-        nrmax = snp.where(found, pos[best], nrmax)
+        jupbnd = snp.where(last > 2 + L // 2, L + 3 - last, last).astype(snp.int32)
+
+        # QUADPACK's walk down the error order from position nrmax to jupbnd, to
+        # the first interval that is not at the deepest level (a loop, not a
+        # reduction over all slots: see ``_sums``); zero steps unless tryskip
+        def walk_cond(c: tuple) -> Any:
+            k, hit, _ = c
+            return (k <= jupbnd) & ~hit
+
+        def walk(c: tuple) -> tuple:
+            k, _, _ = c
+            slot = _at_rank(order, k - 1)
+            hit = level[slot] <= levmax
+            return snp.where(hit, k, k + 1).astype(snp.int32), hit, slot
+
+        k0 = snp.where(tryskip, nrmax, jupbnd + 1).astype(snp.int32)
+        kf, found, best = lax.while_loop(walk_cond, walk,
+                                         (k0, snp.asarray(False), maxerr))
+        nrmax = snp.where(found, kf, nrmax)
         maxerr = snp.where(found, best, maxerr)
         errmax = elist[maxerr]
         doext = go2 & ~found
@@ -385,7 +462,7 @@ def _adaptive(g: Callable, pts: Any, limit: int, epsabs: float, epsrel: float,
         upd("nres", nres, s["nres"])
         ier = snp.where(doext, ier_x, ier)
         reset = doext & ~done_a & ~done_b
-        s["maxerr"] = snp.where(reset, _at_rank(order, 0), maxerr)
+        s["maxerr"] = snp.where(reset, top, maxerr)
         s["errmax"] = elist[s["maxerr"]]
         s["nrmax"] = snp.where(reset, 1, nrmax)
         s["extrap"] = snp.where(reset, False, extrap)
@@ -409,19 +486,19 @@ def _adaptive(g: Callable, pts: Any, limit: int, epsabs: float, epsrel: float,
         keep = _OUT_KEYS if loop else _OUT_KEYS + ("done",)
         return {k: v for k, v in s.items() if k in keep}
 
-    def decided(s: dict) -> dict:
+    def decided(_: Any) -> dict:
         # where done0, _finish keeps the first estimates and status
-        return outputs(dict(s, result=result, abserr=abserr))
+        return outputs(dict(init(), result=result, abserr=abserr))
 
-    def adapt(s: dict) -> dict:
-        s = lax.while_loop(lambda s: ~s["done"], typed_body, s)
+    def adapt(_: Any) -> dict:
+        s = lax.while_loop(lambda s: ~s["done"], typed_body, init())
         return outputs(_finish(s, done0, result, abserr, ksgn, defabs, n0))
 
     if not loop:
-        return decided(s)
+        return decided(None)
     # only the outputs pass through the cond: XLA drops those the caller does
     # not use, and a decided integral copies nothing else
-    return lax.cond(done0, decided, adapt, s)
+    return lax.cond(done0, decided, adapt, result)
 
 
 def _finish(s: dict, done0: Any, result0: Any, abserr0: Any, ksgn: Any, defabs: Any,
@@ -431,7 +508,9 @@ def _finish(s: dict, done0: Any, result0: Any, abserr0: Any, ksgn: Any, defabs: 
     big = float(snp.finfo(s["rlist"].dtype).max)
     last, ier, ierro = s["last"], s["ier"], s["ierro"]
     result, abserr, area, errsum = s["result"], s["abserr"], s["area"], s["errsum"]
-    total = snp.sum(snp.where(snp.arange(s["rlist"].shape[0]) < last, s["rlist"], 0.0))
+    live = snp.arange(s["rlist"].shape[0]) < last
+    total = _matvec([snp.where(live, s["rlist"], 0.0)],
+                    snp.ones(s["rlist"].shape[0], s["rlist"].dtype))[0]
     nonfin = ier == 8
     to115 = (s["mode"] == 1) | (abserr == big)
     flagged = ~to115 & (ier + ierro != 0)
@@ -684,8 +763,14 @@ def _iord(ranks: Any, last: Any) -> Any:
     ranks; entries past ``last`` are 0."""
     n = ranks.shape[0]
     pos = snp.arange(n)
-    hit = ranks[None, :] == pos[:, None]
-    which = snp.argmax(hit, axis=1) + 1
+    if n > _UNROLL:
+        which = snp.argmax(ranks[None, :] == pos[:, None], axis=1) + 1
+    else:
+        # the slot of each rank as a sum of one-hot vectors (see ``_sums``), slot
+        # by slot: no n x n array (a buffer over 512 bytes, see ``_matvec``)
+        which = snp.zeros(n, snp.int32)
+        for i in range(n):
+            which = which + snp.where(ranks[i] == pos, i + 1, 0).astype(snp.int32)
     return snp.where(pos < last, which, 0)
 
 
