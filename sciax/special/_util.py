@@ -219,11 +219,22 @@ def converge(step: Callable, init: tuple, params: tuple = (), *,
 
         def body(c):
             n, s, d = c
+            if unroll == 1:
+                new, conv = step(n, s, prm)
+                return n + 1, tuple(snp.where(d, o, v) for o, v in zip(s, new)), d | conv
+            # Several steps a trip freeze an element at the end of the trip in
+            # which it converged (it may take up to unroll - 1 more steps;
+            # every user's extra terms are below its tolerance).  Freezing it
+            # after the very step, through the mask ``d | conv`` inside the
+            # trip, returned mixed states (one component a step behind the
+            # others): XLA recomputes ``conv`` in each fusion that reads it,
+            # and with different floating-point contraction an element at
+            # the threshold tested converged in one fusion and not in another.
+            new, conv = s, d
             for j in range(unroll):
-                new, conv = step(n + j, s, prm)
-                s = tuple(snp.where(d, o, v) for o, v in zip(s, new))
-                d = d | conv
-            return n + unroll, s, d
+                new, cj = step(n + j, new, prm)
+                conv = conv | cj
+            return n + unroll, tuple(snp.where(d, o, v) for o, v in zip(s, new)), conv
 
         return lax.while_loop(cond, body, (n0, st, done))
 
