@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -12,25 +11,6 @@ from jaxlib import xla_client as xc
 from sciax._src.backend import client as _client
 from sciax._src.backend import compilation_cache
 from sciax._src.backend.mlir import ir
-
-
-def default_options() -> xc.CompileOptions:
-    """``xc.CompileOptions()`` with 512-bit vectors preferred on the CPU.
-
-    XLA's CPU backend asks LLVM for 256-bit vectors by default
-    (``xla_cpu_prefer_vector_width``) in the loop fusions it emits through
-    LLVM's loop vectorizer, while its newer fusion emitter writes 8-wide
-    vectors itself for the simplest fusions.  On an AVX-512 CPU a
-    transcendental fusion with one extra compare/select or a scalar operand
-    thus ran at half the speed of the same fusion without it
-    (``exp(-exp(-x))``: 2.1 ms on 10^6 points, 4.1 ms behind a ``where``;
-    both 2.0 ms with 512).  Where the CPU has no 512-bit vectors LLVM keeps
-    its native width.  An explicit ``XLA_FLAGS`` setting wins.
-    """
-    opts = xc.CompileOptions()
-    if "xla_cpu_prefer_vector_width" not in os.environ.get("XLA_FLAGS", ""):
-        opts.env_option_overrides = [("xla_cpu_prefer_vector_width", "512")]
-    return opts
 
 
 def compile_module(module: ir.Module, devices: Sequence[Any],
@@ -46,7 +26,7 @@ def compile_module(module: ir.Module, devices: Sequence[Any],
     module's callback custom calls index.
     """
     client = _client.get_client()
-    opts = options if options is not None else default_options()
+    opts = options if options is not None else xc.CompileOptions()
     dev_list = _client.device_list(tuple(devices))
     if len(devices) == 1:
         # through the persistent cache (which bypasses host-callback programs);
