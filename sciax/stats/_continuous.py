@@ -252,10 +252,15 @@ class cauchy_gen(rv_continuous):
         return -math.log(_PI) - snp.log1p(x * x)
 
     def _cdf(self, x):
-        return snp.arctan2(1.0, -x) / _PI
+        # the lower tail as arctan(-1/x) / pi (no cancellation, where 1/2 +
+        # arctan(x) / pi would lose it), else 1/2 + arctan(x) / pi; one
+        # arctan instead of arctan2(1, -x), which costs ~40% more on the CPU
+        low = x < -1.0
+        at = snp.arctan(snp.where(low, -1.0 / x, x)) * (1.0 / _PI)
+        return snp.where(low, at, 0.5 + at)
 
     def _sf(self, x):
-        return snp.arctan2(1.0, x) / _PI
+        return self._cdf(-x)
 
     def _ppf(self, q):
         # q - 0.5 is exact for q in [0.25, 0.75]; the cotangent forms in the tails
