@@ -301,6 +301,10 @@ class rv_continuous(rv_generic):
     # True when the support depends on the shape parameters (fit then uses a
     # penalised likelihood instead of a support-respecting parametrisation).
     _support_depends_on_shapes = False
+    # True when ``_cdf`` and ``_sf`` are exact on the closed support with its
+    # infinite ends (0 and 1 there, finite derivatives) and map NaN to NaN:
+    # ``cdf``/``sf`` then clamp x into the support instead of masking.
+    _total_tails = False
 
     # -- standardized defaults --
 
@@ -503,17 +507,31 @@ class rv_continuous(rv_generic):
         out = snp.where(inside, self._pdf(ys, *s) / scale, 0.0)
         return snp.where(valid & ~snp.isnan(y), out, snp.nan)
 
-    def _tail_impl(self, fn, below, above, x, *a):
+    def _tail_impl(self, fn, below, above, x, *a, total=False):
         s, loc, scale, valid, lo, hi = self._split(a)
+        if total and self._total_tails and type(lo) is float and type(hi) is float:
+            # The CDF/SF of a distribution that declares them exact on the
+            # closed support, including infinite ends (their limits there,
+            # finite derivatives, NaN in -> NaN out): x is clamped into the
+            # support and a bad parameter turns it into NaN, so every select
+            # is on the input.  XLA's CPU code for a transcendental fusion
+            # with selects both before and after it runs ~3x slower
+            # (expon.cdf on 10^6 points: 3.5 ms, this way 1.3 ms).
+            y = (x - loc) / scale
+            if math.isfinite(lo):
+                y = snp.where(y < lo, lo, y)
+            if math.isfinite(hi):
+                y = snp.where(y > hi, hi, y)
+            return fn(snp.where(valid, y, snp.nan), *s)
         y, ys = self._std_x(x, loc, scale, lo, hi)
         out = snp.where(y <= lo, below, snp.where(y >= hi, above, fn(ys, *s)))
         return snp.where(valid & ~snp.isnan(y), out, snp.nan)
 
     def _cdf_impl(self, x, *a):
-        return self._tail_impl(self._cdf, 0.0, 1.0, x, *a)
+        return self._tail_impl(self._cdf, 0.0, 1.0, x, *a, total=True)
 
     def _sf_impl(self, x, *a):
-        return self._tail_impl(self._sf, 1.0, 0.0, x, *a)
+        return self._tail_impl(self._sf, 1.0, 0.0, x, *a, total=True)
 
     def _logcdf_impl(self, x, *a):
         return self._tail_impl(self._logcdf, -_INF, 0.0, x, *a)
