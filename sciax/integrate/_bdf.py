@@ -42,7 +42,7 @@ def _r_matrix(order: Any, factor: Any) -> Any:
     body = (i - 1 - factor * j) / i
     m = snp.concatenate([snp.ones((1, MAX_ORDER + 1)),
                          snp.concatenate([snp.zeros((MAX_ORDER, 1)), body], axis=1)])
-    m = m.at[1:, 0].set(0.0)
+    # (column 0 below the first row is already zero)
     r = snp.cumprod(m, axis=0)
     inside = (_K[:, None] <= order) & (_K[None, :] <= order)
     return snp.where(inside, r, 0.0)
@@ -53,7 +53,8 @@ def change_D(D: Any, order: Any, factor: Any) -> Any:
     ru = _r_matrix(order, factor) @ _r_matrix(order, 1.0)
     new = ru.T @ D[:MAX_ORDER + 1]
     rows = (_K <= order)[:, None]
-    return D.at[:MAX_ORDER + 1].set(snp.where(rows, new, D[:MAX_ORDER + 1]))
+    return snp.concatenate([snp.where(rows, new, D[:MAX_ORDER + 1]),
+                            D[MAX_ORDER + 1:]])
 
 
 def _rows_upto(D: Any, order: Any) -> Any:
@@ -102,8 +103,8 @@ class BDF(im.AbstractImplicitSolver):
 
     def init(self, prob, t0, y0, f0, h_abs, direction, rtol, atol):
         n = y0.shape[0]
-        D = snp.zeros((MAX_ORDER + 3, n), y0.dtype)
-        D = D.at[0].set(y0).at[1].set(f0 * h_abs * direction)
+        D = snp.concatenate([y0[None], (f0 * h_abs * direction)[None],
+                             snp.zeros((MAX_ORDER + 1, n), y0.dtype)])
         zero = snp.asarray(0)
         return dict(D=D, order=snp.asarray(1), n_equal=zero, h_abs=h_abs,
                     J=im.jacobian(prob, t0, y0), lu=snp.zeros((n, n), y0.dtype),
@@ -179,7 +180,7 @@ class BDF(im.AbstractImplicitSolver):
 
         # Accepted: update the differences, then (after order + 1 equal steps)
         # choose the order from the error estimates of orders k - 1, k, k + 1.
-        D_acc = D.at[order + 2].set(d - D[order + 1]).at[order + 1].set(d)
+        D_acc = im.set_row(im.set_row(D, order + 2, d - D[order + 1]), order + 1, d)
         rows7 = snp.arange(MAX_ORDER + 3)[:, None]
         part = snp.where(rows7 <= order + 1, D_acc, 0.0)
         tail = snp.flip(snp.cumsum(snp.flip(part, 0), axis=0), 0)
@@ -243,7 +244,9 @@ def _newton(fun, t_new, y_pred, c, psi, lu, piv, scale, tol, bounded):
 
     def body(st):
         k, y, d, norm_old, _, _ = st
-        fy = fun(t_new, y)
+        # The parameters fun closes over carry tangents: cut them here too,
+        # or forward mode would carry a dead tangent through the iterations.
+        fy = sg(fun(t_new, y))
         dy = im.lu_solve(lu, piv, c * fy - psi - d)
         norm = im.rms(dy / scale)
         norm = snp.where(snp.all(snp.isfinite(fy)), norm, snp.nan)

@@ -147,7 +147,8 @@ class AbstractESDIRK(im.AbstractImplicitSolver):
 
             def body(st):
                 k, z, norm_old, _, _ = st
-                fz = fun(sg(ti), z)
+                # (cut: fun's closed-over parameters carry tangents)
+                fz = sg(fun(sg(ti), z))
                 dz = im.lu_solve(lu, piv, sg(base) + sg(hg) * fz - z)
                 norm = im.rms(dz / sg(scale))
                 norm = snp.where(snp.all(snp.isfinite(fz)), norm, snp.nan)
@@ -164,16 +165,16 @@ class AbstractESDIRK(im.AbstractImplicitSolver):
                                           bounded)
             if bounded:
                 z = im.ift_refine(lambda v: base + hg * fun(ti, v) - v, z)
-            K = K.at[i].set((z - base) / hg)
+            K = im.set_row(K, i, (z - base) / hg)
             if f_ex is not None:
-                KE = KE.at[i].set(f_ex(ti, z))
+                KE = im.set_row(KE, i, f_ex(ti, z))
             return K, KE, ok & conv, nfev + k
 
         if f_ex is None:
-            K0, KE0 = snp.zeros((ns, n), y.dtype).at[0].set(f), None
+            K0, KE0 = im.set_row(snp.zeros((ns, n), y.dtype), 0, f), None
         else:
-            K0 = snp.zeros((ns, n), y.dtype).at[0].set(fun(t, y))
-            KE0 = snp.zeros((ns, n), y.dtype).at[0].set(f_ex(t, y))
+            K0 = im.set_row(snp.zeros((ns, n), y.dtype), 0, fun(t, y))
+            KE0 = im.set_row(snp.zeros((ns, n), y.dtype), 0, f_ex(t, y))
         K, KE, conv, nfev = lax.fori_loop(1, ns, stage, (K0, KE0, snp.asarray(True),
                                                          snp.asarray(0)))
         conv = conv & ~singular & ~too_small

@@ -173,8 +173,24 @@ def ift_refine(residual: Callable, x: Any) -> Any:
     programs pay for it)."""
     x = lax.stop_gradient(x)
     A = lax.stop_gradient(sciax.jacfwd(residual)(x))
-    r = residual(x)
-    return x - snp.linalg.solve(A, r - lax.stop_gradient(r))
+    lu, piv = sla.lu_factor(A)
+    return _root_tangent(x, lu, piv, residual(x))
+
+
+@sciax.custom_jvp
+def _root_tangent(x: Any, lu: Any, piv: Any, r: Any) -> Any:
+    """``x``, whose tangent is ``-A^{-1} dr`` (``A = (lu, piv)``): the value
+    needs no solve at all, and the tangent one pair of triangular solves, so
+    the derivative program stays small (a general ``solve`` carries its own
+    derivative rules and a primal solve of a zero right-hand side)."""
+    return x
+
+
+@_root_tangent.defjvp
+def _root_tangent_jvp(primals: tuple, tangents: tuple) -> tuple:
+    x, lu, piv, _ = primals
+    dr = tangents[3]
+    return x, -lu_solve(lu, piv, dr)
 
 
 def step_factors(err: Any, rejected: Any, finite: Any, q: int) -> tuple[Any, Any]:
@@ -199,6 +215,8 @@ def newton_tol(rtol: Any) -> Any:
 
 
 def min_step(t: Any, direction: Any) -> Any:
+    # A roundoff guard: no derivative (else every step size would carry one).
+    t = lax.stop_gradient(t)
     return 10 * snp.abs(lax.nextafter(t, direction * snp.inf) - t)
 
 
@@ -241,6 +259,14 @@ def counters(state: dict, nfev: Any = 0, njev: Any = 0, nlu: Any = 0) -> dict:
     for k, v in (("nfev", nfev), ("njev", njev), ("nlu", nlu)):
         state[k] = state[k] + snp.asarray(v).astype(state[k].dtype)
     return state
+
+
+def set_row(a: Any, i: Any, v: Any) -> Any:
+    """``a.at[i].set(v)`` for a row ``i`` (traced or not) as a ``where``: its
+    derivative is a select, where a scatter's carries a gather and a
+    scatter-add of index masks (more kernels in derivative programs)."""
+    rows = snp.arange(a.shape[0]).reshape((-1,) + (1,) * (a.ndim - 1))
+    return snp.where(rows == i, v, a)
 
 
 def select(pred: Any, a: dict, b: dict) -> dict:

@@ -244,7 +244,7 @@ def integrate(cfg: LoopConfig, t0: Any, t1: Any, y0: Any, rtol: Any, atol: Any
     def body(s):
         s = dict(s)
         t, y, f = s["t"], s["y"], s["f"]
-        min_step = 10 * snp.abs(lax.nextafter(t, direction * snp.inf) - t)
+        min_step = _implicit.min_step(t, direction)
         h_abs = s["h_abs"]
         too_small = snp.asarray(False)
         if solver.adaptive:
