@@ -35,17 +35,36 @@ ERROR_CONST = KAPPA * GAMMA + 1.0 / np.arange(1, MAX_ORDER + 2)
 _K = np.arange(MAX_ORDER + 1)
 
 
+def _r_rows(factor: Any) -> Any:
+    """The unmasked (MAX_ORDER + 1)^2 matrix of ``_r_matrix``: entry ``(k,
+    j)`` is ``prod_{m=1..k} (m - 1 - factor j) / m``.  Written as a chain of
+    elementwise products over ``m`` on the whole matrix, which XLA fuses
+    into one kernel (a ``cumprod`` lowers to a windowed reduction and
+    differentiates through an associative scan of slices and pads)."""
+    k, j = _K[:, None], _K[None, :]
+    r = None
+    for m in range(1, MAX_ORDER + 1):
+        term = snp.where(m <= k, (m - 1 - factor * j) / m, 1.0)
+        r = term if r is None else r * term
+    return r
+
+
 def _r_matrix(order: Any, factor: Any) -> Any:
     """The (MAX_ORDER + 1)^2 matrix changing differences for a step ratio
     ``factor`` (zero outside the leading ``order + 1`` block)."""
-    i, j = _K[1:, None], _K[None, 1:]
-    body = (i - 1 - factor * j) / i
-    m = snp.concatenate([snp.ones((1, MAX_ORDER + 1)),
-                         snp.concatenate([snp.zeros((MAX_ORDER, 1)), body], axis=1)])
-    # (column 0 below the first row is already zero)
-    r = snp.cumprod(m, axis=0)
     inside = (_K[:, None] <= order) & (_K[None, :] <= order)
+    r = _R1 if isinstance(factor, float) and factor == 1.0 else _r_rows(factor)
     return snp.where(inside, r, 0.0)
+
+
+def _r_rows_np(factor: float) -> np.ndarray:
+    i, j = _K[1:, None], _K[None, 1:]
+    m = np.vstack([np.ones(MAX_ORDER + 1),
+                   np.hstack([np.zeros((MAX_ORDER, 1)), (i - 1 - factor * j) / i])])
+    return np.cumprod(m, axis=0)
+
+
+_R1 = _r_rows_np(1.0)  # R(1) does not depend on the step: a constant
 
 
 def change_D(D: Any, order: Any, factor: Any) -> Any:
@@ -230,8 +249,12 @@ class BDF(im.AbstractImplicitSolver):
     def dense_eval(self, coeffs, y_old, h, theta):
         # The step's interpolating polynomial through t_new - m h, m = 0..order,
         # in Newton form on backward differences (rows past the order are 0).
-        m = snp.arange(MAX_ORDER, dtype=coeffs.dtype)
-        p = snp.cumprod((theta - 1 + m) / (1 + m))
+        # p[k] = prod_{m<=k} (theta - 1 + m) / (1 + m), as one fused chain
+        k = np.arange(MAX_ORDER)
+        p = None
+        for m in range(MAX_ORDER):
+            term = snp.where(m <= k, (theta - 1 + m) / (1 + m), 1.0)
+            p = term if p is None else p * term
         return coeffs[0] + p @ coeffs[1:]
 
 

@@ -236,7 +236,12 @@ def integrate(cfg: LoopConfig, t0: Any, t1: Any, y0: Any, rtol: Any, atol: Any
             snp.where(fail == _implicit.FAIL_SINGULAR, SINGULAR,
                       snp.where(fail >= 0, STEP_TOO_SMALL, s["status"])))
         step = (t, y, r["t_new"], r["y_new"], r["f_new"], r["coeffs"], r["t_new"] - t)
-        s = lax.cond(r["accept"], lambda s: _accept(s, step), lambda s: s, s)
+        if cfg.events or bounded:
+            s = lax.cond(r["accept"], lambda s: _accept(s, step), lambda s: s, s)
+        else:
+            # As for the explicit methods: straight-line, no cond over the
+            # whole state (which made XLA pass every entry as its own buffer).
+            s = _accept_masked(s, step, r["accept"])
         if show is not None:
             sciax.debug.callback(show, s["t"], t0, t1, s["status"] != RUNNING)
         return s
@@ -498,7 +503,8 @@ def integrate(cfg: LoopConfig, t0: Any, t1: Any, y0: Any, rtol: Any, atol: Any
     # Only the explicit while loop packs: the implicit solvers' and the
     # bounded loop's bodies pass the whole state through a lax.cond, which
     # then needs every scalar as its own buffer (more kernels, not fewer).
-    pack, unpack = _scalar_packer(s, enable=not (stateful or bounded or cfg.events))
+    pack, unpack = _scalar_packer(s, enable=not (bounded or cfg.events),
+                                  skip=("ss",))
     if bounded:
         s = unpack(_bounded_loop(lambda p: cond(unpack(p)),
                                  lambda p: pack(step_body(unpack(p))), pack(s),
@@ -513,15 +519,19 @@ def integrate(cfg: LoopConfig, t0: Any, t1: Any, y0: Any, rtol: Any, atol: Any
     return s
 
 
-def _scalar_packer(s: Any, enable: bool = True) -> tuple[Callable, Callable]:
+def _scalar_packer(s: dict, enable: bool = True, skip: tuple = ()
+                   ) -> tuple[Callable, Callable]:
     """``(pack, unpack)`` for the loop state: its integer and boolean scalars
-    (counters, status, flags; a dozen in the implicit solvers' state) travel
-    as one integer vector.  XLA's CPU backend runs each updated loop output
-    as its own kernel, so the step's scalar bookkeeping becomes one kernel
-    instead of one per scalar: fewer kernels per step (faster steps) and in
-    the program (faster compiles).  Floating scalars stay apart (their
-    derivatives differ: ``t`` carries one, the step size none)."""
-    leaves, tree = sciax.tree.flatten(s)
+    (counters, status, flags) travel as one integer vector.  XLA's CPU
+    backend runs each updated loop output as its own kernel, so the step's
+    scalar bookkeeping becomes one kernel instead of one per scalar: fewer
+    kernels per step (faster steps) and in the program (faster compiles).
+    Floating scalars stay apart (their derivatives differ: ``t`` carries one,
+    the step size none), and so do the entries named in ``skip`` (the
+    implicit solvers' own state, whose scalars feed conds inside their
+    attempt: a cond needs each operand as its own buffer, so packing them
+    would add kernels)."""
+    leaves, tree = sciax.tree.flatten({k: v for k, v in s.items() if k not in skip})
     idx = [i for i, x in enumerate(leaves)
            if np.ndim(x) == 0 and not np.issubdtype(np.dtype(x.dtype), np.inexact)]
     if len(idx) < 2 or not enable:
@@ -531,16 +541,19 @@ def _scalar_packer(s: Any, enable: bool = True) -> tuple[Callable, Callable]:
     pos = {i: k for k, i in enumerate(idx)}
 
     def pack(s):
-        lv = sciax.tree.leaves(s)
+        lv = sciax.tree.leaves({k: v for k, v in s.items() if k not in skip})
         ints = snp.stack([snp.asarray(lv[i]).astype(wide) for i in idx])
-        return ints, [x for i, x in enumerate(lv) if i not in pos]
+        return (ints, [x for i, x in enumerate(lv) if i not in pos],
+                {k: s[k] for k in skip if k in s})
 
     def unpack(p):
-        ints, rest = p
+        ints, rest, skipped = p
         it = iter(rest)
         lv = [ints[pos[i]].astype(dtypes[pos[i]]) if i in pos else next(it)
               for i in range(len(leaves))]
-        return tree.unflatten(lv)
+        out = dict(tree.unflatten(lv))
+        out.update(skipped)
+        return out
     return pack, unpack
 
 
