@@ -121,7 +121,23 @@ def lu_factor(a: Any) -> tuple[Any, Any, Any]:
 
 
 def lu_solve(lu: Any, piv: Any, b: Any) -> Any:
-    return sla.lu_solve((lu, piv), b)
+    n = lu.shape[-1]
+    if not 0 < n <= _UNROLLED_SWAPS or lu.ndim != 2:
+        return sla.lu_solve((lu, piv), b)
+    # LAPACK's row swaps applied to b in order (getrs's laswp), unrolled for
+    # small systems: straight-line selects that XLA fuses, where the swaps'
+    # permutation would be a loop (and a gather) at every solve site.
+    rows = snp.arange(n).reshape((n,) + (1,) * (b.ndim - 1))
+    for i in range(n):
+        p = piv[i]
+        bi, bp = b[i], b[p]
+        b = snp.where(rows == i, bp, snp.where(rows == p, bi, b))
+    x = sla.solve_triangular(lu, b, lower=True, unit_diagonal=True)
+    return sla.solve_triangular(lu, x, lower=False)
+
+
+# Up to this many unknowns, lu_solve applies the pivots as unrolled swaps.
+_UNROLLED_SWAPS = 16
 
 
 def rms(x: Any) -> Any:
