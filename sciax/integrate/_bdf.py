@@ -69,8 +69,11 @@ _R1 = _r_rows_np(1.0)  # R(1) does not depend on the step: a constant
 
 def change_D(D: Any, order: Any, factor: Any) -> Any:
     """``D`` rescaled from step ``h`` to ``factor * h`` (rows up to ``order``)."""
-    ru = _r_matrix(order, factor) @ _r_matrix(order, 1.0)
-    new = ru.T @ D[:MAX_ORDER + 1]
+    r, u = _r_matrix(order, factor), _r_matrix(order, 1.0)
+    ru = snp.sum(r[:, :, None] * u[None, :, :], axis=1)
+    # ru.T @ D as a broadcast product and a sum: for these tiny matrices one
+    # fused reduction, where a dot (batched over tangents) needs layout copies.
+    new = snp.sum(ru[:, :, None] * D[:MAX_ORDER + 1, None, :], axis=0)
     rows = (_K <= order)[:, None]
     return snp.concatenate([snp.where(rows, new, D[:MAX_ORDER + 1]),
                             D[MAX_ORDER + 1:]])
