@@ -164,7 +164,7 @@ class BDF(im.AbstractImplicitSolver):
         scale = atol + rtol * snp.abs(y_pred)
         gam = snp.where(_K >= 1, snp.asarray(GAMMA), 0.0)
         alpha = snp.asarray(ALPHA)[order]
-        psi = (gam @ Dk) / alpha
+        psi = im.wsum(gam, Dk) / alpha
         c = h / alpha
         eye = snp.eye(y.shape[0], dtype=y.dtype)
         J = s["J"]
@@ -258,7 +258,7 @@ class BDF(im.AbstractImplicitSolver):
         for m in range(MAX_ORDER):
             term = snp.where(m <= k, (theta - 1 + m) / (1 + m), 1.0)
             p = term if p is None else p * term
-        return coeffs[0] + p @ coeffs[1:]
+        return coeffs[0] + im.wsum(p, coeffs[1:])
 
 
 def _newton(fun, t_new, y_pred, c, psi, lu, piv, scale, tol, bounded):

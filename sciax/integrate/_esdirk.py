@@ -140,9 +140,9 @@ class AbstractESDIRK(im.AbstractImplicitSolver):
             K, KE, ok, nfev = carry
             ti = t + c[i] * h
             earlier = snp.arange(ns) < i
-            base = y + h * (snp.where(earlier, a[i], 0.0) @ K)
+            base = y + h * im.wsum(snp.where(earlier, a[i], 0.0), K)
             if f_ex is not None:
-                base = base + h * (snp.where(earlier, a_ex[i], 0.0) @ KE)
+                base = base + h * im.wsum(snp.where(earlier, a_ex[i], 0.0), KE)
             z0 = base + hg * K[i - 1]
 
             def body(st):
@@ -180,9 +180,9 @@ class AbstractESDIRK(im.AbstractImplicitSolver):
         conv = conv & ~singular & ~too_small
         s = im.counters(s, nfev=snp.where(too_small, 0, nfev))
         K_all = K if f_ex is None else K + KE
-        y_new = y + h * (snp.asarray(tb.b) @ K_all)
+        y_new = y + h * im.wsum(tb.b, K_all)
         # Step-size decisions take no derivative: cut before computing them.
-        err_vec = sg(h * (snp.asarray(tb.e) @ K_all))
+        err_vec = sg(h * im.wsum(tb.e, K_all))
         scale_new = atol + snp.maximum(snp.abs(sg(y)), snp.abs(sg(y_new))) * rtol
         err = im.rms(err_vec / scale_new)
         good = conv & (err < 1)
@@ -218,7 +218,7 @@ class AbstractESDIRK(im.AbstractImplicitSolver):
 
     def dense_eval(self, coeffs, y_old, h, theta):
         powers = theta ** snp.arange(1, 4, dtype=coeffs.dtype)
-        return y_old + powers @ coeffs
+        return y_old + im.wsum(powers, coeffs)
 
 
 class Kvaerno3(AbstractESDIRK):

@@ -277,6 +277,14 @@ def counters(state: dict, nfev: Any = 0, njev: Any = 0, nlu: Any = 0) -> dict:
     return state
 
 
+def wsum(w: Any, x: Any) -> Any:
+    """``w @ x`` for a short weight vector ``w`` and rows ``x``, as a
+    broadcast product and a sum: one fused reduction, where a tiny dot that
+    forward mode batches over tangents needs layout copies around it."""
+    w = snp.asarray(w)
+    return snp.sum(w.reshape(w.shape + (1,) * (x.ndim - 1)) * x, axis=0)
+
+
 def set_row(a: Any, i: Any, v: Any) -> Any:
     """``a.at[i].set(v)`` for a row ``i`` (traced or not) as a ``where``: its
     derivative is a select, where a scatter's carries a gather and a
