@@ -67,6 +67,15 @@ def _block(x: Any) -> Any:
     return x
 
 
+def _first(fn: Callable, cpu: dict, key: str) -> float:
+    """Time a first call (wall), recording its process CPU time in ``cpu``:
+    on a shared machine CPU seconds move less with the load than walls."""
+    c = time.process_time()
+    w = _time(fn, 1)
+    cpu[key] = time.process_time() - c
+    return w
+
+
 def _time(fn: Callable, reps: int) -> float:
     out = []
     for _ in range(reps):
@@ -82,7 +91,13 @@ def main() -> None:
     ap.add_argument("--batch", type=int, default=1000)
     ap.add_argument("--stiff", action="store_true", help="also the stiff problems")
     ap.add_argument("--only-stiff", action="store_true")
+    ap.add_argument("--only-grad", action="store_true",
+                    help="only the first calls and steady times of the gradients, "
+                         "(c) and (f), each library's solve compiled first")
     a = ap.parse_args()
+    if a.only_grad:
+        grads(3 if a.quick else 7)
+        return
     if a.only_stiff:
         stiff(3 if a.quick else 7)
         return
@@ -154,6 +169,8 @@ def main() -> None:
                 _time(lambda: dfx_batch(jnp.asarray(y0s)), 1))
     for k, v in times.items():
         res[k] = statistics.median(v)
+        if k.endswith("(a)"):
+            res[k[:-4] + " min (a)"] = min(v)
 
     sx_g = sciax.jit(sciax.grad(sx_loss))
     res["sciax grad first call (c)"] = _time(lambda: sx_g(snp.asarray(Y0)), 1)
@@ -169,10 +186,12 @@ def main() -> None:
     for k, v in res.items():
         print(f"{k:32s} {v * 1e3:10.2f} ms")
     r = res
-    print(f"(a) scipy / sciax = {r['scipy (a)'] / r['sciax (a)']:.1f}x")
+    print(f"(a) scipy / sciax = {r['scipy (a)'] / r['sciax (a)']:.1f}x "
+          f"(minima: {r['scipy min (a)'] / r['sciax min (a)']:.1f}x)")
     print(f"(b) scipy loop / sciax batch = {r['scipy (b)'] / r['sciax (b)']:.1f}x")
     if diffrax is not None:
-        print(f"(a) sciax / diffrax = {r['sciax (a)'] / r['diffrax (a)']:.2f}x")
+        print(f"(a) sciax / diffrax = {r['sciax (a)'] / r['diffrax (a)']:.2f}x "
+              f"(minima: {r['sciax min (a)'] / r['diffrax min (a)']:.2f}x)")
         print(f"(b) sciax / diffrax = {r['sciax (b)'] / r['diffrax (b)']:.2f}x")
         print(f"(c) first-call sciax / diffrax = "
               f"{r['sciax grad first call (c)'] / r['diffrax grad first call (c)']:.2f}"
@@ -270,19 +289,27 @@ def stiff(reps: int) -> None:
             print(f"{name}: best sciax / diffrax Kvaerno5 = "
                   f"{best / res[name + ' diffrax Kvaerno5']:.2f}x")
 
-    te40 = snp.array([40.0])
+    rober_grads(reps, res, diffrax and (jax, diffrax, jnp))
 
+
+def rober_grads(reps: int, res: dict, dfx: Any) -> None:
+    """(f): first call and steady time of ``jit(grad(loss))``, loss = y1(40)
+    of Robertson w.r.t. its rate constants; first-call CPU seconds too."""
+    cpu: dict[str, float] = {}
+    te40 = snp.array([40.0])
     for m in ("BDF", "Kvaerno5"):
         def sx_loss(k, m=m):
             return solve_ivp(rober, (0.0, 40.0), snp.array([1.0, 0.0, 0.0]), method=m,
                              args=(k,), t_eval=te40, rtol=1e-6, atol=1e-10,
                              max_steps=512).y[0, -1]
         sx_g = sciax.jit(sciax.grad(sx_loss))
-        res[f"grad sciax {m} first call (f)"] = _time(
-            lambda: sx_g(snp.asarray(K_ROB)), 1)
+        key = f"grad sciax {m} first call (f)"
+        res[key] = _first(lambda: sx_g(snp.asarray(K_ROB)), cpu, key)
         res[f"grad sciax {m} (f)"] = _time(lambda: sx_g(snp.asarray(K_ROB)), reps)
         print(f"grad sciax {m}: {np.asarray(sx_g(snp.asarray(K_ROB)))}")
-    if diffrax is not None:
+    if dfx:
+        jax, diffrax, jnp = dfx
+
         def dfx_loss(k):
             vf = lambda t, y, k: rober(t, y, k, jnp)  # noqa: E731
             return diffrax.diffeqsolve(
@@ -291,18 +318,64 @@ def stiff(reps: int) -> None:
                 stepsize_controller=diffrax.PIDController(rtol=1e-6, atol=1e-10),
                 saveat=diffrax.SaveAt(t1=True), max_steps=4096).ys[0, 0]
         dfx_g = jax.jit(jax.grad(dfx_loss))
-        res["grad diffrax Kvaerno5 first call (f)"] = _time(
-            lambda: dfx_g(jnp.asarray(K_ROB)), 1)
+        key = "grad diffrax Kvaerno5 first call (f)"
+        res[key] = _first(lambda: dfx_g(jnp.asarray(K_ROB)), cpu, key)
         res["grad diffrax Kvaerno5 (f)"] = _time(lambda: dfx_g(jnp.asarray(K_ROB)),
                                                  reps)
         print(f"grad diffrax Kvaerno5: {np.asarray(dfx_g(jnp.asarray(K_ROB)))}")
     for k, v in res.items():
-        print(f"{k:44s} {v * 1e3:10.2f} ms")
-    if diffrax is not None:
+        extra = f"   (CPU {cpu[k]:.2f} s)" if k in cpu else ""
+        print(f"{k:44s} {v * 1e3:10.2f} ms{extra}")
+    if dfx:
+        d = "grad diffrax Kvaerno5 first call (f)"
         for m in ("BDF", "Kvaerno5"):
-            ratio = (res[f"grad sciax {m} first call (f)"]
-                     / res["grad diffrax Kvaerno5 first call (f)"])
-            print(f"(f) first-call sciax {m} / diffrax Kvaerno5 = {ratio:.2f}x")
+            k = f"grad sciax {m} first call (f)"
+            print(f"(f) first-call sciax {m} / diffrax Kvaerno5 = "
+                  f"{res[k] / res[d]:.2f}x wall, {cpu[k] / cpu[d]:.2f}x CPU")
+    print(f"load average {os.getloadavg()}")
+
+
+def grads(reps: int) -> None:
+    """(c) and (f) alone: each library's solve compiled and run first (so the
+    first calls of the gradients measure the gradients, not start-up)."""
+    try:
+        import jax
+        jax.config.update("jax_enable_x64", True)
+        import diffrax
+        import jax.numpy as jnp
+    except ImportError:
+        jax = diffrax = jnp = None
+    cpu: dict[str, float] = {}
+    res: dict[str, Any] = {}
+    y0 = snp.asarray(Y0)
+    sciax.jit(lambda y0: solve_ivp(lorenz_sx, (0.0, 1.0), y0, rtol=RTOL,
+                                   atol=ATOL).y)(y0)
+
+    def sx_loss(y0):
+        return snp.sum(solve_ivp(lorenz_sx, (0.0, 1.0), y0, t_eval=snp.array([1.0]),
+                                 rtol=RTOL, atol=ATOL, max_steps=1024).y)
+    sx_g = sciax.jit(sciax.grad(sx_loss))
+    res["sciax grad first call (c)"] = _first(lambda: sx_g(y0), cpu,
+                                              "sciax grad first call (c)")
+    res["sciax grad (c)"] = _time(lambda: sx_g(y0), reps)
+    if diffrax is not None:
+        def dfx_solve(y0, t1=1.0):
+            term = diffrax.ODETerm(lambda t, y, args: jnp.stack([
+                10.0 * (y[1] - y[0]), y[0] * (28.0 - y[2]) - y[1],
+                y[0] * y[1] - 8.0 / 3.0 * y[2]]))
+            return diffrax.diffeqsolve(
+                term, diffrax.Dopri5(), 0.0, t1, None, y0,
+                stepsize_controller=diffrax.PIDController(rtol=RTOL, atol=ATOL),
+                saveat=diffrax.SaveAt(t1=True), max_steps=16384).ys
+        jax.jit(dfx_solve)(jnp.asarray(Y0))
+        dfx_g = jax.jit(jax.grad(lambda y0: jnp.sum(dfx_solve(y0))))
+        res["diffrax grad first call (c)"] = _first(
+            lambda: dfx_g(jnp.asarray(Y0)), cpu, "diffrax grad first call (c)")
+        res["diffrax grad (c)"] = _time(lambda: dfx_g(jnp.asarray(Y0)), reps)
+        k, d = "sciax grad first call (c)", "diffrax grad first call (c)"
+        print(f"(c) first-call sciax / diffrax = {res[k] / res[d]:.2f}x wall, "
+              f"{cpu[k] / cpu[d]:.2f}x CPU ({cpu[k]:.2f} vs {cpu[d]:.2f} s)")
+    rober_grads(reps, res, diffrax and (jax, diffrax, jnp))
 
 
 if __name__ == "__main__":

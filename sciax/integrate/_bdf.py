@@ -35,25 +35,48 @@ ERROR_CONST = KAPPA * GAMMA + 1.0 / np.arange(1, MAX_ORDER + 2)
 _K = np.arange(MAX_ORDER + 1)
 
 
+def _r_rows(factor: Any) -> Any:
+    """The unmasked (MAX_ORDER + 1)^2 matrix of ``_r_matrix``: entry ``(k,
+    j)`` is ``prod_{m=1..k} (m - 1 - factor j) / m``.  Written as a chain of
+    elementwise products over ``m`` on the whole matrix, which XLA fuses
+    into one kernel (a ``cumprod`` lowers to a windowed reduction and
+    differentiates through an associative scan of slices and pads)."""
+    k, j = _K[:, None], _K[None, :]
+    r = None
+    for m in range(1, MAX_ORDER + 1):
+        term = snp.where(m <= k, (m - 1 - factor * j) / m, 1.0)
+        r = term if r is None else r * term
+    return r
+
+
 def _r_matrix(order: Any, factor: Any) -> Any:
     """The (MAX_ORDER + 1)^2 matrix changing differences for a step ratio
     ``factor`` (zero outside the leading ``order + 1`` block)."""
-    i, j = _K[1:, None], _K[None, 1:]
-    body = (i - 1 - factor * j) / i
-    m = snp.concatenate([snp.ones((1, MAX_ORDER + 1)),
-                         snp.concatenate([snp.zeros((MAX_ORDER, 1)), body], axis=1)])
-    m = m.at[1:, 0].set(0.0)
-    r = snp.cumprod(m, axis=0)
     inside = (_K[:, None] <= order) & (_K[None, :] <= order)
+    r = _R1 if isinstance(factor, float) and factor == 1.0 else _r_rows(factor)
     return snp.where(inside, r, 0.0)
+
+
+def _r_rows_np(factor: float) -> np.ndarray:
+    i, j = _K[1:, None], _K[None, 1:]
+    m = np.vstack([np.ones(MAX_ORDER + 1),
+                   np.hstack([np.zeros((MAX_ORDER, 1)), (i - 1 - factor * j) / i])])
+    return np.cumprod(m, axis=0)
+
+
+_R1 = _r_rows_np(1.0)  # R(1) does not depend on the step: a constant
 
 
 def change_D(D: Any, order: Any, factor: Any) -> Any:
     """``D`` rescaled from step ``h`` to ``factor * h`` (rows up to ``order``)."""
-    ru = _r_matrix(order, factor) @ _r_matrix(order, 1.0)
-    new = ru.T @ D[:MAX_ORDER + 1]
+    r, u = _r_matrix(order, factor), _r_matrix(order, 1.0)
+    ru = snp.sum(r[:, :, None] * u[None, :, :], axis=1)
+    # ru.T @ D as a broadcast product and a sum: for these tiny matrices one
+    # fused reduction, where a dot (batched over tangents) needs layout copies.
+    new = snp.sum(ru[:, :, None] * D[:MAX_ORDER + 1, None, :], axis=0)
     rows = (_K <= order)[:, None]
-    return D.at[:MAX_ORDER + 1].set(snp.where(rows, new, D[:MAX_ORDER + 1]))
+    return snp.concatenate([snp.where(rows, new, D[:MAX_ORDER + 1]),
+                            D[MAX_ORDER + 1:]])
 
 
 def _rows_upto(D: Any, order: Any) -> Any:
@@ -102,8 +125,8 @@ class BDF(im.AbstractImplicitSolver):
 
     def init(self, prob, t0, y0, f0, h_abs, direction, rtol, atol):
         n = y0.shape[0]
-        D = snp.zeros((MAX_ORDER + 3, n), y0.dtype)
-        D = D.at[0].set(y0).at[1].set(f0 * h_abs * direction)
+        D = snp.concatenate([y0[None], (f0 * h_abs * direction)[None],
+                             snp.zeros((MAX_ORDER + 1, n), y0.dtype)])
         zero = snp.asarray(0)
         return dict(D=D, order=snp.asarray(1), n_equal=zero, h_abs=h_abs,
                     J=im.jacobian(prob, t0, y0), lu=snp.zeros((n, n), y0.dtype),
@@ -141,7 +164,7 @@ class BDF(im.AbstractImplicitSolver):
         scale = atol + rtol * snp.abs(y_pred)
         gam = snp.where(_K >= 1, snp.asarray(GAMMA), 0.0)
         alpha = snp.asarray(ALPHA)[order]
-        psi = (gam @ Dk) / alpha
+        psi = im.wsum(gam, Dk) / alpha
         c = h / alpha
         eye = snp.eye(y.shape[0], dtype=y.dtype)
         J = s["J"]
@@ -179,7 +202,7 @@ class BDF(im.AbstractImplicitSolver):
 
         # Accepted: update the differences, then (after order + 1 equal steps)
         # choose the order from the error estimates of orders k - 1, k, k + 1.
-        D_acc = D.at[order + 2].set(d - D[order + 1]).at[order + 1].set(d)
+        D_acc = im.set_row(im.set_row(D, order + 2, d - D[order + 1]), order + 1, d)
         rows7 = snp.arange(MAX_ORDER + 3)[:, None]
         part = snp.where(rows7 <= order + 1, D_acc, 0.0)
         tail = snp.flip(snp.cumsum(snp.flip(part, 0), axis=0), 0)
@@ -229,9 +252,13 @@ class BDF(im.AbstractImplicitSolver):
     def dense_eval(self, coeffs, y_old, h, theta):
         # The step's interpolating polynomial through t_new - m h, m = 0..order,
         # in Newton form on backward differences (rows past the order are 0).
-        m = snp.arange(MAX_ORDER, dtype=coeffs.dtype)
-        p = snp.cumprod((theta - 1 + m) / (1 + m))
-        return coeffs[0] + p @ coeffs[1:]
+        # p[k] = prod_{m<=k} (theta - 1 + m) / (1 + m), as one fused chain
+        k = np.arange(MAX_ORDER)
+        p = None
+        for m in range(MAX_ORDER):
+            term = snp.where(m <= k, (theta - 1 + m) / (1 + m), 1.0)
+            p = term if p is None else p * term
+        return coeffs[0] + im.wsum(p, coeffs[1:])
 
 
 def _newton(fun, t_new, y_pred, c, psi, lu, piv, scale, tol, bounded):
@@ -243,7 +270,9 @@ def _newton(fun, t_new, y_pred, c, psi, lu, piv, scale, tol, bounded):
 
     def body(st):
         k, y, d, norm_old, _, _ = st
-        fy = fun(t_new, y)
+        # The parameters fun closes over carry tangents: cut them here too,
+        # or forward mode would carry a dead tangent through the iterations.
+        fy = sg(fun(t_new, y))
         dy = im.lu_solve(lu, piv, c * fy - psi - d)
         norm = im.rms(dy / scale)
         norm = snp.where(snp.all(snp.isfinite(fy)), norm, snp.nan)

@@ -140,14 +140,15 @@ class AbstractESDIRK(im.AbstractImplicitSolver):
             K, KE, ok, nfev = carry
             ti = t + c[i] * h
             earlier = snp.arange(ns) < i
-            base = y + h * (snp.where(earlier, a[i], 0.0) @ K)
+            base = y + h * im.wsum(snp.where(earlier, a[i], 0.0), K)
             if f_ex is not None:
-                base = base + h * (snp.where(earlier, a_ex[i], 0.0) @ KE)
+                base = base + h * im.wsum(snp.where(earlier, a_ex[i], 0.0), KE)
             z0 = base + hg * K[i - 1]
 
             def body(st):
                 k, z, norm_old, _, _ = st
-                fz = fun(sg(ti), z)
+                # (cut: fun's closed-over parameters carry tangents)
+                fz = sg(fun(sg(ti), z))
                 dz = im.lu_solve(lu, piv, sg(base) + sg(hg) * fz - z)
                 norm = im.rms(dz / sg(scale))
                 norm = snp.where(snp.all(snp.isfinite(fz)), norm, snp.nan)
@@ -164,24 +165,24 @@ class AbstractESDIRK(im.AbstractImplicitSolver):
                                           bounded)
             if bounded:
                 z = im.ift_refine(lambda v: base + hg * fun(ti, v) - v, z)
-            K = K.at[i].set((z - base) / hg)
+            K = im.set_row(K, i, (z - base) / hg)
             if f_ex is not None:
-                KE = KE.at[i].set(f_ex(ti, z))
+                KE = im.set_row(KE, i, f_ex(ti, z))
             return K, KE, ok & conv, nfev + k
 
         if f_ex is None:
-            K0, KE0 = snp.zeros((ns, n), y.dtype).at[0].set(f), None
+            K0, KE0 = im.set_row(snp.zeros((ns, n), y.dtype), 0, f), None
         else:
-            K0 = snp.zeros((ns, n), y.dtype).at[0].set(fun(t, y))
-            KE0 = snp.zeros((ns, n), y.dtype).at[0].set(f_ex(t, y))
+            K0 = im.set_row(snp.zeros((ns, n), y.dtype), 0, fun(t, y))
+            KE0 = im.set_row(snp.zeros((ns, n), y.dtype), 0, f_ex(t, y))
         K, KE, conv, nfev = lax.fori_loop(1, ns, stage, (K0, KE0, snp.asarray(True),
                                                          snp.asarray(0)))
         conv = conv & ~singular & ~too_small
         s = im.counters(s, nfev=snp.where(too_small, 0, nfev))
         K_all = K if f_ex is None else K + KE
-        y_new = y + h * (snp.asarray(tb.b) @ K_all)
+        y_new = y + h * im.wsum(tb.b, K_all)
         # Step-size decisions take no derivative: cut before computing them.
-        err_vec = sg(h * (snp.asarray(tb.e) @ K_all))
+        err_vec = sg(h * im.wsum(tb.e, K_all))
         scale_new = atol + snp.maximum(snp.abs(sg(y)), snp.abs(sg(y_new))) * rtol
         err = im.rms(err_vec / scale_new)
         good = conv & (err < 1)
@@ -217,7 +218,7 @@ class AbstractESDIRK(im.AbstractImplicitSolver):
 
     def dense_eval(self, coeffs, y_old, h, theta):
         powers = theta ** snp.arange(1, 4, dtype=coeffs.dtype)
-        return y_old + powers @ coeffs
+        return y_old + im.wsum(powers, coeffs)
 
 
 class Kvaerno3(AbstractESDIRK):

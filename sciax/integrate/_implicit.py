@@ -121,7 +121,23 @@ def lu_factor(a: Any) -> tuple[Any, Any, Any]:
 
 
 def lu_solve(lu: Any, piv: Any, b: Any) -> Any:
-    return sla.lu_solve((lu, piv), b)
+    n = lu.shape[-1]
+    if not 0 < n <= _UNROLLED_SWAPS or lu.ndim != 2:
+        return sla.lu_solve((lu, piv), b)
+    # LAPACK's row swaps applied to b in order (getrs's laswp), unrolled for
+    # small systems: straight-line selects that XLA fuses, where the swaps'
+    # permutation would be a loop (and a gather) at every solve site.
+    rows = snp.arange(n).reshape((n,) + (1,) * (b.ndim - 1))
+    for i in range(n):
+        p = piv[i]
+        bi, bp = b[i], b[p]
+        b = snp.where(rows == i, bp, snp.where(rows == p, bi, b))
+    x = sla.solve_triangular(lu, b, lower=True, unit_diagonal=True)
+    return sla.solve_triangular(lu, x, lower=False)
+
+
+# Up to this many unknowns, lu_solve applies the pivots as unrolled swaps.
+_UNROLLED_SWAPS = 16
 
 
 def rms(x: Any) -> Any:
@@ -173,8 +189,24 @@ def ift_refine(residual: Callable, x: Any) -> Any:
     programs pay for it)."""
     x = lax.stop_gradient(x)
     A = lax.stop_gradient(sciax.jacfwd(residual)(x))
-    r = residual(x)
-    return x - snp.linalg.solve(A, r - lax.stop_gradient(r))
+    lu, piv = sla.lu_factor(A)
+    return _root_tangent(x, lu, piv, residual(x))
+
+
+@sciax.custom_jvp
+def _root_tangent(x: Any, lu: Any, piv: Any, r: Any) -> Any:
+    """``x``, whose tangent is ``-A^{-1} dr`` (``A = (lu, piv)``): the value
+    needs no solve at all, and the tangent one pair of triangular solves, so
+    the derivative program stays small (a general ``solve`` carries its own
+    derivative rules and a primal solve of a zero right-hand side)."""
+    return x
+
+
+@_root_tangent.defjvp
+def _root_tangent_jvp(primals: tuple, tangents: tuple) -> tuple:
+    x, lu, piv, _ = primals
+    dr = tangents[3]
+    return x, -lu_solve(lu, piv, dr)
 
 
 def step_factors(err: Any, rejected: Any, finite: Any, q: int) -> tuple[Any, Any]:
@@ -199,6 +231,8 @@ def newton_tol(rtol: Any) -> Any:
 
 
 def min_step(t: Any, direction: Any) -> Any:
+    # A roundoff guard: no derivative (else every step size would carry one).
+    t = lax.stop_gradient(t)
     return 10 * snp.abs(lax.nextafter(t, direction * snp.inf) - t)
 
 
@@ -241,6 +275,22 @@ def counters(state: dict, nfev: Any = 0, njev: Any = 0, nlu: Any = 0) -> dict:
     for k, v in (("nfev", nfev), ("njev", njev), ("nlu", nlu)):
         state[k] = state[k] + snp.asarray(v).astype(state[k].dtype)
     return state
+
+
+def wsum(w: Any, x: Any) -> Any:
+    """``w @ x`` for a short weight vector ``w`` and rows ``x``, as a
+    broadcast product and a sum: one fused reduction, where a tiny dot that
+    forward mode batches over tangents needs layout copies around it."""
+    w = snp.asarray(w)
+    return snp.sum(w.reshape(w.shape + (1,) * (x.ndim - 1)) * x, axis=0)
+
+
+def set_row(a: Any, i: Any, v: Any) -> Any:
+    """``a.at[i].set(v)`` for a row ``i`` (traced or not) as a ``where``: its
+    derivative is a select, where a scatter's carries a gather and a
+    scatter-add of index masks (more kernels in derivative programs)."""
+    rows = snp.arange(a.shape[0]).reshape((-1,) + (1,) * (a.ndim - 1))
+    return snp.where(rows == i, v, a)
 
 
 def select(pred: Any, a: dict, b: dict) -> dict:

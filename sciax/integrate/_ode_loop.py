@@ -236,7 +236,12 @@ def integrate(cfg: LoopConfig, t0: Any, t1: Any, y0: Any, rtol: Any, atol: Any
             snp.where(fail == _implicit.FAIL_SINGULAR, SINGULAR,
                       snp.where(fail >= 0, STEP_TOO_SMALL, s["status"])))
         step = (t, y, r["t_new"], r["y_new"], r["f_new"], r["coeffs"], r["t_new"] - t)
-        s = lax.cond(r["accept"], lambda s: _accept(s, step), lambda s: s, s)
+        if cfg.events or bounded:
+            s = lax.cond(r["accept"], lambda s: _accept(s, step), lambda s: s, s)
+        else:
+            # As for the explicit methods: straight-line, no cond over the
+            # whole state (which made XLA pass every entry as its own buffer).
+            s = _accept_masked(s, step, r["accept"])
         if show is not None:
             sciax.debug.callback(show, s["t"], t0, t1, s["status"] != RUNNING)
         return s
@@ -244,7 +249,7 @@ def integrate(cfg: LoopConfig, t0: Any, t1: Any, y0: Any, rtol: Any, atol: Any
     def body(s):
         s = dict(s)
         t, y, f = s["t"], s["y"], s["f"]
-        min_step = 10 * snp.abs(lax.nextafter(t, direction * snp.inf) - t)
+        min_step = _implicit.min_step(t, direction)
         h_abs = s["h_abs"]
         too_small = snp.asarray(False)
         if solver.adaptive:
@@ -267,11 +272,19 @@ def integrate(cfg: LoopConfig, t0: Any, t1: Any, y0: Any, rtol: Any, atol: Any
             y_new, f_new, K = solver.stages(fun, t, y, f, h)
         else:
             y_new, f_new, K = solver.step(fun, t, y, f, h)
-        finite = snp.all(snp.isfinite(y_new)) & snp.all(snp.isfinite(f_new))
         if solver.adaptive:
             scale = atol + snp.maximum(snp.abs(y), snp.abs(y_new)) * rtol
-            err = lax.stop_gradient(solver.error_norm(K, h, scale))
-            finite = finite & snp.isfinite(err)
+            if getattr(solver, "norm_propagates_nan", False):
+                # One reduction for the error and the finiteness check: a NaN
+                # or inf in y_new or f_new makes the scale, hence err, NaN
+                # (0 * finite is exactly 0, so finite values are unchanged).
+                scale = scale + (y_new * 0 + f_new * 0)
+                err = lax.stop_gradient(solver.error_norm(K, h, scale))
+                finite = snp.isfinite(err)
+            else:
+                err = lax.stop_gradient(solver.error_norm(K, h, scale))
+                finite = (snp.all(snp.isfinite(y_new)) & snp.all(snp.isfinite(f_new))
+                          & snp.isfinite(err))
             accept = (err < 1) & finite & ~too_small
             expo = -1.0 / (solver.error_estimator_order + 1)
             safe_err = snp.where((err > 0) & finite, err, 1.0)
@@ -284,6 +297,7 @@ def integrate(cfg: LoopConfig, t0: Any, t1: Any, y0: Any, rtol: Any, atol: Any
             s["h_abs"] = lax.stop_gradient(h_abs * snp.where(accept, grow, shrink))
             s["rejected"] = ~accept
         else:
+            finite = snp.all(snp.isfinite(y_new)) & snp.all(snp.isfinite(f_new))
             accept = finite
         s["nonfinite"] = ~finite
         s["nfev"] = s["nfev"] + solver.n_stages
@@ -385,20 +399,27 @@ def integrate(cfg: LoopConfig, t0: Any, t1: Any, y0: Any, rtol: Any, atol: Any
                 hit = accept & (i < m) & (
                     direction * (te[snp.minimum(i, m - 1)] - t_new) <= 0)
 
+            # nfev goes through the cond only when the interpolant costs
+            # evaluations (one operand and one kernel fewer per step else).
+            count = bool(solver.dense_nfev) and coeffs is None
+
             def fill(c):
-                i_eval, ys_eval, nfev = c
+                i_eval, ys_eval, *nfev = c
                 cs = coeffs
                 if cs is None:
                     cs = solver.dense_coeffs(fun, t, y, y_new, K, h)
-                    nfev = nfev + solver.dense_nfev
+                    if count:
+                        nfev = [nfev[0] + solver.dense_nfev]
 
                 def interp(tq):
                     return solver.dense_eval(cs, y, h, (tq - t) / h)
                 o = dict(i_eval=i_eval, ys_eval=ys_eval)
                 _fill_t_eval(o, t, t_new, interp)
-                return o["i_eval"], o["ys_eval"], nfev
-            s["i_eval"], s["ys_eval"], s["nfev"] = lax.cond(
-                hit, fill, lambda c: c, (s["i_eval"], s["ys_eval"], s["nfev"]))
+                return (o["i_eval"], o["ys_eval"], *nfev)
+            ops = (s["i_eval"], s["ys_eval"]) + ((s["nfev"],) if count else ())
+            s["i_eval"], s["ys_eval"], *nf = lax.cond(hit, fill, lambda c: c, ops)
+            if count:
+                s["nfev"] = nf[0]
         if cfg.save_steps:
             i = s["n_acc"] + 1
             s["ts"] = s["ts"].at[i].set(snp.where(accept, t_new, snp.nan))
@@ -479,15 +500,61 @@ def integrate(cfg: LoopConfig, t0: Any, t1: Any, y0: Any, rtol: Any, atol: Any
         return t_stop, y_end, stop
 
     step_body = body_stateful if stateful else body
+    # Only the explicit while loop packs: the implicit solvers' and the
+    # bounded loop's bodies pass the whole state through a lax.cond, which
+    # then needs every scalar as its own buffer (more kernels, not fewer).
+    pack, unpack = _scalar_packer(s, enable=not (bounded or cfg.events),
+                                  skip=("ss",))
     if bounded:
-        s = _bounded_loop(cond, step_body, s, cfg.max_steps)
+        s = unpack(_bounded_loop(lambda p: cond(unpack(p)),
+                                 lambda p: pack(step_body(unpack(p))), pack(s),
+                                 cfg.max_steps))
     else:
-        s = lax.while_loop(cond, step_body, s)
+        s = unpack(lax.while_loop(lambda p: cond(unpack(p)),
+                                  lambda p: pack(step_body(unpack(p))), pack(s)))
     s["status"] = snp.where(s["status"] == RUNNING, MAX_STEPS, s["status"])
     if stateful:
         s["nfev"] = s["nfev"] + s["ss"]["nfev"]
         s["njev"], s["nlu"] = s["ss"]["njev"], s["ss"]["nlu"]
     return s
+
+
+def _scalar_packer(s: dict, enable: bool = True, skip: tuple = ()
+                   ) -> tuple[Callable, Callable]:
+    """``(pack, unpack)`` for the loop state: its integer and boolean scalars
+    (counters, status, flags) travel as one integer vector.  XLA's CPU
+    backend runs each updated loop output as its own kernel, so the step's
+    scalar bookkeeping becomes one kernel instead of one per scalar: fewer
+    kernels per step (faster steps) and in the program (faster compiles).
+    Floating scalars stay apart (their derivatives differ: ``t`` carries one,
+    the step size none), and so do the entries named in ``skip`` (the
+    implicit solvers' own state, whose scalars feed conds inside their
+    attempt: a cond needs each operand as its own buffer, so packing them
+    would add kernels)."""
+    leaves, tree = sciax.tree.flatten({k: v for k, v in s.items() if k not in skip})
+    idx = [i for i, x in enumerate(leaves)
+           if np.ndim(x) == 0 and not np.issubdtype(np.dtype(x.dtype), np.inexact)]
+    if len(idx) < 2 or not enable:
+        return (lambda s: s), (lambda s: s)
+    dtypes = [np.dtype(leaves[i].dtype) for i in idx]
+    wide = np.result_type(np.int32, *[d for d in dtypes if d != np.bool_])
+    pos = {i: k for k, i in enumerate(idx)}
+
+    def pack(s):
+        lv = sciax.tree.leaves({k: v for k, v in s.items() if k not in skip})
+        ints = snp.stack([snp.asarray(lv[i]).astype(wide) for i in idx])
+        return (ints, [x for i, x in enumerate(lv) if i not in pos],
+                {k: s[k] for k in skip if k in s})
+
+    def unpack(p):
+        ints, rest, skipped = p
+        it = iter(rest)
+        lv = [ints[pos[i]].astype(dtypes[pos[i]]) if i in pos else next(it)
+              for i in range(len(leaves))]
+        out = dict(tree.unflatten(lv))
+        out.update(skipped)
+        return out
+    return pack, unpack
 
 
 def _ift_time(g: Callable, r: Any) -> Any:

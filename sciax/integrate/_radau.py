@@ -193,7 +193,7 @@ class Radau(im.AbstractImplicitSolver):
         # (Hairer and Wanner, Sec. IV.8, (8.20)); it costs an evaluation.
         again = conv & rejected & ~(err_norm <= 1)
         def filtered():
-            e2 = im.lu_solve(*lu_real, fun(sg(t), sg(y) + err) + mm(ZE))
+            e2 = im.lu_solve(*lu_real, sg(fun(sg(t), sg(y) + err)) + mm(ZE))
             return im.rms(e2 / scale_new)
         err_norm = lax.cond(again, filtered, lambda: err_norm)
         err_norm = lax.stop_gradient(err_norm)
@@ -261,7 +261,8 @@ def _collocation(fun, mm, t, y, h, Z0, scale, tol, lus, bounded):
 
     def body(st):
         k, W, Z, norm_old, rate, _, _ = st
-        F = sciax.vmap(fun)(t + ch, y + Z)
+        # (cut: fun's closed-over parameters carry tangents)
+        F = sg(sciax.vmap(fun)(t + ch, y + Z))
         f_real = ti_r @ F - m_real * mm(W[0])
         f_cplx = ti_c @ F.astype(np.complex128) - m_complex * mm(W[1] + 1j * W[2])
         dw_r = im.lu_solve(lu_r, piv_r, f_real)

@@ -112,16 +112,23 @@ class AbstractExplicitRK(AbstractODESolver):
         rows = np.concatenate([np.asarray(tb.a, float), np.asarray(tb.b, float)[None]])
         nodes = np.append(np.asarray(tb.c, float), 1.0)
         rows = np.pad(rows, ((0, 0), (0, 1)))  # (s + 1, s + 1): K includes f_new
-        K = snp.zeros((s + 1,) + y.shape, y.dtype).at[0].set(f)
+        rows_k = snp.arange(s + 1).reshape((-1,) + (1,) * y.ndim)
+        # Rows set by where(): a scatter's derivative adds a gather and a
+        # scatter-add (more kernels in the derivative programs).
+        K = snp.where(rows_k == 0, f, snp.zeros((s + 1,) + y.shape, y.dtype))
 
         def stage(K, x):
             i, a, c = x
             y_i = y + h * (snp.asarray(a, y.dtype) @ K)
-            return K.at[i].set(fun(t + c * h, y_i)), y_i
+            return snp.where(rows_k == i, fun(t + c * h, y_i), K), y_i
 
         K, ys = lax.scan(stage, K, (snp.arange(1, s + 1), snp.asarray(rows[1:]),
                                     snp.asarray(nodes[1:])))
         return ys[-1], K[s], K
+
+    # The error norm is NaN when ``scale`` has a NaN (the loop relies on it
+    # to check finiteness in the same reduction).
+    norm_propagates_nan = True
 
     def error_norm(self, K, h, scale):
         err = h * _combine(self.tableau.e, list(K))
@@ -242,6 +249,8 @@ class DOP853(AbstractExplicitRK):
     @property
     def adaptive(self) -> bool:  # type: ignore[override]
         return True
+
+    norm_propagates_nan = False  # maps a zero or NaN denominator to 0
 
     def error_norm(self, K, h, scale):
         ks = list(K)
