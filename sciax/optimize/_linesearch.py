@@ -373,8 +373,7 @@ def _mt_init(f0, ginit, stp, k: _MTConsts) -> dict[str, Any]:
     return dict(stp=stp, stx=z, fx=f0, gx=ginit, sty=z, fy=f0, gy=ginit,
                 brackt=snp.bool_(False), stage=snp.int32(1), stmin=z,
                 stmax=stp + 4.0 * stp, width=width, width1=width / 0.5,
-                task=task.astype(snp.int32), fe=f0, ge=ginit, nonfinite=snp.bool_(False),
-                nfev=snp.int32(0))
+                task=task.astype(snp.int32), fe=f0, ge=ginit, nfev=snp.int32(0))
 
 
 def _mt_test(c, stp, f, g, k: _MTConsts) -> dict[str, Any]:
@@ -390,18 +389,18 @@ def _mt_test(c, stp, f, g, k: _MTConsts) -> dict[str, Any]:
         (stp == k.stpmax) & (f <= ftest) & (g <= k.gtest)) | (
         (stp == k.stpmin) & ((f > ftest) | (g >= k.gtest)))
     conv = (f <= ftest) & (snp.abs(g) <= k.gtol * -k.ginit)
-    nonfinite = ~snp.isfinite(f) | ~snp.isfinite(g)
-    stop = conv | (warn & ~nonfinite)
+    stop = conv | (warn & snp.isfinite(f) & snp.isfinite(g))
     task = snp.where(conv, 1, snp.where(stop, 2, 0))
     task = snp.where(~stop & (c["nfev"] + 1 >= k.maxiter), 3, task).astype(snp.int32)
-    return dict(c, stp=stp, fe=f, ge=g, nonfinite=nonfinite,
-                stage=stage.astype(snp.int32), task=task, nfev=c["nfev"] + 1)
+    return dict(c, stp=stp, fe=f, ge=g, stage=stage.astype(snp.int32), task=task,
+                nfev=c["nfev"] + 1)
 
 
 def _mt_advance(c, k: _MTConsts):
     """dcsrch's update of the interval after an evaluation that did not stop
     the search; returns the state and the next trial step."""
-    stp, f, g, stage, nonfinite = c["stp"], c["fe"], c["ge"], c["stage"], c["nonfinite"]
+    stp, f, g, stage = c["stp"], c["fe"], c["ge"], c["stage"]
+    nonfinite = ~snp.isfinite(f) | ~snp.isfinite(g)
     br = c["brackt"]
     ftest = k.f0 + stp * k.gtest
     mod = (stage == 1) & (f <= c["fx"]) & (f > ftest)
