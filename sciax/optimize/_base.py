@@ -337,6 +337,12 @@ class AbstractMinimizer:
         """Method-specific result fields (``hess_inv``, ``hess``...)."""
         return {}
 
+    def for_unbounded(self) -> "AbstractMinimizer":
+        """The solver to run when ``minimize`` was given no bounds (the bounds
+        are then infinite constants of the program): ``self``, or a variant
+        that skips work which infinite bounds make void."""
+        return self
+
     def extra_stop(self, state) -> Any:
         """An evaluation-count limit: the reason index, or ``RUNNING``."""
         return snp.int32(_INDEX[Status.RUNNING])
