@@ -337,6 +337,12 @@ class AbstractMinimizer:
         """Method-specific result fields (``hess_inv``, ``hess``...)."""
         return {}
 
+    def for_unbounded(self) -> "AbstractMinimizer":
+        """The solver to run when ``minimize`` was given no bounds (the bounds
+        are then infinite constants of the program): ``self``, or a variant
+        that skips work which infinite bounds make void."""
+        return self
+
     def extra_stop(self, state) -> Any:
         """An evaluation-count limit: the reason index, or ``RUNNING``."""
         return snp.int32(_INDEX[Status.RUNNING])
@@ -398,7 +404,7 @@ def iterative_solve(solver: AbstractMinimizer, obj: Objective, x0, lb, ub,
         return st, nit, reason
 
     carry = (state, snp.int32(0), reason0)
-    state, nit, reason = lax.while_loop(cond, body, carry)
+    state, nit, reason = packed_while_loop(cond, body, carry)
     if disp:
         sciax.debug.callback(_print_final, reason, nit, state.f, state.nfev, state.njev)
     return state, nit, reason
@@ -467,6 +473,12 @@ def scipy_status(reason, solver=None):
 # --- a while loop whose scalar state travels as one vector --------------------------
 
 
+# Scalars per packed vector: XLA's CPU compiler builds a vector of up to about
+# eight computed scalars in one kernel, a longer one from a kernel per scalar
+# (each ~25 ms of compile in BFGS's line search; see packed_while_loop).
+_PACK = 8
+
+
 def packed_while_loop(cond: Callable, body: Callable, carry: Any) -> Any:
     """``lax.while_loop(cond, body, carry)`` with the carry's 0-d leaves packed
     into one vector per dtype (booleans ride with the int32 ones).
@@ -480,30 +492,33 @@ def packed_while_loop(cond: Callable, body: Callable, carry: Any) -> Any:
     """
     leaves, tree = sciax.tree.flatten(carry)
     leaves = [snp.asarray(v) for v in leaves]
-    slots = []  # per leaf: None (kept as is) or (group dtype, position)
-    groups: dict = {}
+    slots = []  # per leaf: None (kept as is) or (group, position)
+    groups: list = []  # per group: its dtype and its leaves' dtypes
+    open_group: dict = {}  # the group of each dtype being filled
     for v in leaves:
         if v.ndim != 0:
             slots.append(None)
             continue
         gd = snp.dtype(snp.int32) if v.dtype in (snp.dtype(bool), snp.dtype(
             snp.int32)) else v.dtype
-        pos = groups.setdefault(gd, [])
-        slots.append((gd, len(pos)))
-        pos.append(v.dtype)
-    if sum(len(p) for p in groups.values()) < 2:
+        gi = open_group.get(gd)
+        if gi is None or len(groups[gi][1]) == _PACK:
+            gi = open_group[gd] = len(groups)
+            groups.append((gd, []))
+        slots.append((gi, len(groups[gi][1])))
+        groups[gi][1].append(v.dtype)
+    if sum(len(g[1]) for g in groups) < 2:
         return lax.while_loop(cond, body, carry)
-    order = list(groups)
 
     def pack(vals):
-        parts = {gd: [None] * len(groups[gd]) for gd in order}
+        parts = [[None] * len(g[1]) for g in groups]
         arrays = []
         for v, s in zip(vals, slots):
             if s is None:
                 arrays.append(v)
             else:
-                parts[s[0]][s[1]] = snp.asarray(v).astype(s[0])
-        return arrays, [snp.stack(parts[gd]) for gd in order]
+                parts[s[0]][s[1]] = snp.asarray(v).astype(groups[s[0]][0])
+        return arrays, [snp.stack(p) for p in parts]
 
     def unpack(packed):
         arrays, vecs = packed
@@ -513,8 +528,8 @@ def packed_while_loop(cond: Callable, body: Callable, carry: Any) -> Any:
             if s is None:
                 vals.append(next(it))
             else:
-                v = vecs[order.index(s[0])][s[1]]
-                dt = groups[s[0]][s[1]]
+                v = vecs[s[0]][s[1]]
+                dt = groups[s[0]][1][s[1]]
                 vals.append(v != 0 if dt == snp.dtype(bool) else v.astype(dt))
         return tree.unflatten(vals)
 

@@ -117,8 +117,12 @@ def _middle(S, Y, valid, theta):
     return W, M
 
 
-def _cauchy(x, g, lb, ub, W, M, theta):
-    """Generalized Cauchy point (BLNZ algorithm CP). Returns ``(xcp, c)``."""
+def _cauchy(x, g, lb, ub, W, M, theta, bounded=True):
+    """Generalized Cauchy point (BLNZ algorithm CP). Returns ``(xcp, c)``.
+
+    ``bounded=False`` (all bounds known to be infinite): no breakpoint exists,
+    so the sort and the loop over breakpoints, which would take no trip, are
+    left out; the result is the same."""
     dtype = x.dtype
     inf = snp.asarray(snp.inf, dtype)
     t = snp.where(g < 0, (x - ub) / snp.where(g < 0, g, 1.0),
@@ -130,11 +134,11 @@ def _cauchy(x, g, lb, ub, W, M, theta):
     fpp = -theta * fp - p @ (M @ p)
     fpp0 = fpp
     dtmin = -fp / snp.where(fpp == 0, 1.0, fpp)
-    order = snp.argsort(snp.where(t > 0, t, inf))
-    ts = snp.where(t > 0, t, inf)[order]
-    n = x.shape[0]
     carry = dict(j=0, c=snp.zeros_like(p), p=p, fp=fp, fpp=fpp, dtmin=dtmin,
                  told=snp.zeros((), dtype), d=d, xcp=x, done=fp >= 0)
+    order = snp.argsort(snp.where(t > 0, t, inf)) if bounded else None
+    ts = snp.where(t > 0, t, inf)[order] if bounded else None
+    n = x.shape[0]
 
     def cond(cy):
         j = snp.minimum(cy["j"], n - 1)
@@ -162,7 +166,7 @@ def _cauchy(x, g, lb, ub, W, M, theta):
         out["done"] = stop | new["done"]
         return out
 
-    cy = lax.while_loop(cond, body, carry)
+    cy = lax.while_loop(cond, body, carry) if bounded else carry
     dtmin = snp.maximum(cy["dtmin"], 0.0)
     dtmin = snp.where(cy["fp"] >= 0, 0.0, dtmin)
     told = cy["told"] + dtmin
@@ -216,6 +220,13 @@ class LBFGSBMinimizer(AbstractMinimizer):
     takes_bounds = True
     maxiter_status = Status.LBFGSB_MAXITER
     tol_fields = ("ftol", "gtol")
+    _bounded = True  # False in the variant for problems without bounds
+
+    def for_unbounded(self):
+        # An unbounded problem has no breakpoints: the Cauchy point needs no
+        # sort of the n breakpoints (~10 us of a 100-D iteration's ~46 us).
+        return _LBFGSBNoBounds(**{f.name: getattr(self, f.name)
+                                  for f in dataclasses.fields(self)})
 
     def init(self, obj, x0, lb, ub):
         f, g = obj.value_and_grad(x0)
@@ -241,7 +252,7 @@ class LBFGSBMinimizer(AbstractMinimizer):
 
     def step(self, obj, st, lb, ub):
         W, M = _middle(st.S, st.Y, st.valid, st.theta)
-        xcp, c = _cauchy(st.x, st.g, lb, ub, W, M, st.theta)
+        xcp, c = _cauchy(st.x, st.g, lb, ub, W, M, st.theta, self._bounded)
         xbar = _subspace(st.x, st.g, lb, ub, xcp, c, W, M, st.theta)
         d = xbar - st.x
         # Largest step keeping x + a d in the box (a >= 1 since xbar is inside).
@@ -289,3 +300,10 @@ class LBFGSBMinimizer(AbstractMinimizer):
     def postprocess(self, obj, st):
         return {"hess_inv": LbfgsInvHessProduct(st.S, st.Y, st.valid)}
 
+
+
+@dataclasses.dataclass(frozen=True)
+class _LBFGSBNoBounds(LBFGSBMinimizer):
+    """L-BFGS-B when ``minimize`` got no bounds (same iterates)."""
+
+    _bounded = False

@@ -11,7 +11,7 @@ that to stay inside the box).
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 import sciax
 import sciax.numpy as snp
@@ -69,6 +69,77 @@ def _in_range(v, dtype):
     return snp.asarray(v, dtype)
 
 
+def _zoom_init(f0, d0, alpha1):
+    """The bracketing/zoom search's state before its first trial (``alpha1``)."""
+    z = snp.zeros_like(f0)
+    return dict(zstage=snp.int32(_BRACKET), i_br=snp.int32(0), i_zoom=snp.int32(0),
+                a0=z, phi_a0=f0, dphi_a0=d0, a1=alpha1, a_lo=z, a_hi=z, phi_lo=f0,
+                phi_hi=f0, dphi_lo=d0, a_rec=z, phi_rec=f0)
+
+
+def _zoom_next(c):
+    """The search's next trial step: ``a1`` while bracketing, else the zoom's
+    interpolated step."""
+    return snp.where(c["zstage"] == _BRACKET, c["a1"], _zoom_trial(c))
+
+
+def _zoom_update(c, trial, f_t, d_t, ok_extra, f0, d0, c1, c2, amax, maxiter):
+    """The search's state after evaluating ``trial`` (value ``f_t``, slope
+    ``d_t``); ``ok_extra`` is the caller's extra acceptance test there.  Only
+    the search's own fields (those of :func:`_zoom_init`) are returned, with
+    ``zstage`` ``_DONE`` when ``trial`` is accepted."""
+    in_bracket = c["zstage"] == _BRACKET
+    finite = snp.isfinite(f_t) & snp.isfinite(d_t)
+    armijo = f_t <= f0 + c1 * trial * d0
+    curv = (snp.abs(d_t) <= -c2 * d0) & ok_extra
+
+    # --- bracketing phase (Algorithm 3.5)
+    b_hi = ~armijo | ((f_t >= c["phi_a0"]) & (c["i_br"] > 0)) | ~finite
+    b_done = ~b_hi & curv
+    b_rev = ~b_hi & ~curv & (d_t >= 0)
+    b_grow = ~b_hi & ~curv & ~b_rev
+    grow_stop = b_grow & ((c["i_br"] + 1 >= maxiter) | (trial >= amax))
+    # Entering zoom: (lo, hi) = (a0, trial) or (trial, a0).
+    enter = b_hi | b_rev
+    br = dict(a_lo=snp.where(b_hi, c["a0"], trial), a_hi=snp.where(b_hi, trial, c["a0"]),
+              phi_lo=snp.where(b_hi, c["phi_a0"], f_t),
+              phi_hi=snp.where(b_hi, f_t, c["phi_a0"]),
+              dphi_lo=snp.where(b_hi, c["dphi_a0"], d_t))
+    br = {k: snp.where(enter, v, c[k]) for k, v in br.items()}
+    br["a_rec"] = snp.where(enter, 0.0, c["a_rec"])
+    br["phi_rec"] = snp.where(enter, f0, c["phi_rec"])
+    br["i_zoom"] = snp.where(enter, 0, c["i_zoom"]).astype(snp.int32)
+    br["a0"] = snp.where(b_grow, trial, c["a0"])
+    br["phi_a0"] = snp.where(b_grow, f_t, c["phi_a0"])
+    br["dphi_a0"] = snp.where(b_grow, d_t, c["dphi_a0"])
+    br["a1"] = snp.where(b_grow, snp.minimum(2.0 * trial, amax), c["a1"])
+    br["i_br"] = c["i_br"] + 1
+    # Out of doublings (or at amax) with a descent point: accept it, as SciPy.
+    br["zstage"] = snp.where(b_done | grow_stop, _DONE,
+                             snp.where(enter, _ZOOM, _BRACKET)).astype(snp.int32)
+
+    # --- zoom phase (Algorithm 3.6)
+    z_hi = ~armijo | (f_t >= c["phi_lo"]) | ~finite
+    z_done = ~z_hi & curv
+    flip = ~z_hi & ~curv & (d_t * (c["a_hi"] - c["a_lo"]) >= 0)
+    zm = dict(c)
+    zm["phi_rec"] = snp.where(z_hi | flip, c["phi_hi"], c["phi_lo"])
+    zm["a_rec"] = snp.where(z_hi | flip, c["a_hi"], c["a_lo"])
+    zm["a_hi"] = snp.where(z_hi, trial, snp.where(flip, c["a_lo"], c["a_hi"]))
+    zm["phi_hi"] = snp.where(z_hi, f_t, snp.where(flip, c["phi_lo"], c["phi_hi"]))
+    zm["a_lo"] = snp.where(z_hi, c["a_lo"], trial)
+    zm["phi_lo"] = snp.where(z_hi, c["phi_lo"], f_t)
+    zm["dphi_lo"] = snp.where(z_hi, c["dphi_lo"], d_t)
+    zm["i_zoom"] = c["i_zoom"] + 1
+    zm["zstage"] = snp.where(z_done, _DONE, snp.where(
+        zm["i_zoom"] > maxiter, _FAIL, _ZOOM)).astype(snp.int32)
+    return {k: snp.where(in_bracket, br.get(k, c[k]), zm[k]) for k in _ZOOM_KEYS}
+
+
+_ZOOM_KEYS = ("zstage", "i_br", "i_zoom", "a0", "phi_a0", "dphi_a0", "a1", "a_lo", "a_hi",
+              "phi_lo", "phi_hi", "dphi_lo", "a_rec", "phi_rec")
+
+
 def wolfe_search(value_and_grad: Callable, x, p, f0, g0, alpha1, *, c1=1e-4, c2=0.9,
                  amax=1e100, maxiter=10, extra=None, skip=None) -> dict[str, Any]:
     """Find ``alpha`` satisfying the strong Wolfe conditions along ``p``.
@@ -86,87 +157,31 @@ def wolfe_search(value_and_grad: Callable, x, p, f0, g0, alpha1, *, c1=1e-4, c2=
     d0 = snp.dot(g0, p)
     amax = _in_range(amax, dtype)
     alpha1 = snp.minimum(snp.asarray(alpha1, dtype), amax)
-    z = snp.zeros((), dtype)
-    carry = dict(stage=snp.int32(_BRACKET), i_br=snp.int32(0), i_zoom=snp.int32(0),
-                 a0=z, phi_a0=f0, dphi_a0=d0, a1=alpha1,
-                 a_lo=z, a_hi=z, phi_lo=f0, phi_hi=f0, dphi_lo=d0, a_rec=z,
-                 phi_rec=f0, alpha=z, f=f0, g=g0, nfev=snp.int32(0))
+    carry = _zoom_init(f0, d0, alpha1)
+    carry.update(alpha=snp.zeros((), dtype), f=f0, g=g0, nfev=snp.int32(0))
     # A direction that does not descend cannot satisfy the Wolfe conditions.
     bad_start = ~(d0 < 0) | ~(alpha1 > 0)
-    carry["stage"] = snp.where(bad_start, _FAIL, _BRACKET).astype(snp.int32)
+    carry["zstage"] = snp.where(bad_start, _FAIL, _BRACKET).astype(snp.int32)
     if skip is not None:
-        carry["stage"] = snp.where(skip, _DONE, carry["stage"]).astype(snp.int32)
-
-    def cond(c):
-        return c["stage"] < _DONE
+        carry["zstage"] = snp.where(skip, _DONE, carry["zstage"]).astype(snp.int32)
 
     def body(c):
-        in_bracket = c["stage"] == _BRACKET
-        trial = snp.where(in_bracket, c["a1"], _zoom_trial(c))
+        trial = _zoom_next(c)
         f_t, g_t = value_and_grad(x + trial * p)
         d_t = snp.dot(g_t, p)
-        finite = snp.isfinite(f_t) & snp.isfinite(d_t)
-        armijo = f_t <= f0 + c1 * trial * d0
-        curv = snp.abs(d_t) <= -c2 * d0
-        if extra is not None:
-            curv = curv & extra(trial, f_t, g_t)
-        n = dict(c, nfev=c["nfev"] + 1)
-
-        # --- bracketing phase (Algorithm 3.5)
-        b_hi = ~armijo | ((f_t >= c["phi_a0"]) & (c["i_br"] > 0)) | ~finite
-        b_done = ~b_hi & curv
-        b_rev = ~b_hi & ~curv & (d_t >= 0)
-        b_grow = ~b_hi & ~curv & ~b_rev
-        grow_stop = b_grow & ((c["i_br"] + 1 >= maxiter) | (trial >= amax))
-        # Entering zoom: (lo, hi) = (a0, trial) or (trial, a0).
-        enter = b_hi | b_rev
-        zl = dict(a_lo=snp.where(b_hi, c["a0"], trial),
-                  a_hi=snp.where(b_hi, trial, c["a0"]),
-                  phi_lo=snp.where(b_hi, c["phi_a0"], f_t),
-                  phi_hi=snp.where(b_hi, f_t, c["phi_a0"]),
-                  dphi_lo=snp.where(b_hi, c["dphi_a0"], d_t))
-        br = dict(n)
-        for k, v in zl.items():
-            br[k] = snp.where(enter, v, c[k])
-        br["a_rec"] = snp.where(enter, 0.0, c["a_rec"])
-        br["phi_rec"] = snp.where(enter, f0, c["phi_rec"])
-        br["i_zoom"] = snp.where(enter, 0, c["i_zoom"]).astype(snp.int32)
-        br["a0"] = snp.where(b_grow, trial, c["a0"])
-        br["phi_a0"] = snp.where(b_grow, f_t, c["phi_a0"])
-        br["dphi_a0"] = snp.where(b_grow, d_t, c["dphi_a0"])
-        br["a1"] = snp.where(b_grow, snp.minimum(2.0 * trial, amax), c["a1"])
-        br["i_br"] = c["i_br"] + 1
-        # Out of doublings (or at amax) with a descent point: accept it, as SciPy.
-        accept_b = b_done | grow_stop
-        br["stage"] = snp.where(accept_b, _DONE,
-                                snp.where(enter, _ZOOM, _BRACKET)).astype(snp.int32)
-
-        # --- zoom phase (Algorithm 3.6)
-        z_hi = ~armijo | (f_t >= c["phi_lo"]) | ~finite
-        z_done = ~z_hi & curv
-        flip = ~z_hi & ~curv & (d_t * (c["a_hi"] - c["a_lo"]) >= 0)
-        zm = dict(n)
-        zm["phi_rec"] = snp.where(z_hi | flip, c["phi_hi"], c["phi_lo"])
-        zm["a_rec"] = snp.where(z_hi | flip, c["a_hi"], c["a_lo"])
-        zm["a_hi"] = snp.where(z_hi, trial, snp.where(flip, c["a_lo"], c["a_hi"]))
-        zm["phi_hi"] = snp.where(z_hi, f_t, snp.where(flip, c["phi_lo"], c["phi_hi"]))
-        zm["a_lo"] = snp.where(z_hi, c["a_lo"], trial)
-        zm["phi_lo"] = snp.where(z_hi, c["phi_lo"], f_t)
-        zm["dphi_lo"] = snp.where(z_hi, c["dphi_lo"], d_t)
-        zm["i_zoom"] = c["i_zoom"] + 1
-        zm["stage"] = snp.where(z_done, _DONE, snp.where(
-            zm["i_zoom"] > maxiter, _FAIL, _ZOOM)).astype(snp.int32)
-
-        out = {k: snp.where(in_bracket, br[k], zm[k]) for k in c}
-        accepted = snp.where(in_bracket, accept_b, z_done)
+        ok_extra = True if extra is None else extra(trial, f_t, g_t)
+        out = dict(c, nfev=c["nfev"] + 1)
+        out.update(_zoom_update(c, trial, f_t, d_t, ok_extra, f0, d0, c1, c2, amax,
+                                maxiter))
+        accepted = out["zstage"] == _DONE
         out["alpha"] = snp.where(accepted, trial, c["alpha"])
         out["f"] = snp.where(accepted, f_t, c["f"])
         out["g"] = snp.where(accepted, g_t, c["g"])
         return out
 
-    c = packed_while_loop(cond, body, carry)
+    c = packed_while_loop(lambda c: c["zstage"] < _DONE, body, carry)
     return dict(alpha=c["alpha"], f=c["f"], g=c["g"], nfev=c["nfev"],
-                ok=c["stage"] == _DONE)
+                ok=c["zstage"] == _DONE)
 
 
 def line_search(f: Callable, myfprime: Callable, xk: Any, pk: Any, gfk: Any = None,
@@ -271,48 +286,55 @@ def initial_step(f0, f_prev, d0):
 
 
 def _dcstep(stx, fx, dx, sty, fy, dy, stp, fp, dp, brackt, stpmin, stpmax):
-    """One safeguarded step of More & Thuente (1994), section 4 (the four
-    cases of MINPACK-2's ``dcstep``), all computed and selected."""
+    """One safeguarded step of More & Thuente (1994), section 4: MINPACK-2's
+    ``dcstep``, its four cases all computed and one selected.
+
+    The four cases' cubic steps are one computation on vectors of four lanes
+    (lane i is case i + 1), each lane with MINPACK's operations in MINPACK's
+    order, so the results are bit for bit those of the case-by-case code; XLA
+    compiles the lanes as a few kernels where the scalar cases took about
+    twenty.  Each cubic interpolates between an anchor ``u`` and a second
+    point ``v``: (stx, stp) in case 1, (stp, stx) in cases 2 and 3, (stp, sty)
+    in case 4; ``theta`` is the cubic's through (x, p), or (p, y) in case 4.
+    """
+    def lanes(a, b, c, d):
+        return snp.stack([a, b, c, d])
+
+    lane = lax.iota(snp.int32, 4)
     sgnd = snp.sign(dp) * snp.sign(dx)
-    theta = 3.0 * (fx - fp) / (stp - stx) + dx + dp
-    s = snp.maximum(snp.maximum(snp.abs(theta), snp.abs(dx)), snp.abs(dp))
-    disc = (theta / s) ** 2 - (dx / s) * (dp / s)
+    d1 = lanes(dx, dx, dx, dy)
+    theta = (3.0 * (lanes(fx, fx, fx, fp) - lanes(fp, fp, fp, fy))
+             / (lanes(stp, stp, stp, sty) - lanes(stx, stx, stx, stp)) + d1 + dp)
+    s = snp.maximum(snp.maximum(snp.abs(theta), snp.abs(d1)), snp.abs(dp))
+    disc = (theta / s) ** 2 - (d1 / s) * (dp / s)
+    disc = snp.where(lane == 2, snp.maximum(0.0, disc), disc)  # case 3 clips at 0
+    su, sv = lanes(stx, stp, stp, stp), lanes(stp, stx, stx, sty)
+    du, dv = lanes(dx, dp, dp, dp), lanes(dp, dx, dx, dy)
+    gamma = s * snp.sqrt(disc)
+    gamma = snp.where(sv < su, -gamma, gamma)
+    den = snp.where(lane == 2, (gamma + (dv - du)) + gamma, ((gamma - du) + gamma) + dv)
+    r = ((gamma - du) + theta) / den
+    stpc = su + r * (sv - su)
+    # the quadratic step of case 1 and the secant step of cases 2 and 3
+    q = snp.stack([dx, dp]) / snp.stack([(fx - fp) / (stp - stx) + dx, dp - dx])
+    stpq1 = stx + (q[0] / 2.0) * (stp - stx)
+    stpq2 = stp + q[1] * (stx - stp)
     # case 1: higher function value, the minimum is bracketed
-    g1 = s * snp.sqrt(disc)
-    g1 = snp.where(stp < stx, -g1, g1)
-    r1 = ((g1 - dx) + theta) / (((g1 - dx) + g1) + dp)
-    stpc1 = stx + r1 * (stp - stx)
-    stpq1 = stx + ((dx / ((fx - fp) / (stp - stx) + dx)) / 2.0) * (stp - stx)
-    f1 = snp.where(snp.abs(stpc1 - stx) <= snp.abs(stpq1 - stx), stpc1,
-                   stpc1 + (stpq1 - stpc1) / 2.0)
+    f1 = snp.where(snp.abs(stpc[0] - stx) <= snp.abs(stpq1 - stx), stpc[0],
+                   stpc[0] + (stpq1 - stpc[0]) / 2.0)
     # case 2: derivatives of opposite sign, bracketed
-    g2 = s * snp.sqrt(disc)
-    g2 = snp.where(stp > stx, -g2, g2)
-    r2 = ((g2 - dp) + theta) / (((g2 - dp) + g2) + dx)
-    stpc2 = stp + r2 * (stx - stp)
-    stpq2 = stp + (dp / (dp - dx)) * (stx - stp)
-    f2 = snp.where(snp.abs(stpc2 - stp) > snp.abs(stpq2 - stp), stpc2, stpq2)
+    f2 = snp.where(snp.abs(stpc[1] - stp) > snp.abs(stpq2 - stp), stpc[1], stpq2)
     # case 3: same sign, derivative decreasing in magnitude
-    g3 = s * snp.sqrt(snp.maximum(0.0, disc))
-    g3 = snp.where(stp > stx, -g3, g3)
-    r3 = ((g3 - dp) + theta) / ((g3 + (dx - dp)) + g3)
-    stpc3 = snp.where((r3 < 0) & (g3 != 0), stp + r3 * (stx - stp),
+    stpc3 = snp.where((r[2] < 0) & (gamma[2] != 0), stpc[2],
                       snp.where(stp > stx, stpmax, stpmin))
-    stpq3 = stpq2
-    f3b = snp.where(snp.abs(stpc3 - stp) < snp.abs(stpq3 - stp), stpc3, stpq3)
+    f3b = snp.where(snp.abs(stpc3 - stp) < snp.abs(stpq2 - stp), stpc3, stpq2)
     f3b = snp.where(stp > stx, snp.minimum(stp + 0.66 * (sty - stp), f3b),
                     snp.maximum(stp + 0.66 * (sty - stp), f3b))
-    f3u = snp.where(snp.abs(stpc3 - stp) > snp.abs(stpq3 - stp), stpc3, stpq3)
+    f3u = snp.where(snp.abs(stpc3 - stp) > snp.abs(stpq2 - stp), stpc3, stpq2)
     f3u = snp.clip(f3u, stpmin, stpmax)
     f3 = snp.where(brackt, f3b, f3u)
     # case 4: same sign, derivative not decreasing
-    theta4 = 3.0 * (fp - fy) / (sty - stp) + dy + dp
-    s4 = snp.maximum(snp.maximum(snp.abs(theta4), snp.abs(dy)), snp.abs(dp))
-    g4 = s4 * snp.sqrt((theta4 / s4) ** 2 - (dy / s4) * (dp / s4))
-    g4 = snp.where(stp > sty, -g4, g4)
-    r4 = ((g4 - dp) + theta4) / (((g4 - dp) + g4) + dy)
-    f4 = snp.where(brackt, stp + r4 * (sty - stp),
-                   snp.where(stp > stx, stpmax, stpmin))
+    f4 = snp.where(brackt, stpc[3], snp.where(stp > stx, stpmax, stpmin))
     c1, c2 = fp > fx, sgnd < 0
     c3 = snp.abs(dp) < snp.abs(dx)
     stpf = snp.where(c1, f1, snp.where(c2, f2, snp.where(c3, f3, f4)))
@@ -328,6 +350,96 @@ def _dcstep(stx, fx, dx, sty, fy, dy, stp, fp, dp, brackt, stpmin, stpmax):
     return nstx, nfx, ndx, nsty, nfy, ndy, stpf, brackt
 
 
+class _MTConsts(NamedTuple):
+    """dcsrch's fixed quantities for one search."""
+
+    f0: Any
+    ginit: Any
+    gtest: Any
+    gtol: Any
+    xtol: Any
+    stpmin: Any
+    stpmax: Any
+    maxiter: int
+
+
+def _mt_init(f0, ginit, stp, k: _MTConsts) -> dict[str, Any]:
+    """dcsrch's state before its first trial ``stp``; ``stp``/``fe``/``ge`` hold
+    the last evaluated step, value and slope (none yet: ``stp``, ``f0``, ``ginit``)."""
+    z = snp.zeros_like(f0)
+    width = k.stpmax - k.stpmin
+    # task: 0 evaluate, 1 converged, 2 warning, 3 failed
+    task = snp.where((ginit < 0) & (stp >= k.stpmin) & (stp <= k.stpmax), 0, 3)
+    return dict(stp=stp, stx=z, fx=f0, gx=ginit, sty=z, fy=f0, gy=ginit,
+                brackt=snp.bool_(False), stage=snp.int32(1), stmin=z,
+                stmax=stp + 4.0 * stp, width=width, width1=width / 0.5,
+                task=task.astype(snp.int32), fe=f0, ge=ginit, nfev=snp.int32(0))
+
+
+def _mt_test(c, stp, f, g, k: _MTConsts) -> dict[str, Any]:
+    """dcsrch's tests at the trial ``stp`` with value ``f`` and slope ``g``:
+    the state with ``task`` set (1 converged, 2 a warning, 3 out of
+    evaluations, 0 go on) and the trial recorded; the interval is updated by
+    :func:`_mt_advance` before the next trial."""
+    ftest = k.f0 + stp * k.gtest
+    stage = snp.where((c["stage"] == 1) & (f <= ftest) & (g >= 0), 2, c["stage"])
+    br = c["brackt"]
+    warn = (br & ((stp <= c["stmin"]) | (stp >= c["stmax"]))) | (
+        br & (c["stmax"] - c["stmin"] <= k.xtol * c["stmax"])) | (
+        (stp == k.stpmax) & (f <= ftest) & (g <= k.gtest)) | (
+        (stp == k.stpmin) & ((f > ftest) | (g >= k.gtest)))
+    conv = (f <= ftest) & (snp.abs(g) <= k.gtol * -k.ginit)
+    stop = conv | (warn & snp.isfinite(f) & snp.isfinite(g))
+    task = snp.where(conv, 1, snp.where(stop, 2, 0))
+    task = snp.where(~stop & (c["nfev"] + 1 >= k.maxiter), 3, task).astype(snp.int32)
+    return dict(c, stp=stp, fe=f, ge=g, stage=stage.astype(snp.int32), task=task,
+                nfev=c["nfev"] + 1)
+
+
+def _mt_advance(c, k: _MTConsts):
+    """dcsrch's update of the interval after an evaluation that did not stop
+    the search; returns the state and the next trial step."""
+    stp, f, g, stage = c["stp"], c["fe"], c["ge"], c["stage"]
+    nonfinite = ~snp.isfinite(f) | ~snp.isfinite(g)
+    br = c["brackt"]
+    ftest = k.f0 + stp * k.gtest
+    mod = (stage == 1) & (f <= c["fx"]) & (f > ftest)
+    shift = snp.where(mod, k.gtest, 0.0)
+    out = _dcstep(c["stx"], c["fx"] - c["stx"] * shift, c["gx"] - shift, c["sty"],
+                  c["fy"] - c["sty"] * shift, c["gy"] - shift, stp,
+                  f - stp * shift, g - shift, br, c["stmin"], c["stmax"])
+    stx, fx, gx, sty, fy, gy, nstp, br = out
+    fx, fy = fx + stx * shift, fy + sty * shift
+    gx, gy = gx + shift, gy + shift
+    far = br & (snp.abs(sty - stx) >= 0.66 * c["width1"])
+    nstp = snp.where(far, stx + 0.5 * (sty - stx), nstp)
+    width1 = snp.where(br, c["width"], c["width1"])
+    width = snp.where(br, snp.abs(sty - stx), c["width"])
+    stmin = snp.where(br, snp.minimum(stx, sty), nstp + 1.1 * (nstp - stx))
+    stmax = snp.where(br, snp.maximum(stx, sty), nstp + 4.0 * (nstp - stx))
+    nstp = snp.clip(nstp, k.stpmin, k.stpmax)
+    back = br & ((nstp <= stmin) | (nstp >= stmax) | (stmax - stmin <= k.xtol * stmax))
+    nstp = snp.where(back, stx, nstp)
+    # A non-finite trial: halve the step towards the best point so far.
+    nstp = snp.where(nonfinite, c["stx"] + 0.5 * (stp - c["stx"]), nstp)
+    keep = nonfinite
+    new = dict(c, stx=snp.where(keep, c["stx"], stx),
+               fx=snp.where(keep, c["fx"], fx), gx=snp.where(keep, c["gx"], gx),
+               sty=snp.where(keep, stp, sty), fy=snp.where(keep, c["fy"], fy),
+               gy=snp.where(keep, c["gy"], gy),
+               brackt=snp.where(keep, True, br), stmin=stmin, stmax=stmax,
+               width=width, width1=width1)
+    return new, nstp
+
+
+def _mt_consts(x, p, f0, g0, ftol, gtol, xtol, stpmin, stpmax, maxiter) -> _MTConsts:
+    dtype = x.dtype
+    ginit = snp.dot(g0, p)
+    return _MTConsts(f0=f0, ginit=ginit, gtest=ftol * ginit, gtol=gtol, xtol=xtol,
+                     stpmin=_in_range(stpmin, dtype), stpmax=_in_range(stpmax, dtype),
+                     maxiter=maxiter)
+
+
 def more_thuente(value_and_grad: Callable, x, p, f0, g0, stp, *, ftol=1e-4, gtol=0.9,
                  xtol=1e-14, stpmin=1e-100, stpmax=1e100, maxiter=100,
                  accept_warnings=False) -> dict[str, Any]:
@@ -337,97 +449,34 @@ def more_thuente(value_and_grad: Callable, x, p, f0, g0, stp, *, ftol=1e-4, gtol
     With ``accept_warnings`` (L-BFGS-B's use) a search that stops on one of
     dcsrch's warnings (rounding, xtol, stpmax) still returns its step.
     """
-    dtype = x.dtype
-    ginit = snp.dot(g0, p)
-    gtest = ftol * ginit
-    stpmin = _in_range(stpmin, dtype)
-    stpmax = _in_range(stpmax, dtype)
-    stp = snp.asarray(stp, dtype)
-    z = snp.zeros((), dtype)
-    width = stpmax - stpmin
-    c0 = dict(stp=stp, stx=z, fx=f0, gx=ginit, sty=z, fy=f0, gy=ginit,
-              brackt=snp.bool_(False), stage=snp.int32(1), stmin=z,
-              stmax=stp + 4.0 * stp, width=width, width1=width / 0.5,
-              task=snp.int32(0), f=f0, g=g0, alpha=z, nfev=snp.int32(0))
-    # task: 0 evaluate, 1 converged, 2 warning, 3 failed
-    c0["task"] = snp.where((ginit < 0) & (stp >= stpmin) & (stp <= stpmax), 0,
-                           3).astype(snp.int32)
+    k = _mt_consts(x, p, f0, g0, ftol, gtol, xtol, stpmin, stpmax, maxiter)
+    stp = snp.asarray(stp, x.dtype)
+    c0 = _mt_init(f0, k.ginit, stp, k)
+    c0["g"] = g0  # the gradient at the last evaluated step
 
     def evaluate(c, stp):
-        """Evaluate at ``stp`` and run dcsrch's tests there: sets ``task``
-        (and the result on a stop); the interval is updated by ``advance``."""
         f, gv = value_and_grad(x + stp * p)
-        g = snp.dot(gv, p)
-        ftest = f0 + stp * gtest
-        stage = snp.where((c["stage"] == 1) & (f <= ftest) & (g >= 0), 2, c["stage"])
-        br = c["brackt"]
-        warn = (br & ((stp <= c["stmin"]) | (stp >= c["stmax"]))) | (
-            br & (c["stmax"] - c["stmin"] <= xtol * c["stmax"])) | (
-            (stp == stpmax) & (f <= ftest) & (g <= gtest)) | (
-            (stp == stpmin) & ((f > ftest) | (g >= gtest)))
-        conv = (f <= ftest) & (snp.abs(g) <= gtol * -ginit)
-        nonfinite = ~snp.isfinite(f) | ~snp.isfinite(g)
-        stop = conv | (warn & ~nonfinite)
-        task = snp.where(conv, 1, snp.where(stop, 2, 0))
-        task = snp.where(~stop & (c["nfev"] + 1 >= maxiter), 3, task).astype(snp.int32)
-        return dict(c, stp=stp, fe=f, ge=g, nonfinite=nonfinite,
-                    stage=stage.astype(snp.int32), task=task,
-                    f=snp.where(stop, f, c["f"]), g=snp.where(stop, gv, c["g"]),
-                    alpha=snp.where(stop, stp, c["alpha"]), nfev=c["nfev"] + 1)
-
-    def advance(c):
-        """dcsrch's update of the interval after an evaluation that did not
-        stop the search; returns the state and the next trial step."""
-        stp, f, g, stage, nonfinite = c["stp"], c["fe"], c["ge"], c["stage"], c[
-            "nonfinite"]
-        br = c["brackt"]
-        ftest = f0 + stp * gtest
-        mod = (stage == 1) & (f <= c["fx"]) & (f > ftest)
-        shift = snp.where(mod, gtest, 0.0)
-        out = _dcstep(c["stx"], c["fx"] - c["stx"] * shift, c["gx"] - shift, c["sty"],
-                      c["fy"] - c["sty"] * shift, c["gy"] - shift, stp,
-                      f - stp * shift, g - shift, br, c["stmin"], c["stmax"])
-        stx, fx, gx, sty, fy, gy, nstp, br = out
-        fx, fy = fx + stx * shift, fy + sty * shift
-        gx, gy = gx + shift, gy + shift
-        far = br & (snp.abs(sty - stx) >= 0.66 * c["width1"])
-        nstp = snp.where(far, stx + 0.5 * (sty - stx), nstp)
-        width1 = snp.where(br, c["width"], c["width1"])
-        width = snp.where(br, snp.abs(sty - stx), c["width"])
-        stmin = snp.where(br, snp.minimum(stx, sty), nstp + 1.1 * (nstp - stx))
-        stmax = snp.where(br, snp.maximum(stx, sty), nstp + 4.0 * (nstp - stx))
-        nstp = snp.clip(nstp, stpmin, stpmax)
-        back = br & ((nstp <= stmin) | (nstp >= stmax)
-                     | (stmax - stmin <= xtol * stmax))
-        nstp = snp.where(back, stx, nstp)
-        # A non-finite trial: halve the step towards the best point so far.
-        nstp = snp.where(nonfinite, c["stx"] + 0.5 * (stp - c["stx"]), nstp)
-        keep = nonfinite
-        new = dict(c, stx=snp.where(keep, c["stx"], stx),
-                   fx=snp.where(keep, c["fx"], fx), gx=snp.where(keep, c["gx"], gx),
-                   sty=snp.where(keep, stp, sty), fy=snp.where(keep, c["fy"], fy),
-                   gy=snp.where(keep, c["gy"], gy),
-                   brackt=snp.where(keep, True, br), stmin=stmin, stmax=stmax,
-                   width=width, width1=width1)
-        return new, nstp
+        return dict(_mt_test(c, stp, f, snp.dot(gv, p), k), g=gv)
 
     # The loop is rotated: the first trial is evaluated and tested before it,
     # and each trip advances the interval and then evaluates, so the common
     # case (the first trial step accepted) takes no trip of the loop body with
     # its dcstep.  A search that cannot start (not a descent direction, or
     # the trial outside [stpmin, stpmax]: L-BFGS-B's box) evaluates at x,
-    # never at the trial, and that evaluation is not counted.
-    c0.update(fe=f0, ge=ginit, nonfinite=snp.bool_(False))
-    c1 = evaluate(c0, snp.where(c0["task"] == 0, stp, z))
-    c1 = {k: snp.where(c0["task"] == 0, c1[k], c0[k]) for k in c0}
+    # never at the trial, and that evaluation is not counted.  The search
+    # stops at the evaluation that passes (or fails) its tests, so the step,
+    # value and gradient it returns are the last evaluated ones.
+    start = c0["task"] == 0
+    c1 = evaluate(c0, snp.where(start, stp, 0.0))
+    c1 = {key: snp.where(start, c1[key], c0[key]) for key in c0}
 
     def body(c):
-        c, nstp = advance(c)
+        c, nstp = _mt_advance(c, k)
         return evaluate(c, nstp)
 
     c = packed_while_loop(lambda c: c["task"] == 0, body, c1)
     ok = (c["task"] == 1) | ((c["task"] == 2) & accept_warnings)
-    return dict(alpha=snp.where(ok, c["alpha"], 0.0), f=snp.where(ok, c["f"], f0),
+    return dict(alpha=snp.where(ok, c["stp"], 0.0), f=snp.where(ok, c["fe"], f0),
                 g=snp.where(ok, c["g"], g0), nfev=c["nfev"], ok=ok)
 
 
@@ -437,18 +486,86 @@ def wolfe12(value_and_grad: Callable, x, p, f0, g0, alpha1, *, c1=1e-4, c2=0.9,
     bracketing/zoom search when it fails (or when its step fails ``extra``,
     which the fallback search then also requires).
 
-    The fallback is a second loop that starts finished where More-Thuente
-    succeeded, not a ``lax.cond`` around it: XLA took twice as long to compile
-    the BFGS program with the loop inside a conditional (about 3 s against
-    1.5 s at n = 2), and under ``vmap`` a batched ``cond`` runs both branches,
-    so every lane ran the fallback search in every iteration.
+    Both searches are one loop with one evaluation of ``value_and_grad`` in
+    its body: each trip takes the next trial of the search in progress
+    (More-Thuente's, ``phase`` 0, or the fallback's, ``phase`` 1), evaluates
+    there and runs that search's tests; More-Thuente's failure switches the
+    phase, and the fallback starts from its own initial state (SciPy's
+    second search starts afresh, re-evaluating at ``alpha1``).  XLA compiles
+    every traced evaluation of the objective and every loop separately (a
+    kernel per fusion, ~25 ms of compile each on the CPU), so one loop with
+    one evaluation instead of two loops with two keeps BFGS's program
+    smaller; and the common case, More-Thuente's first trial accepted, is
+    evaluated and tested before the loop, which then takes no trip.  Under
+    ``vmap`` a lane's phase is its own.
     """
-    mt = more_thuente(value_and_grad, x, p, f0, g0, alpha1, ftol=c1, gtol=c2)
-    ok = mt["ok"]
-    if extra is not None:
-        ok = ok & extra(mt["alpha"], mt["f"], mt["g"])
-    r = wolfe_search(value_and_grad, x, p, f0, g0, alpha1, c1=c1, c2=c2,
-                     extra=extra, skip=ok)
-    out = {k: snp.where(ok, mt[k], r[k]) for k in ("alpha", "f", "g", "ok")}
-    out["nfev"] = mt["nfev"] + r["nfev"]
+    k = _mt_consts(x, p, f0, g0, c1, c2, 1e-14, 1e-100, 1e100, 100)
+    d0 = k.ginit
+    amax = _in_range(1e100, x.dtype)
+    alpha1 = snp.minimum(snp.asarray(alpha1, x.dtype), amax)
+    c0 = _mt_init(f0, d0, alpha1, k)
+    zinit = _zoom_init(f0, d0, alpha1)
+    c0.update({key: v for key, v in zinit.items() if key not in _SHARED})
+    c0["g"] = g0
+    # The fallback cannot start on a direction that does not descend.
+    zoom_phase = snp.where(~(d0 < 0) | ~(alpha1 > 0), _PH_FAIL, _PH_ZOOM)
+
+    def accept(trial, f, g):
+        return True if extra is None else extra(trial, f, g)
+
+    def mt_phase(c, ok_extra):
+        """The phase after More-Thuente's tests (``c["task"]``)."""
+        return snp.where(c["task"] == 0, _PH_MT, snp.where(
+            (c["task"] == 1) & ok_extra, _PH_DONE, zoom_phase)).astype(snp.int32)
+
+    start = c0["task"] == 0
+    t1 = snp.where(start, alpha1, 0.0)
+    f1, g1 = value_and_grad(x + t1 * p)
+    c1_ = dict(_mt_test(c0, t1, f1, snp.dot(g1, p), k), g=g1)
+    c1_["phase"] = mt_phase(c1_, accept(t1, f1, g1))
+    c0["phase"] = zoom_phase.astype(snp.int32)
+    carry = _to_zoom({key: snp.where(start, c1_[key], c0[key]) for key in c0}, zinit)
+
+    def body(c):
+        in_mt = c["phase"] == _PH_MT
+        cm, nstp = _mt_advance(c, k)
+        zc = {key: c[_SHARED.get(key, key)] for key in _ZOOM_KEYS}
+        trial = snp.where(in_mt, nstp, _zoom_next(zc))
+        f_t, g_t = value_and_grad(x + trial * p)
+        d_t = snp.dot(g_t, p)
+        ok_extra = accept(trial, f_t, g_t)
+        m = _mt_test(cm, trial, f_t, d_t, k)
+        m["phase"] = mt_phase(m, ok_extra)
+        m = _to_zoom(m, zinit)
+        z = dict(c, stp=trial, fe=f_t, ge=d_t, nfev=c["nfev"] + 1)
+        upd = _zoom_update(zc, trial, f_t, d_t, ok_extra, f0, d0, c1, c2, amax, 10)
+        z.update({_SHARED.get(key, key): v for key, v in upd.items()})
+        z["phase"] = snp.where(z["zstage"] == _DONE, _PH_DONE, snp.where(
+            z["zstage"] == _FAIL, _PH_FAIL, _PH_ZOOM)).astype(snp.int32)
+        out = {key: snp.where(in_mt, m[key], z[key]) for key in c}
+        out["g"] = g_t
+        return out
+
+    c = packed_while_loop(lambda c: c["phase"] < _PH_DONE, body, carry)
+    ok = c["phase"] == _PH_DONE
+    return dict(alpha=snp.where(ok, c["stp"], 0.0), f=snp.where(ok, c["fe"], f0),
+                g=snp.where(ok, c["g"], g0), nfev=c["nfev"], ok=ok)
+
+
+_PH_MT, _PH_ZOOM, _PH_DONE, _PH_FAIL = 0, 1, 2, 3
+
+# The fallback search's scalars live in More-Thuente's slots (More-Thuente is
+# finished when the fallback starts): 14 float scalars in the loop instead of
+# 24, two packed vectors instead of three.
+_SHARED = dict(a0="stx", phi_a0="fx", dphi_a0="gx", a1="sty", a_lo="fy", a_hi="gy",
+               phi_lo="stmin", phi_hi="stmax", dphi_lo="width", a_rec="width1")
+
+
+def _to_zoom(c, zinit):
+    """``c`` with the fallback's initial state written into the shared slots
+    where the phase has just become the fallback's."""
+    switch = c["phase"] == _PH_ZOOM
+    out = dict(c)
+    for key, slot in _SHARED.items():
+        out[slot] = snp.where(switch, zinit[key], c[slot])
     return out

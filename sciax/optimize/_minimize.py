@@ -267,7 +267,8 @@ def _runner(fun, jac, hess, hessp, solver, callback, disp, xkey, args_tree, stat
             ub = snp.full(x0f.shape, snp.inf, x0f.dtype)
         dyn_nd = [lax.stop_gradient(d) for d in dyn]
         obj = obj_for(dyn_nd)
-        state, nit, reason = iterative_solve(solver, obj, x0f, lb, ub, callback, disp)
+        state, nit, reason = iterative_solve(solver if bounded else solver.for_unbounded(),
+                                             obj, x0f, lb, ub, callback, disp)
         x, f = state.x, state.f
         float_dyn = [d for d in dyn if snp.issubdtype(snp.asarray(d).dtype,
                                                        snp.inexact)]

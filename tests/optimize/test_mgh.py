@@ -79,11 +79,6 @@ KNOWN = {
     "cancels at f ~ 1e12, hessian condition ~1e11; sciax forms M = K^-1 densely where "
     "L-BFGS-B solves with its Cholesky factors); ours then stops on the relative-"
     "reduction test at f = 5.7e11, SciPy's reaches 2e-15",
-    ("wood", "Newton-CG"): "both stop at maxiter (800), unconverged, crawling near "
-    "Wood's saddle (f = 7.876); iterates equal to 8 digits for ~430 iterations "
-    "(hessian-vector products vs SciPy's dense H @ p differ in the last bits), and "
-    "SciPy's escapes the saddle in its last 50 iterations (f = 0.0038), ours does "
-    "not (7.80)",
     ("ext_powell_12", "Nelder-Mead"): "the three identical blocks of x0 tie vertex "
     "values; numpy's argsort (introsort) orders ties differently from sciax's stable "
     "sort, and SciPy itself with argsort(kind='stable') gives exactly ours (1745 "
