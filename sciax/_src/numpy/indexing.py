@@ -431,52 +431,6 @@ def _scatter(x: Any, idx: Any, values: Any, scatter_fn: Callable[..., Any], *,
                       mode=lax.GatherScatterMode.FILL_OR_DROP if mode is None else mode)
 
 
-def _window_update(x: Any, idx: Any, values: Any, add: bool, name: str) -> Any:
-    """``x.at[idx].set(values)`` (``.add`` when ``add``) as a
-    ``dynamic_update_slice`` when ``idx`` selects one block: in-bounds static
-    integers and step-1 slices only.  Returns None for any other index (the
-    scatter path decides).
-
-    A block write is what such an update is; as a scatter it cost XLA a
-    scatter kernel (which also keeps a loop around it from being compiled as
-    one kernel on the CPU) and its derivative a gather and a scatter-add.
-    """
-    x = _as_array(util.as_operand(f"at[].{name}", x))
-    shape = get_aval(x).shape
-    if not shape:
-        return None
-    entries, advanced = _expand(idx, shape)
-    if advanced or len(entries) != len(shape):
-        return None
-    starts: list[int] = []
-    window: list[int] = []
-    out_shape: list[int] = []
-    for i, n in zip(entries, shape):
-        if isinstance(i, slice):
-            start, stop, step = i.indices(n)
-            if step != 1 or stop <= start:
-                return None
-            starts.append(start)
-            window.append(stop - start)
-            out_shape.append(stop - start)
-        elif _is_int_scalar(i) and -n <= i < n:
-            starts.append(operator.index(i) % n)
-            window.append(1)
-        else:  # None, a traced index, or one out of bounds (dropped by the scatter)
-            return None
-    dt = get_aval(x).dtype
-    values = util.as_operand(f"at[].{name}", values)
-    if get_aval(values).dtype != dt:
-        values = lax.convert_element_type(values, dt, get_aval(x).weak_type)
-    values = util.broadcast_to(values, tuple(out_shape), f"at[].{name}")
-    if tuple(out_shape) != tuple(window):
-        values = lax.reshape(values, tuple(window))
-    if add:
-        values = lax.add(lax.slice(x, tuple(starts),
-                                   tuple(s + w for s, w in zip(starts, window))), values)
-    return lax.dynamic_update_slice(x, values, tuple(starts))
-
-
 class _IndexUpdateHelper:
     """``x.at``: ``x.at[idx]`` gives an :class:`_IndexUpdateRef`."""
 
@@ -545,11 +499,6 @@ class _IndexUpdateRef:
 
     def _update(self, values: Any, fn: Callable[..., Any], name: str,
                 indices_are_sorted: bool, unique_indices: bool, mode: Any) -> Any:
-        if mode is None and (fn is lax.scatter or fn is lax.scatter_add):
-            out = _window_update(self.array, self.index, values,
-                                 fn is lax.scatter_add, name)
-            if out is not None:
-                return out
         return _scatter(self.array, self.index, values, fn,
                         indices_are_sorted=indices_are_sorted,
                         unique_indices=unique_indices, mode=mode, name=name)
