@@ -76,6 +76,18 @@ def _first(fn: Callable, cpu: dict, key: str) -> float:
     return w
 
 
+
+def _diffrax_lorenz(diffrax: Any, jnp: Any, y0: Any, t1: float) -> Any:
+    """diffrax's Dopri5 on Lorenz from 0 to ``t1``, saving y(t1): the yardstick
+    of rows (a)-(c)."""
+    term = diffrax.ODETerm(lambda t, y, args: jnp.stack([
+        10.0 * (y[1] - y[0]), y[0] * (28.0 - y[2]) - y[1],
+        y[0] * y[1] - 8.0 / 3.0 * y[2]]))
+    return diffrax.diffeqsolve(
+        term, diffrax.Dopri5(), 0.0, t1, None, y0,
+        stepsize_controller=diffrax.PIDController(rtol=RTOL, atol=ATOL),
+        saveat=diffrax.SaveAt(t1=True), max_steps=16384).ys
+
 def _time(fn: Callable, reps: int) -> float:
     out = []
     for _ in range(reps):
@@ -132,13 +144,7 @@ def main() -> None:
 
     if diffrax is not None:
         def dfx_solve(y0, t1=10.0):
-            term = diffrax.ODETerm(lambda t, y, args: jnp.stack([
-                10.0 * (y[1] - y[0]), y[0] * (28.0 - y[2]) - y[1],
-                y[0] * y[1] - 8.0 / 3.0 * y[2]]))
-            return diffrax.diffeqsolve(
-                term, diffrax.Dopri5(), 0.0, t1, None, y0,
-                stepsize_controller=diffrax.PIDController(rtol=RTOL, atol=ATOL),
-                saveat=diffrax.SaveAt(t1=True), max_steps=16384).ys
+            return _diffrax_lorenz(diffrax, jnp, y0, t1)
         dfx_one = jax.jit(dfx_solve)
         dfx_batch = jax.jit(jax.vmap(dfx_solve))
         res["diffrax first call (a)"] = _time(lambda: dfx_one(jnp.asarray(Y0)), 1)
@@ -360,13 +366,7 @@ def grads(reps: int) -> None:
     res["sciax grad (c)"] = _time(lambda: sx_g(y0), reps)
     if diffrax is not None:
         def dfx_solve(y0, t1=1.0):
-            term = diffrax.ODETerm(lambda t, y, args: jnp.stack([
-                10.0 * (y[1] - y[0]), y[0] * (28.0 - y[2]) - y[1],
-                y[0] * y[1] - 8.0 / 3.0 * y[2]]))
-            return diffrax.diffeqsolve(
-                term, diffrax.Dopri5(), 0.0, t1, None, y0,
-                stepsize_controller=diffrax.PIDController(rtol=RTOL, atol=ATOL),
-                saveat=diffrax.SaveAt(t1=True), max_steps=16384).ys
+            return _diffrax_lorenz(diffrax, jnp, y0, t1)
         jax.jit(dfx_solve)(jnp.asarray(Y0))
         dfx_g = jax.jit(jax.grad(lambda y0: jnp.sum(dfx_solve(y0))))
         res["diffrax grad first call (c)"] = _first(
