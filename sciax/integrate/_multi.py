@@ -183,11 +183,13 @@ def tplquad(func: Callable, a: Any, b: Any, gfun: Any, hfun: Any, qfun: Any, rfu
 
     Notes
     -----
-    Known limitation: three nested adaptive loops, each batched over the
-    nodes of the level outside it, compile to a program whose buffers grow
-    with the product of the three interval stores; on the 2-core/24 GiB test
-    machine the example below asked XLA for 27 GB and failed. It is therefore
-    not run as a doctest until the nested batching is fixed.
+    Three nested adaptive loops, each batched over the nodes of the level
+    outside it (through quad's batching rule: one 21-point rule for every
+    node, the adaptive loop only for the nodes it did not settle), make a
+    large program: the example below takes about 2.5 minutes to compile and
+    run on a 2-core machine, so it is checked by a slow test
+    (``tests/integrate/test_quad_multi.py::test_tplquad``) rather than as a
+    doctest.
 
     Examples
     --------
