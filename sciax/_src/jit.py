@@ -20,15 +20,15 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from sciax._src import compile_log, dispatch
+from sciax._src.config import config
+from sciax._src.backend.array import Array
+from sciax._src.backend.array import device_put as _device_put, scalar_array
+from sciax._src.backend.pytree import registry
 
 try:  # the optional C accelerator of the cache-hit path (built by setup.py)
     from sciax._src import _fastjit
 except ImportError:
     _fastjit = None
-from sciax._src.config import config
-from sciax._src.backend.array import Array
-from sciax._src.backend.array import device_put as _device_put, scalar_array
-from sciax._src.backend.pytree import registry
 
 _flatten = registry.flatten
 _get_key = operator.attrgetter("aval.key")
@@ -332,9 +332,9 @@ _live_jitted: weakref.WeakSet = weakref.WeakSet()
 
 def _fast_base() -> type:
     """The C accelerator's base class for :class:`JitWrapped` (its cache-hit
-    path for positional calls of Arrays and tuples/lists of Arrays,
-    sciax/_src/_fastjit.c), or ``object`` when the extension was not built
-    or ``SCIAX_NO_FASTJIT=1``."""
+    path for positional calls of Arrays, Python scalars and tuples/lists of
+    them, sciax/_src/_fastjit.c), or ``object`` when the extension was not
+    built or ``SCIAX_NO_FASTJIT=1``."""
     if _fastjit is None or os.environ.get("SCIAX_NO_FASTJIT", "") not in ("", "0"):
         return object
     _fastjit.configure(Array, _state, eval_trace, _FLAT, _POSITIONAL, _flatten,
@@ -361,9 +361,10 @@ config.on_change(_clear_jit_caches)
 class JitWrapped(_FastBase):
     """A function compiled by XLA on first call for each new argument signature.
 
-    Calling it runs :meth:`_call`; with the C accelerator built, a call of
-    positional Arrays whose signature is cached runs the same steps in C
-    (the base class) and everything else falls through to :meth:`_call`.
+    Calling it runs :meth:`_call`; with the C accelerator built, a positional
+    call of Arrays, Python scalars or tuples/lists of them whose signature is
+    cached runs the same steps in C (the base class), and everything else
+    falls through to :meth:`_call`.
     """
 
     def __init__(self, fun: Callable, static_argnums: Any = None,

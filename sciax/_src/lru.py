@@ -32,9 +32,10 @@ class LRUCache(collections.OrderedDict):
 
     ``lookup`` marks a hit as most recently used; ``put`` inserts and evicts
     the least recently used entries beyond ``maxsize``.  Plain ``get`` and item
-    access stay dict-speed and do not touch the order, so a hot path may call
-    ``get`` and then ``touch(key)`` (which costs nothing while the cache holds
-    one entry, the common case of a function called with one signature).
+    access stay dict-speed and do not touch the order (a hot path calls
+    ``move_to_end`` itself, and only while the cache holds more than one entry).
+    ``removals`` counts the entries that have left (evicted or cleared), so a
+    holder of a value outside the cache can tell whether it is still current.
 
     ``option`` names the :data:`sciax.config` option the size follows.
     """
@@ -51,11 +52,6 @@ class LRUCache(collections.OrderedDict):
     def clear(self) -> None:
         self.removals += len(self)
         super().clear()
-
-    def touch(self, key: Any) -> None:
-        """Mark ``key`` (present) as most recently used."""
-        if len(self) > 1:
-            self.move_to_end(key)
 
     def lookup(self, key: Any, default: Any = None) -> Any:
         value = self.get(key, default)

@@ -8,8 +8,8 @@ cache, a second process reloads the executable instead (a program that took
 Entries are files ``<key>.bin`` in ``config.compilation_cache_dir``, where the
 key hashes everything that changes the binary: the StableHLO text, the compile
 options, the jaxlib version, the platform, device kind and devices, the host
-CPU's model and instruction-set flags, and sciax's version.  A file holds a header (magic, key, payload hash) and jaxlib's
-serialised executable.  Writes go to a temporary file renamed into place, so a
+CPU's model and instruction-set flags, and sciax's version.  A file holds a
+header (magic, key, payload hash) and jaxlib's serialised executable.  Writes go to a temporary file renamed into place, so a
 concurrent reader sees a whole entry or none; anything that fails to read,
 check or deserialise is a miss (and is recompiled and overwritten), never an
 error.  Reading an entry refreshes its modification time, which orders the
