@@ -206,3 +206,56 @@ def test_a_scalar_out_of_range_raises_as_on_the_python_path():
         f(2 ** 70)
     with pytest.raises(OverflowError):
         f._call(2 ** 70)
+
+
+# -- the eager sciax.numpy hit path (sciax/_src/numpy/eager.py: _hit_path) ------------
+
+@pytest.mark.parametrize("c_path", [True, False])
+def test_eager_hit_path_c_and_python_agree(c_path):
+    from sciax._src.numpy import eager
+    if c_path and eager._FastBase is object:
+        pytest.skip("the extension is not built or is turned off")
+    saved = eager._FastBase
+    if not c_path:
+        eager._FastBase = object
+    try:
+        cache = eager.LRUCache("jit_cache_size")
+        arrays: dict = {}
+        hit = eager._hit_path(arrays, cache)
+    finally:
+        eager._FastBase = saved
+    prog = sciax.jit(lambda a, b: a * b + 1)
+    x, y = snp.arange(3.0), snp.ones(3)
+    assert hit((x, y), {}) is eager._MISS  # nothing remembered yet
+    cache.put("sig", prog)
+    cache.put("other", None)
+    arrays[2] = ("sig", prog, cache.removals)
+    _same(hit((x, y), {}), prog(x, y))
+    assert list(cache) == ["other", "sig"]  # a hit is the most recently used
+    assert hit((x, y), {"k": 1}) is eager._MISS  # keywords: the slow path
+    assert hit((x, 2.0), {}) is eager._MISS  # not all Arrays
+    assert hit((x,), {}) is eager._MISS  # another number of arguments
+    seen = []
+    sciax.vmap(lambda v: seen.append(hit((v, v), {}) is eager._MISS) or v)(x)
+    assert seen == [True]
+    cache.clear()  # the remembered program is no longer current
+    assert hit((x, y), {}) is eager._MISS
+    # a failing program: the entry is dropped and the slow path decides
+    bad = sciax.jit(lambda a, b: a @ b.reshape(1, 3))
+    cache.put("bad", bad)
+    arrays[2] = ("bad", bad, cache.removals)
+    assert hit((x, y), {}) is eager._MISS
+    assert 2 not in arrays
+
+
+def test_eager_wrapper_results_and_refcounts():
+    v = snp.linspace(0.0, 1.0, 5)
+    ref = np.sin(np.asarray(v))
+    for _ in range(3):
+        np.testing.assert_allclose(np.asarray(snp.sin(v)), ref, rtol=1e-15, atol=0)
+    before = (sys.getrefcount(v), sys.getrefcount(v._buf))
+    for _ in range(500):
+        out = snp.sin(v)
+    del out
+    gc.collect()
+    assert (sys.getrefcount(v), sys.getrefcount(v._buf)) == before

@@ -44,7 +44,8 @@ static PyObject *g_trees = NULL;
 #define MAX_TREES 1024
 #define MAX_LEAVES 256
 
-static PyObject *s_trace, *s_key, *s_fast, *s_move_to_end, *s_consume, *s_unflatten;
+static PyObject *s_trace, *s_key, *s_fast, *s_move_to_end, *s_consume, *s_unflatten,
+    *s_removals;
 
 typedef struct {
     PyObject_HEAD
@@ -447,6 +448,164 @@ static PyTypeObject FastJitType = {
     .tp_methods = FastJit_methods,
 };
 
+/* The hit path of an eager sciax.numpy program (sciax/_src/numpy/eager.py):
+ * ``hit(args, kwargs)`` is the jitted program's result when the call is the
+ * one that wrapper remembers (positional exact Arrays, outside any
+ * transformation, its program still current), else ``miss``.  Step for step
+ * as the Python definition there (``_hit``):
+ *   hit = arrays[len(args)]; hit[2] == cache.removals; all args Arrays
+ *   cache.move_to_end(hit[0])           (only when it holds > 1 entries)
+ *   return hit[1](*args)                (an Exception: del arrays[n], miss)
+ */
+typedef struct {
+    PyObject_HEAD
+    PyObject *arrays; /* number of arguments -> (signature, program, removals) */
+    PyObject *cache;  /* the wrapper's LRUCache of signatures */
+    PyObject *miss;   /* returned when the hit path does not apply */
+} EagerHit;
+
+static PyObject *
+EagerHit_call(EagerHit *self, PyObject *targs, PyObject *tkw)
+{
+    PyObject *args, *kwargs;
+    if (tkw != NULL || !PyTuple_Check(targs) || PyTuple_GET_SIZE(targs) != 2) {
+        PyErr_SetString(PyExc_TypeError, "EagerHit expects (args, kwargs)");
+        return NULL;
+    }
+    args = PyTuple_GET_ITEM(targs, 0);
+    kwargs = PyTuple_GET_ITEM(targs, 1);
+    if (!PyTuple_Check(args) || (kwargs != Py_None && (!PyDict_Check(kwargs)
+                                                       || PyDict_GET_SIZE(kwargs) != 0)))
+        goto miss;
+    if (g_array_type == NULL)
+        goto miss;
+    PyObject *trace = PyObject_GetAttr(g_state, s_trace);
+    if (trace == NULL) {
+        PyErr_Clear();
+        goto miss;
+    }
+    Py_DECREF(trace); /* identity only */
+    if (trace != g_eval_trace)
+        goto miss;
+    Py_ssize_t n = PyTuple_GET_SIZE(args);
+    PyObject *nkey = PyLong_FromSsize_t(n);
+    if (nkey == NULL)
+        return NULL;
+    PyObject *hit = PyDict_GetItemWithError(self->arrays, nkey); /* borrowed */
+    if (hit == NULL) {
+        Py_DECREF(nkey);
+        if (PyErr_Occurred())
+            return NULL;
+        goto miss;
+    }
+    if (!PyTuple_Check(hit) || PyTuple_GET_SIZE(hit) != 3) {
+        Py_DECREF(nkey);
+        goto miss;
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (Py_TYPE(PyTuple_GET_ITEM(args, i)) != g_array_type) {
+            Py_DECREF(nkey);
+            goto miss;
+        }
+    Py_INCREF(hit);
+    PyObject *removals = PyObject_GetAttr(self->cache, s_removals);
+    int current = removals == NULL ? -1
+                  : PyObject_RichCompareBool(PyTuple_GET_ITEM(hit, 2), removals, Py_EQ);
+    Py_XDECREF(removals);
+    if (current <= 0) {
+        Py_DECREF(hit);
+        Py_DECREF(nkey);
+        if (current < 0)
+            return NULL;
+        goto miss;
+    }
+    if (PyObject_Size(self->cache) > 1) {
+        PyObject *r = PyObject_CallMethodOneArg(self->cache, s_move_to_end,
+                                                PyTuple_GET_ITEM(hit, 0));
+        if (r == NULL) {
+            Py_DECREF(hit);
+            Py_DECREF(nkey);
+            return NULL;
+        }
+        Py_DECREF(r);
+    }
+    PyObject *out = PyObject_Call(PyTuple_GET_ITEM(hit, 1), args, NULL);
+    Py_DECREF(hit);
+    if (out == NULL) {
+        if (!PyErr_ExceptionMatches(PyExc_Exception)) {
+            Py_DECREF(nkey);
+            return NULL;
+        }
+        PyErr_Clear(); /* the wrapper's slow path decides, and raises again */
+        if (PyDict_DelItem(self->arrays, nkey) < 0)
+            PyErr_Clear();
+        Py_DECREF(nkey);
+        goto miss;
+    }
+    Py_DECREF(nkey);
+    return out;
+miss:
+    Py_INCREF(self->miss);
+    return self->miss;
+}
+
+static PyObject *
+EagerHit_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    PyObject *arrays, *cache, *miss;
+    if (!PyArg_ParseTuple(args, "O!OO:EagerHit", &PyDict_Type, &arrays, &cache, &miss))
+        return NULL;
+    EagerHit *self = (EagerHit *)type->tp_alloc(type, 0);
+    if (self == NULL)
+        return NULL;
+    Py_INCREF(arrays);
+    self->arrays = arrays;
+    Py_INCREF(cache);
+    self->cache = cache;
+    Py_INCREF(miss);
+    self->miss = miss;
+    return (PyObject *)self;
+}
+
+static int
+EagerHit_traverse(EagerHit *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->arrays);
+    Py_VISIT(self->cache);
+    Py_VISIT(self->miss);
+    return 0;
+}
+
+static int
+EagerHit_clear(EagerHit *self)
+{
+    Py_CLEAR(self->arrays);
+    Py_CLEAR(self->cache);
+    Py_CLEAR(self->miss);
+    return 0;
+}
+
+static void
+EagerHit_dealloc(EagerHit *self)
+{
+    PyObject_GC_UnTrack(self);
+    EagerHit_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyTypeObject EagerHitType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "sciax._src._fastjit.EagerHit",
+    .tp_basicsize = sizeof(EagerHit),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = "EagerHit(arrays, cache, miss): the hit path of an eager sciax.numpy "
+              "program; called as hit(args, kwargs).",
+    .tp_new = EagerHit_new,
+    .tp_call = (ternaryfunc)EagerHit_call,
+    .tp_traverse = (traverseproc)EagerHit_traverse,
+    .tp_clear = (inquiry)EagerHit_clear,
+    .tp_dealloc = (destructor)EagerHit_dealloc,
+};
+
 static PyMethodDef module_methods[] = {
     {"configure", configure, METH_VARARGS,
      "configure(Array, trace_state, eval_trace, flat_tag, positional_tag, flatten, "
@@ -462,7 +621,7 @@ static struct PyModuleDef module_def = {
 PyMODINIT_FUNC
 PyInit__fastjit(void)
 {
-    if (PyType_Ready(&FastJitType) < 0)
+    if (PyType_Ready(&FastJitType) < 0 || PyType_Ready(&EagerHitType) < 0)
         return NULL;
 #define INTERN(var, text)                                                             \
     if ((var = PyUnicode_InternFromString(text)) == NULL)                             \
@@ -473,6 +632,7 @@ PyInit__fastjit(void)
     INTERN(s_move_to_end, "move_to_end");
     INTERN(s_consume, "consume_with_handlers");
     INTERN(s_unflatten, "unflatten");
+    INTERN(s_removals, "removals");
 #undef INTERN
     if ((g_trees = PyDict_New()) == NULL)
         return NULL;
@@ -482,6 +642,12 @@ PyInit__fastjit(void)
     Py_INCREF(&FastJitType);
     if (PyModule_AddObject(m, "FastJit", (PyObject *)&FastJitType) < 0) {
         Py_DECREF(&FastJitType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&EagerHitType);
+    if (PyModule_AddObject(m, "EagerHit", (PyObject *)&EagerHitType) < 0) {
+        Py_DECREF(&EagerHitType);
         Py_DECREF(m);
         return NULL;
     }
