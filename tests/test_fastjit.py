@@ -232,7 +232,14 @@ def test_eager_hit_path_c_and_python_agree(c_path):
     arrays[2] = ("sig", prog, cache.removals)
     _same(hit((x, y), {}), prog(x, y))
     assert list(cache) == ["other", "sig"]  # a hit is the most recently used
-    assert hit((x, y), {"k": 1}) is eager._MISS  # keywords: the slow path
+    assert hit((x, y), {"k": 1}) is eager._MISS  # not remembered with this keyword
+    kw = {"mode": "a", "n": 1, "flag": True, "none": None}
+    arrays[eager._memo_key(2, kw)] = ("sig", prog, cache.removals)
+    _same(hit((x, y), dict(kw)), prog(x, y))  # static keywords: remembered
+    assert hit((x, y), dict(kw, n=True)) is eager._MISS  # True is not 1 here
+    assert hit((x, y), dict(kw, n=2)) is eager._MISS
+    assert hit((x, y), {"mode": 1.5}) is eager._MISS  # a float is dynamic
+    assert eager._memo_key(2, {"mode": 1.5}) is None
     assert hit((x, 2.0), {}) is eager._MISS  # not all Arrays
     assert hit((x,), {}) is eager._MISS  # another number of arguments
     seen = []
@@ -246,6 +253,24 @@ def test_eager_hit_path_c_and_python_agree(c_path):
     arrays[2] = ("bad", bad, cache.removals)
     assert hit((x, y), {}) is eager._MISS
     assert 2 not in arrays
+
+
+def test_eager_calls_with_static_keywords_hit_and_agree():
+    import sciax.linalg as sla
+    a = snp.asarray(np.array([[4.0, 1.0], [1.0, 3.0]]))
+    b = snp.asarray(np.array([1.0, 2.0]))
+    ref = np.linalg.solve(np.asarray(a), np.asarray(b))
+    for _ in range(4):  # op by op, compile, then remembered hits
+        np.testing.assert_allclose(np.asarray(sla.solve(a, b, assume_a="pos")), ref,
+                                   rtol=1e-14)
+        np.testing.assert_allclose(np.asarray(sla.solve(a, b, assume_a="pos", lower=True)),
+                                   ref, rtol=1e-14)
+    x = snp.arange(6.0).reshape(2, 3)
+    for axis in (0, 1, None, 0, 1, None, -1):
+        np.testing.assert_array_equal(np.asarray(snp.sum(x, axis=axis)),
+                                      np.asarray(x).sum(axis=axis))
+    assert any(isinstance(k, tuple) and k[1] == "axis" for k in snp.sum._eager_memo)
+    assert (2, "assume_a", str, "pos") in sla.solve._eager_memo
 
 
 def test_eager_wrapper_results_and_refcounts():

@@ -449,17 +449,54 @@ static PyTypeObject FastJitType = {
 };
 
 /* The hit path of an eager sciax.numpy program (sciax/_src/numpy/eager.py):
- * ``hit(args, kwargs)`` is the jitted program's result when the call is the
- * one that wrapper remembers (positional exact Arrays, outside any
- * transformation, its program still current), else ``miss``.  Step for step
- * as the Python definition there (``_hit``):
- *   hit = arrays[len(args)]; hit[2] == cache.removals; all args Arrays
+ * ``hit(args, kwargs)`` is the jitted program's result when the call is one
+ * that wrapper remembers (positional exact Arrays and static keywords,
+ * outside any transformation, its program still current), else ``miss``.
+ * Step for step as the Python definition there (``_hit_path``):
+ *   hit = arrays[memo_key]; hit[2] == cache.removals; all args Arrays
  *   cache.move_to_end(hit[0])           (only when it holds > 1 entries)
  *   return hit[1](*args)                (an Exception: del arrays[n], miss)
  */
+/* The key of ``arrays``: the number of arguments, or with keyword arguments
+   (each a str, int, bool or None: static) the tuple (n, name, type, value,
+   ...) in the call's order; NULL without an error when a keyword's value is
+   of another type. */
+static PyObject *
+memo_key(Py_ssize_t n, PyObject *kwargs)
+{
+    Py_ssize_t nkw = PyDict_GET_SIZE(kwargs);
+    if (nkw == 0)
+        return PyLong_FromSsize_t(n);
+    PyObject *key = PyTuple_New(1 + 3 * nkw);
+    if (key == NULL)
+        return NULL;
+    PyObject *num = PyLong_FromSsize_t(n);
+    if (num == NULL) {
+        Py_DECREF(key);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(key, 0, num);
+    Py_ssize_t pos = 0, i = 1;
+    PyObject *name, *value;
+    while (PyDict_Next(kwargs, &pos, &name, &value)) {
+        if (!(PyUnicode_CheckExact(value) || PyLong_CheckExact(value) || PyBool_Check(value)
+              || value == Py_None)) {
+            Py_DECREF(key);
+            return NULL;
+        }
+        Py_INCREF(name);
+        PyTuple_SET_ITEM(key, i++, name);
+        Py_INCREF(Py_TYPE(value));
+        PyTuple_SET_ITEM(key, i++, (PyObject *)Py_TYPE(value));
+        Py_INCREF(value);
+        PyTuple_SET_ITEM(key, i++, value);
+    }
+    return key;
+}
+
 typedef struct {
     PyObject_HEAD
-    PyObject *arrays; /* number of arguments -> (signature, program, removals) */
+    PyObject *arrays; /* memo_key -> (signature, program, removals) */
     PyObject *cache;  /* the wrapper's LRUCache of signatures */
     PyObject *miss;   /* returned when the hit path does not apply */
 } EagerHit;
@@ -474,8 +511,7 @@ EagerHit_call(EagerHit *self, PyObject *targs, PyObject *tkw)
     }
     args = PyTuple_GET_ITEM(targs, 0);
     kwargs = PyTuple_GET_ITEM(targs, 1);
-    if (!PyTuple_Check(args) || (kwargs != Py_None && (!PyDict_Check(kwargs)
-                                                       || PyDict_GET_SIZE(kwargs) != 0)))
+    if (!PyTuple_Check(args) || !PyDict_Check(kwargs))
         goto miss;
     if (g_array_type == NULL)
         goto miss;
@@ -488,9 +524,12 @@ EagerHit_call(EagerHit *self, PyObject *targs, PyObject *tkw)
     if (trace != g_eval_trace)
         goto miss;
     Py_ssize_t n = PyTuple_GET_SIZE(args);
-    PyObject *nkey = PyLong_FromSsize_t(n);
-    if (nkey == NULL)
-        return NULL;
+    PyObject *nkey = memo_key(n, kwargs);
+    if (nkey == NULL) {
+        if (PyErr_Occurred())
+            return NULL;
+        goto miss;
+    }
     PyObject *hit = PyDict_GetItemWithError(self->arrays, nkey); /* borrowed */
     if (hit == NULL) {
         Py_DECREF(nkey);

@@ -104,6 +104,23 @@ def _make_program(fun: Callable, treedef: Any, statics: tuple) -> JitWrapped:
 _RETRY = Exception
 
 _MISS = object()  # the hit path does not apply: take the wrapper's slow path
+_STATIC_KEYWORD = frozenset({str, int, bool, type(None)})
+_MEMO_SIZE = 32  # remembered calls per function (each keeps its program alive)
+
+
+def _memo_key(n: int, kwargs: dict) -> Any:
+    """The hit path's key of a call with ``n`` positional arguments: ``n``,
+    or with keyword arguments whose values are all static (str, int, bool,
+    None) ``(n, name, type, value, ...)`` in the call's order; None when a
+    keyword's value is of another type."""
+    if not kwargs:
+        return n
+    key = [n]
+    for name, value in kwargs.items():
+        if type(value) not in _STATIC_KEYWORD:
+            return None
+        key += (name, type(value), value)
+    return tuple(key)
 
 
 def _hit_path(arrays: dict, cache: LRUCache) -> Callable:
@@ -116,18 +133,19 @@ def _hit_path(arrays: dict, cache: LRUCache) -> Callable:
         return _fastjit.EagerHit(arrays, cache, _MISS)
 
     def hit(args: tuple, kwargs: dict) -> Any:
-        if kwargs or _state.trace is not eval_trace:
+        if _state.trace is not eval_trace:
             return _MISS
-        entry = arrays.get(len(args))
-        if (entry is None or entry[2] != cache.removals
-                or not _ARRAY.issuperset(map(type, args))):
+        key = _memo_key(len(args), kwargs)
+        entry = None if key is None else arrays.get(key)
+        if (entry is None or not _ARRAY.issuperset(map(type, args))
+                or entry[2] != cache.removals):
             return _MISS
         if len(cache) > 1:
             cache.move_to_end(entry[0])
         try:
             return entry[1](*args)
         except _RETRY:
-            del arrays[len(args)]  # the slow path decides
+            del arrays[key]  # the slow path decides
             return _MISS
 
     return hit
@@ -145,10 +163,11 @@ def program(fun: Callable) -> Callable:
         return _OWN[fun]
     # static signature -> program (a JitWrapped keeping executables per shape)
     cache = LRUCache("jit_cache_size")
-    # calls of only positional Arrays (``sin(v)``, ``add(v, w)``): number of
-    # arguments -> (signature, program, cache.removals) once it has run; such a
-    # call skips the signature's flattening and classification and goes
-    # straight to jit.  The entry is current while nothing has left the
+    # calls of positional Arrays and static keywords (``sin(v)``, ``add(v, w)``,
+    # ``solve(a, b, assume_a='pos')``): _memo_key -> (signature, program,
+    # cache.removals) once it has run, at most _MEMO_SIZE of them; such a call
+    # skips the signature's flattening and classification and goes straight
+    # to jit.  The entry is current while nothing has left the
     # bounded cache since (an evicted or cleared program is not kept alive
     # here); comparing a counter costs less than looking the signature up.
     arrays: dict = {}
@@ -184,12 +203,17 @@ def program(fun: Callable) -> Callable:
         except _RETRY:
             cache.put(key, _DIRECT)
             return fun(*args, **kwargs)
-        if not kwargs and len(leaves) == len(args) and _ARRAY.issuperset(
-                map(type, args)):
-            arrays[len(args)] = (key, prog, cache.removals)
+        # remember a call of positional Arrays and static keywords: its
+        # dynamic leaves are exactly ``args``
+        memo = _memo_key(len(args), kwargs)
+        if memo is not None and _ARRAY.issuperset(map(type, args)):
+            if len(arrays) >= _MEMO_SIZE and memo not in arrays:
+                arrays.clear()
+            arrays[memo] = (key, prog, cache.removals)
         return out
 
     wrapper._eager_cache = cache  # for tests: the signatures seen
+    wrapper._eager_memo = arrays  # for tests: the calls the hit path knows
     if own.startswith("sciax._src."):
         _OWN[fun] = wrapper
     return wrapper
