@@ -81,3 +81,37 @@ def test_single_device_runs_programs_inline_by_default():
                   or v + 1.0)
     np.testing.assert_array_equal(np.asarray(g(x)), np.arange(1000.0) + 1.0)
     assert seen == [3.0]
+
+
+def _loop_program_text():
+    def f(x):
+        body = lambda c: (c[0] + 1, sciax.numpy.sin(c[1]) * 1.5 + c[1][::-1])  # noqa: E731
+        return sciax.lax.while_loop(lambda c: c[0] < 100, body, (0, x))[1]
+    return sciax.jit(f).lower(np.ones(64)).compile().as_text()
+
+
+def test_small_loops_compile_to_one_kernel_and_the_option_turns_it_off(monkeypatch):
+    """config.cpu_loop_kernel_bytes reaches XLA's CPU compiler through the
+    compile options (the whole loop becomes a call that XLA marks
+    ``xla_cpu_small_call``); 0 keeps XLA's default, under which this loop's
+    body (over 1 kB) runs as separate kernels."""
+    import jaxlib.xla_client as xc
+
+    from sciax._src.backend.compile import with_backend_options
+    monkeypatch.delenv("XLA_FLAGS", raising=False)
+    before = sciax.config.cpu_loop_kernel_bytes
+    opts = with_backend_options(xc.CompileOptions())
+    assert b"xla_cpu_small_while_loop_byte_threshold" in opts.SerializeAsString()
+    assert str(before).encode() in opts.SerializeAsString()
+    try:
+        assert "xla_cpu_small_call" in _loop_program_text()
+        sciax.config.update("cpu_loop_kernel_bytes", 0)
+        plain = with_backend_options(xc.CompileOptions()).SerializeAsString()
+        assert b"small_while_loop" not in plain
+        assert "xla_cpu_small_call" not in _loop_program_text()
+    finally:
+        sciax.config.update("cpu_loop_kernel_bytes", before)
+    # other options survive the merge
+    o = xc.CompileOptions()
+    o.num_replicas = 3
+    assert with_backend_options(o).num_replicas == 3

@@ -234,14 +234,25 @@ def test_eager_hit_path_c_and_python_agree(c_path):
     assert list(cache) == ["other", "sig"]  # a hit is the most recently used
     assert hit((x, y), {"k": 1}) is eager._MISS  # not remembered with this keyword
     kw = {"mode": "a", "n": 1, "flag": True, "none": None}
-    arrays[eager._memo_key(2, kw)] = ("sig", prog, cache.removals)
+    arrays[eager._memo_key((x, y), kw)[0]] = ("sig", prog, cache.removals)
     _same(hit((x, y), dict(kw)), prog(x, y))  # static keywords: remembered
     assert hit((x, y), dict(kw, n=True)) is eager._MISS  # True is not 1 here
     assert hit((x, y), dict(kw, n=2)) is eager._MISS
-    assert hit((x, y), {"mode": 1.5}) is eager._MISS  # a float is dynamic
-    assert eager._memo_key(2, {"mode": 1.5}) is None
-    assert hit((x, 2.0), {}) is eager._MISS  # not all Arrays
-    assert hit((x,), {}) is eager._MISS  # another number of arguments
+    assert hit((x, y), {"mode": 1.5}) is eager._MISS  # a float keyword: not remembered
+    assert eager._memo_key((x, y), {"mode": 1.5}) is None
+    # static and dynamic positional arguments: the program gets the dynamic ones
+    mixed = (x, 2, "s", None, (3, 4), 2.5, y)
+    key, dyn = eager._memo_key(mixed, {})
+    assert dyn == (x, 2.5, y)
+    three = sciax.jit(lambda a, c, b: a * c + b)
+    arrays[key] = ("sig", three, cache.removals)
+    _same(hit(mixed, {}), three(x, 2.5, y))
+    for other in ((x, True, "s", None, (3, 4), 2.5, y), (x, 2, "s", None, (3, 5), 2.5, y),
+                  (x, 2, "s", None, (3, 4), 2.5, np.ones(3)),  # a NumPy array: not remembered
+                  (x, 2, "s", None, (3, 4.0), 2.5, y), (x, 2, "s", None, [3, 4], 2.5, y)):
+        assert hit(other, {}) is eager._MISS
+    assert eager._memo_key((x, (3, True)), {}) is None  # (3, True) == (3, 1): excluded
+    _same(hit((x, 2, "s", None, (3, 4), -1.0, y), {}), three(x, -1.0, y))  # new float
     seen = []
     sciax.vmap(lambda v: seen.append(hit((v, v), {}) is eager._MISS) or v)(x)
     assert seen == [True]
@@ -257,6 +268,7 @@ def test_eager_hit_path_c_and_python_agree(c_path):
 
 def test_eager_calls_with_static_keywords_hit_and_agree():
     import sciax.linalg as sla
+    from sciax._src.numpy import eager
     a = snp.asarray(np.array([[4.0, 1.0], [1.0, 3.0]]))
     b = snp.asarray(np.array([1.0, 2.0]))
     ref = np.linalg.solve(np.asarray(a), np.asarray(b))
@@ -270,7 +282,14 @@ def test_eager_calls_with_static_keywords_hit_and_agree():
         np.testing.assert_array_equal(np.asarray(snp.sum(x, axis=axis)),
                                       np.asarray(x).sum(axis=axis))
     assert any(isinstance(k, tuple) and k[1] == "axis" for k in snp.sum._eager_memo)
-    assert (2, "assume_a", str, "pos") in sla.solve._eager_memo
+    assert eager._memo_key((a, b), {"assume_a": "pos"})[0] in sla.solve._eager_memo
+    for n in (5, 7, 5, 7, 5):  # positional static ints: remembered too
+        np.testing.assert_array_equal(np.asarray(snp.arange(n)), np.arange(n))
+        np.testing.assert_array_equal(np.asarray(snp.zeros((2, n))), np.zeros((2, n)))
+        np.testing.assert_allclose(np.asarray(snp.clip(x, 0.5, float(n))),
+                                   np.clip(np.asarray(x), 0.5, n), rtol=0)
+    assert eager._memo_key((7,), {})[0] in snp.arange._eager_memo
+    assert eager._memo_key((x, 0.5, 7.0), {})[0] in snp.clip._eager_memo
 
 
 def test_eager_wrapper_results_and_refcounts():

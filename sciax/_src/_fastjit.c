@@ -210,7 +210,7 @@ static PyObject *
 fast_call(FastJit *self, PyObject *args)
 {
     Py_ssize_t n = PyTuple_GET_SIZE(args);
-    if (n == 0 || n > MAX_LEAVES || self->cache == NULL || g_array_type == NULL)
+    if (n > MAX_LEAVES || self->cache == NULL || g_array_type == NULL)
         return NULL;
     PyObject *trace = PyObject_GetAttr(g_state, s_trace);
     if (trace == NULL) {
@@ -448,57 +448,109 @@ static PyTypeObject FastJitType = {
     .tp_methods = FastJit_methods,
 };
 
-/* The hit path of an eager sciax.numpy program (sciax/_src/numpy/eager.py):
- * ``hit(args, kwargs)`` is the jitted program's result when the call is one
- * that wrapper remembers (positional exact Arrays and static keywords,
- * outside any transformation, its program still current), else ``miss``.
- * Step for step as the Python definition there (``_hit_path``):
- *   hit = arrays[memo_key]; hit[2] == cache.removals; all args Arrays
- *   cache.move_to_end(hit[0])           (only when it holds > 1 entries)
- *   return hit[1](*args)                (an Exception: del arrays[n], miss)
- */
-/* The key of ``arrays``: the number of arguments, or with keyword arguments
-   (each a str, int, bool or None: static) the tuple (n, name, type, value,
-   ...) in the call's order; NULL without an error when a keyword's value is
-   of another type. */
-static PyObject *
-memo_key(Py_ssize_t n, PyObject *kwargs)
+/* A static leaf, by exact type: str, int, bool, None. */
+static int
+is_static(PyObject *x)
 {
-    Py_ssize_t nkw = PyDict_GET_SIZE(kwargs);
-    if (nkw == 0)
-        return PyLong_FromSsize_t(n);
-    PyObject *key = PyTuple_New(1 + 3 * nkw);
-    if (key == NULL)
-        return NULL;
-    PyObject *num = PyLong_FromSsize_t(n);
-    if (num == NULL) {
-        Py_DECREF(key);
-        return NULL;
+    return PyUnicode_CheckExact(x) || PyLong_CheckExact(x) || PyBool_Check(x) || x == Py_None;
+}
+
+/* The key of ``arrays`` and the call's dynamic arguments, as _memo_key in
+   sciax/_src/numpy/eager.py (its definition): the number of arguments when
+   they are all Arrays and there are no keywords; else (n, name, type, value,
+   ...) for static keywords, then (type, value) per positional argument --
+   (type, dyn) for an Array, float or complex, which is dynamic.  Returns 0
+   with new references in *key and *dynamic, 1 when the call is not of that
+   kind, -1 on error. */
+static int
+memo_key(PyObject *args, PyObject *kwargs, PyObject *dyn, PyObject **key,
+         PyObject **dynamic)
+{
+    Py_ssize_t n = PyTuple_GET_SIZE(args), nkw = PyDict_GET_SIZE(kwargs), nd = 0;
+    int all_arrays = 1;
+    for (Py_ssize_t i = 0; i < n && all_arrays; i++)
+        all_arrays = Py_TYPE(PyTuple_GET_ITEM(args, i)) == g_array_type;
+    if (all_arrays && nkw == 0) {
+        if ((*key = PyLong_FromSsize_t(n)) == NULL)
+            return -1;
+        Py_INCREF(args);
+        *dynamic = args;
+        return 0;
     }
-    PyTuple_SET_ITEM(key, 0, num);
+    PyObject *k = PyTuple_New(1 + 3 * nkw + 2 * n), *d = PyTuple_New(n);
+    if (k == NULL || d == NULL)
+        goto error;
+    PyObject *num = PyLong_FromSsize_t(n);
+    if (num == NULL)
+        goto error;
+    PyTuple_SET_ITEM(k, 0, num);
     Py_ssize_t pos = 0, i = 1;
     PyObject *name, *value;
     while (PyDict_Next(kwargs, &pos, &name, &value)) {
-        if (!(PyUnicode_CheckExact(value) || PyLong_CheckExact(value) || PyBool_Check(value)
-              || value == Py_None)) {
-            Py_DECREF(key);
-            return NULL;
-        }
+        if (!is_static(value))
+            goto other;
         Py_INCREF(name);
-        PyTuple_SET_ITEM(key, i++, name);
+        PyTuple_SET_ITEM(k, i++, name);
         Py_INCREF(Py_TYPE(value));
-        PyTuple_SET_ITEM(key, i++, (PyObject *)Py_TYPE(value));
+        PyTuple_SET_ITEM(k, i++, (PyObject *)Py_TYPE(value));
         Py_INCREF(value);
-        PyTuple_SET_ITEM(key, i++, value);
+        PyTuple_SET_ITEM(k, i++, value);
     }
-    return key;
+    for (Py_ssize_t j = 0; j < n; j++) {
+        PyObject *x = PyTuple_GET_ITEM(args, j), *v;
+        if (Py_TYPE(x) == g_array_type || PyFloat_CheckExact(x) || PyComplex_CheckExact(x)) {
+            v = dyn;
+            Py_INCREF(x);
+            PyTuple_SET_ITEM(d, nd++, x);
+        }
+        else if (is_static(x))
+            v = x;
+        else if (PyTuple_CheckExact(x)) {
+            for (Py_ssize_t m = 0; m < PyTuple_GET_SIZE(x); m++)
+                if (!PyLong_CheckExact(PyTuple_GET_ITEM(x, m)))
+                    goto other;
+            v = x;
+        }
+        else
+            goto other;
+        Py_INCREF(Py_TYPE(x));
+        PyTuple_SET_ITEM(k, i++, (PyObject *)Py_TYPE(x));
+        Py_INCREF(v);
+        PyTuple_SET_ITEM(k, i++, v);
+    }
+    if (_PyTuple_Resize(&d, nd) < 0) {
+        d = NULL;
+        goto error;
+    }
+    *key = k;
+    *dynamic = d;
+    return 0;
+other:
+    Py_DECREF(k);
+    Py_DECREF(d);
+    return 1;
+error:
+    Py_XDECREF(k);
+    Py_XDECREF(d);
+    return -1;
 }
 
+/* The hit path of an eager sciax.numpy program (sciax/_src/numpy/eager.py):
+ * ``hit(args, kwargs)`` is the jitted program's result when the call is one
+ * that wrapper remembers (outside any transformation, its program still
+ * current), else ``miss``.  Step for step as the Python definition there
+ * (``_hit_path``):
+ *   key, dynamic = memo_key(args, kwargs); hit = arrays[key]
+ *   hit[2] == cache.removals
+ *   cache.move_to_end(hit[0])           (only when it holds > 1 entries)
+ *   return hit[1](*dynamic)             (an Exception: del arrays[key], miss)
+ */
 typedef struct {
     PyObject_HEAD
     PyObject *arrays; /* memo_key -> (signature, program, removals) */
     PyObject *cache;  /* the wrapper's LRUCache of signatures */
     PyObject *miss;   /* returned when the hit path does not apply */
+    PyObject *dyn;    /* a dynamic argument's place in a memo key */
 } EagerHit;
 
 static PyObject *
@@ -523,29 +575,20 @@ EagerHit_call(EagerHit *self, PyObject *targs, PyObject *tkw)
     Py_DECREF(trace); /* identity only */
     if (trace != g_eval_trace)
         goto miss;
-    Py_ssize_t n = PyTuple_GET_SIZE(args);
-    PyObject *nkey = memo_key(n, kwargs);
-    if (nkey == NULL) {
-        if (PyErr_Occurred())
-            return NULL;
+    PyObject *nkey, *dynamic;
+    int r = memo_key(args, kwargs, self->dyn, &nkey, &dynamic);
+    if (r < 0)
+        return NULL;
+    if (r > 0)
         goto miss;
-    }
     PyObject *hit = PyDict_GetItemWithError(self->arrays, nkey); /* borrowed */
-    if (hit == NULL) {
+    if (hit == NULL || !PyTuple_Check(hit) || PyTuple_GET_SIZE(hit) != 3) {
         Py_DECREF(nkey);
+        Py_DECREF(dynamic);
         if (PyErr_Occurred())
             return NULL;
         goto miss;
     }
-    if (!PyTuple_Check(hit) || PyTuple_GET_SIZE(hit) != 3) {
-        Py_DECREF(nkey);
-        goto miss;
-    }
-    for (Py_ssize_t i = 0; i < n; i++)
-        if (Py_TYPE(PyTuple_GET_ITEM(args, i)) != g_array_type) {
-            Py_DECREF(nkey);
-            goto miss;
-        }
     Py_INCREF(hit);
     PyObject *removals = PyObject_GetAttr(self->cache, s_removals);
     int current = removals == NULL ? -1
@@ -554,22 +597,25 @@ EagerHit_call(EagerHit *self, PyObject *targs, PyObject *tkw)
     if (current <= 0) {
         Py_DECREF(hit);
         Py_DECREF(nkey);
+        Py_DECREF(dynamic);
         if (current < 0)
             return NULL;
         goto miss;
     }
     if (PyObject_Size(self->cache) > 1) {
-        PyObject *r = PyObject_CallMethodOneArg(self->cache, s_move_to_end,
+        PyObject *t = PyObject_CallMethodOneArg(self->cache, s_move_to_end,
                                                 PyTuple_GET_ITEM(hit, 0));
-        if (r == NULL) {
+        if (t == NULL) {
             Py_DECREF(hit);
             Py_DECREF(nkey);
+            Py_DECREF(dynamic);
             return NULL;
         }
-        Py_DECREF(r);
+        Py_DECREF(t);
     }
-    PyObject *out = PyObject_Call(PyTuple_GET_ITEM(hit, 1), args, NULL);
+    PyObject *out = PyObject_Call(PyTuple_GET_ITEM(hit, 1), dynamic, NULL);
     Py_DECREF(hit);
+    Py_DECREF(dynamic);
     if (out == NULL) {
         if (!PyErr_ExceptionMatches(PyExc_Exception)) {
             Py_DECREF(nkey);
@@ -591,8 +637,9 @@ miss:
 static PyObject *
 EagerHit_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    PyObject *arrays, *cache, *miss;
-    if (!PyArg_ParseTuple(args, "O!OO:EagerHit", &PyDict_Type, &arrays, &cache, &miss))
+    PyObject *arrays, *cache, *miss, *dyn;
+    if (!PyArg_ParseTuple(args, "O!OOO:EagerHit", &PyDict_Type, &arrays, &cache, &miss,
+                          &dyn))
         return NULL;
     EagerHit *self = (EagerHit *)type->tp_alloc(type, 0);
     if (self == NULL)
@@ -603,6 +650,8 @@ EagerHit_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     self->cache = cache;
     Py_INCREF(miss);
     self->miss = miss;
+    Py_INCREF(dyn);
+    self->dyn = dyn;
     return (PyObject *)self;
 }
 
@@ -612,6 +661,7 @@ EagerHit_traverse(EagerHit *self, visitproc visit, void *arg)
     Py_VISIT(self->arrays);
     Py_VISIT(self->cache);
     Py_VISIT(self->miss);
+    Py_VISIT(self->dyn);
     return 0;
 }
 
@@ -621,6 +671,7 @@ EagerHit_clear(EagerHit *self)
     Py_CLEAR(self->arrays);
     Py_CLEAR(self->cache);
     Py_CLEAR(self->miss);
+    Py_CLEAR(self->dyn);
     return 0;
 }
 
@@ -636,7 +687,7 @@ static PyTypeObject EagerHitType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "sciax._src._fastjit.EagerHit",
     .tp_basicsize = sizeof(EagerHit),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
-    .tp_doc = "EagerHit(arrays, cache, miss): the hit path of an eager sciax.numpy "
+    .tp_doc = "EagerHit(arrays, cache, miss, dyn): the hit path of an eager sciax.numpy "
               "program; called as hit(args, kwargs).",
     .tp_new = EagerHit_new,
     .tp_call = (ternaryfunc)EagerHit_call,

@@ -112,6 +112,17 @@ class Config:
         Compiled one-operation programs of eagerly run primitives kept by the
         process, least recently used going first.  Default 4096
         (``SCIAX_EAGER_CACHE_SIZE``).
+    cpu_loop_kernel_bytes : int
+        XLA's CPU compiler turns a ``while`` loop whose body touches at most
+        this many bytes (and holds no sort, scatter, FFT or library call) into
+        one kernel, instead of running each operation of each trip as a kernel
+        of its own.  sciax's solvers are such loops: raising XLA's default of
+        1 kB to 1 MiB (the default here) runs a Lorenz ``solve_ivp`` or a BFGS
+        ``minimize`` several times faster and compiles them faster; larger
+        loop bodies keep XLA's multithreaded kernels.  0 keeps XLA's default.
+        Applies to programs compiled after it is set; a value in ``XLA_FLAGS``
+        (``--xla_backend_extra_options=xla_cpu_small_while_loop_byte_threshold=N``)
+        takes precedence (``SCIAX_CPU_LOOP_KERNEL_BYTES``).
     """
 
     _defaults = {
@@ -137,6 +148,9 @@ class Config:
                            _check_count, "an int >= 1"),
         "eager_cache_size": (lambda: _env_number("SCIAX_EAGER_CACHE_SIZE", 4096, int),
                              _check_count, "an int >= 1"),
+        "cpu_loop_kernel_bytes": (
+            lambda: _env_number("SCIAX_CPU_LOOP_KERNEL_BYTES", 1 << 20, int),
+            _check_size, "a number of bytes >= 0"),
     }
 
     def __init__(self) -> None:

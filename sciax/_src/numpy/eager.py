@@ -104,48 +104,64 @@ def _make_program(fun: Callable, treedef: Any, statics: tuple) -> JitWrapped:
 _RETRY = Exception
 
 _MISS = object()  # the hit path does not apply: take the wrapper's slow path
-_STATIC_KEYWORD = frozenset({str, int, bool, type(None)})
+_STATIC = frozenset({str, int, bool, type(None)})  # static leaves, by exact type
+_DYN = object()  # in a memo key: a dynamic positional argument
 _MEMO_SIZE = 32  # remembered calls per function (each keeps its program alive)
 
 
-def _memo_key(n: int, kwargs: dict) -> Any:
-    """The hit path's key of a call with ``n`` positional arguments: ``n``,
-    or with keyword arguments whose values are all static (str, int, bool,
-    None) ``(n, name, type, value, ...)`` in the call's order; None when a
-    keyword's value is of another type."""
-    if not kwargs:
-        return n
-    key = [n]
+def _memo_key(args: tuple, kwargs: dict) -> tuple[Any, tuple] | None:
+    """The hit path's key of a call and the call's dynamic arguments (the
+    program's operands), or None when the call is not of the kind remembered.
+
+    Positional arguments that are all Arrays, without keywords (``sin(v)``,
+    ``add(v, w)``): the key is their number.  Otherwise ``(n, name, type,
+    value, ...)`` for the keywords, which must all be static (str, int, bool,
+    None), then ``(type, value)`` per positional argument: static ones (those
+    types, or a tuple of ints such as a shape) by value, dynamic ones
+    (Arrays, Python floats and complexes) by type alone.  The types keep
+    ``True`` and ``1`` apart, as the signature does."""
+    if not kwargs and _ARRAY.issuperset(map(type, args)):
+        return len(args), args
+    key: list = [len(args)]
     for name, value in kwargs.items():
-        if type(value) not in _STATIC_KEYWORD:
+        if type(value) not in _STATIC:
             return None
         key += (name, type(value), value)
-    return tuple(key)
+    dynamic = []
+    for x in args:
+        t = type(x)
+        if t is Array or t is float or t is complex:
+            key += (t, _DYN)
+            dynamic.append(x)
+        elif t in _STATIC or (t is tuple and all(type(i) is int for i in x)):
+            key += (t, x)
+        else:
+            return None
+    return tuple(key), tuple(dynamic)
 
 
 def _hit_path(arrays: dict, cache: LRUCache) -> Callable:
-    """``hit(args, kwargs)``: the program's result for a call of positional
-    Arrays that the wrapper remembers in ``arrays`` (see :func:`program`),
+    """``hit(args, kwargs)``: the program's result for a call that the wrapper
+    remembers in ``arrays`` (keyed by :func:`_memo_key`, see :func:`program`),
     else ``_MISS``.  With sciax's C accelerator built (and jit using it) the
     same steps run in C (``_fastjit.EagerHit``), which removes about half of
     an eager ``sin(v)``'s Python overhead; this is their definition."""
     if _FastBase is not object:
-        return _fastjit.EagerHit(arrays, cache, _MISS)
+        return _fastjit.EagerHit(arrays, cache, _MISS, _DYN)
 
     def hit(args: tuple, kwargs: dict) -> Any:
         if _state.trace is not eval_trace:
             return _MISS
-        key = _memo_key(len(args), kwargs)
-        entry = None if key is None else arrays.get(key)
-        if (entry is None or not _ARRAY.issuperset(map(type, args))
-                or entry[2] != cache.removals):
+        memo = _memo_key(args, kwargs)
+        entry = None if memo is None else arrays.get(memo[0])
+        if entry is None or entry[2] != cache.removals:
             return _MISS
         if len(cache) > 1:
             cache.move_to_end(entry[0])
         try:
-            return entry[1](*args)
+            return entry[1](*memo[1])
         except _RETRY:
-            del arrays[key]  # the slow path decides
+            del arrays[memo[0]]  # the slow path decides
             return _MISS
 
     return hit
@@ -163,11 +179,11 @@ def program(fun: Callable) -> Callable:
         return _OWN[fun]
     # static signature -> program (a JitWrapped keeping executables per shape)
     cache = LRUCache("jit_cache_size")
-    # calls of positional Arrays and static keywords (``sin(v)``, ``add(v, w)``,
-    # ``solve(a, b, assume_a='pos')``): _memo_key -> (signature, program,
-    # cache.removals) once it has run, at most _MEMO_SIZE of them; such a call
-    # skips the signature's flattening and classification and goes straight
-    # to jit.  The entry is current while nothing has left the
+    # calls of the kinds _memo_key knows (``sin(v)``, ``add(v, w)``,
+    # ``solve(a, b, assume_a='pos')``, ``arange(1000)``, ``clip(v, 0.2, 0.8)``):
+    # key -> (signature, program, cache.removals) once it has run, at most
+    # _MEMO_SIZE of them; such a call skips the signature's flattening and
+    # classification and goes straight to jit.  The entry is current while nothing has left the
     # bounded cache since (an evicted or cleared program is not kept alive
     # here); comparing a counter costs less than looking the signature up.
     arrays: dict = {}
@@ -203,13 +219,13 @@ def program(fun: Callable) -> Callable:
         except _RETRY:
             cache.put(key, _DIRECT)
             return fun(*args, **kwargs)
-        # remember a call of positional Arrays and static keywords: its
-        # dynamic leaves are exactly ``args``
-        memo = _memo_key(len(args), kwargs)
-        if memo is not None and _ARRAY.issuperset(map(type, args)):
-            if len(arrays) >= _MEMO_SIZE and memo not in arrays:
+        # remember the call when _memo_key knows its kind: its dynamic
+        # leaves are then exactly the dynamic positional arguments
+        memo = _memo_key(args, kwargs)
+        if memo is not None:
+            if len(arrays) >= _MEMO_SIZE and memo[0] not in arrays:
                 arrays.clear()
-            arrays[memo] = (key, prog, cache.removals)
+            arrays[memo[0]] = (key, prog, cache.removals)
         return out
 
     wrapper._eager_cache = cache  # for tests: the signatures seen
