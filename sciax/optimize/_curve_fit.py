@@ -133,7 +133,10 @@ def curve_fit(f: Callable, xdata: Any, ydata: Any, p0: Any = None, sigma: Any = 
         p0 = np.ones(n)
     if not _float_array(p0, 1):  # (an eager op each: only where needed)
         p0 = p0 if hasattr(p0, "dtype") else np.asarray(p0, float)
-        p0 = snp.atleast_1d(snp.asarray(p0)).astype(float)
+        if type(p0) is np.ndarray and p0.ndim <= 1:  # one host-to-device copy
+            p0 = snp.asarray(np.atleast_1d(p0).astype(float))
+        else:
+            p0 = snp.atleast_1d(snp.asarray(p0)).astype(float)
     if p0.ndim != 1:
         raise ValueError(f"p0 must be 1-D, got shape {tuple(p0.shape)}")
     n = p0.shape[0]
@@ -160,9 +163,15 @@ def curve_fit(f: Callable, xdata: Any, ydata: Any, p0: Any = None, sigma: Any = 
     if check_finite is None:
         check_finite = nan_policy is None
     ydata = ydata if hasattr(ydata, "dtype") else np.asarray(ydata, float)
-    yc = _concrete(ydata)
-    xc = _concrete(xdata) if hasattr(xdata, "shape") or isinstance(
-        xdata, (list, np.ndarray)) else None
+    # Concrete Arrays are checked for NaN/inf inside the one program below
+    # (read back with its other flags) instead of copied to the host here.
+    in_program = (not bounded and nan_policy != "omit" and type(p0) is sciax.Array
+                  and type(ydata) is sciax.Array and type(xdata) is sciax.Array)
+    yc = xc = None
+    if not in_program:
+        yc = _concrete(ydata)
+        xc = _concrete(xdata) if hasattr(xdata, "shape") or isinstance(
+            xdata, (list, np.ndarray)) else None
     if check_finite or nan_policy == "raise":
         for name, v in (("ydata", yc), ("xdata", xc)):
             if v is not None and v.dtype.kind in "fc" and not np.all(np.isfinite(v)):
@@ -206,13 +215,36 @@ def curve_fit(f: Callable, xdata: Any, ydata: Any, p0: Any = None, sigma: Any = 
         # leastsq's gtol=0 (no gradient test); least_squares' lm needs > eps.
         ls_kw.setdefault("gtol", 1e-15)
         ls_kw.setdefault("max_nfev", 200 * (n + 1))
-    res = least_squares(_Residual(f, kind), p0, jac="2-point" if not callable(jac)
-                        else _wrap_jac(jac, kind), bounds=bounds, method=method,
-                        args=(xdata, ydata, w), **ls_kw)
+    jac_arg = "2-point" if not callable(jac) else _wrap_jac(jac, kind)
+    prog = None
+    if in_program and type(w) is sciax.Array:
+        key = (f, kind, jac_arg, method, tuple(sorted(ls_kw.items())),
+               bool(absolute_sigma), bool(check_finite or nan_policy == "raise"))
+        try:
+            prog = _PROGRAMS.get(key)
+            if prog is None:
+                prog = _PROGRAMS[key] = _fit_program(*key)
+                if len(_PROGRAMS) > 128:
+                    _PROGRAMS.pop(next(iter(_PROGRAMS)))
+        except TypeError:  # an option that cannot key a cache
+            prog = None
+    if prog is not None:
+        res, pcov, flags = prog(p0, xdata, ydata, w)
+        ok = np.asarray(flags)  # the one read back: [ydata, xdata, f(p0), pcov]
+        for name, i in (("ydata", 0), ("xdata", 1)):
+            if not ok[i]:
+                raise ValueError(f"{name} must not contain NaN or inf (check_finite)")
+        if not ok[2]:
+            raise ValueError("Residuals are not finite in the initial point.")
+        pc_ok = bool(ok[3])
+    else:
+        res = least_squares(_Residual(f, kind), p0, jac=jac_arg, bounds=bounds,
+                            method=method, args=(xdata, ydata, w), **ls_kw)
+        pcov = _PCOV[bool(absolute_sigma)](res.jac, res.cost, _constant(m - n))
+        pc = _concrete(pcov)
+        pc_ok = pc is None or bool(np.all(np.isfinite(pc)))
     popt = res.x
-    pcov = _PCOV[bool(absolute_sigma)](res.jac, res.cost, _constant(m - n))
-    pc = _concrete(pcov)
-    if pc is not None and not np.all(np.isfinite(pc)):
+    if not pc_ok:
         warnings.warn("Covariance of the parameters could not be estimated",
                       OptimizeWarning, stacklevel=2)
     if full_output:
@@ -221,7 +253,34 @@ def curve_fit(f: Callable, xdata: Any, ydata: Any, p0: Any = None, sigma: Any = 
     return popt, pcov
 
 
+_PROGRAMS: dict = {}
+
+
+def _fit_program(f, kind, jac_arg, method, ls_items, absolute, check):
+    """One compiled program for an eager ``curve_fit`` of concrete Arrays:
+    the fit, ``pcov`` and the finiteness flags the front door reads back
+    together (two programs and four host reads before)."""
+    pcov_of = _pcov_of(absolute)
+
+    def run(p0, xdata, ydata, w):
+        res = least_squares(_Residual(f, kind), p0, jac=jac_arg, method=method,
+                            args=(xdata, ydata, w), **dict(ls_items))
+        m, n = int(np.prod(ydata.shape)), p0.shape[0]
+        pcov = pcov_of(res.jac, res.cost, m - n)
+        yes = snp.asarray(True)
+        fin = (lambda v: snp.all(snp.isfinite(v)) if check else yes)  # noqa: E731
+        f0 = snp.all(snp.isfinite(_Residual(f, kind)(p0, xdata, ydata, w)))
+        return res, pcov, snp.stack([fin(ydata), fin(xdata), f0, fin(pcov)])
+
+    return sciax.jit(run)
+
+
 def _pcov_fn(absolute):
+    # One compiled program (eager calls would dispatch op by op).
+    return sciax.jit(_pcov_of(absolute))
+
+
+def _pcov_of(absolute):
     def pcov_of(J, cost, dof):
         # SciPy's rule: pseudo-inverse of J^T J by SVD, singular values below
         # eps * max(J.shape) * s_max dropped.
@@ -234,8 +293,7 @@ def _pcov_fn(absolute):
         # Scaled by the reduced chi-square; no degrees of freedom: inf.
         return snp.where(dof > 0, pcov * (2 * cost / snp.where(dof > 0, dof, 1)),
                          snp.inf)
-    # One compiled program (eager calls would dispatch op by op).
-    return sciax.jit(pcov_of)
+    return pcov_of
 
 
 _PCOV = {False: _pcov_fn(False), True: _pcov_fn(True)}

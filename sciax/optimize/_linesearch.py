@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, NamedTuple
 
+import numpy as np
+
 import sciax
 import sciax.numpy as snp
 from sciax import lax
@@ -300,19 +302,20 @@ def _dcstep(stx, fx, dx, sty, fy, dy, stp, fp, dp, brackt, stpmin, stpmax):
     def lanes(a, b, c, d):
         return snp.stack([a, b, c, d])
 
-    lane = lax.iota(snp.int32, 4)
+    # case 3's lane as a literal (an iota compare was a kernel of its own)
+    case3 = np.array([False, False, True, False])
     sgnd = snp.sign(dp) * snp.sign(dx)
     d1 = lanes(dx, dx, dx, dy)
     theta = (3.0 * (lanes(fx, fx, fx, fp) - lanes(fp, fp, fp, fy))
              / (lanes(stp, stp, stp, sty) - lanes(stx, stx, stx, stp)) + d1 + dp)
     s = snp.maximum(snp.maximum(snp.abs(theta), snp.abs(d1)), snp.abs(dp))
     disc = (theta / s) ** 2 - (d1 / s) * (dp / s)
-    disc = snp.where(lane == 2, snp.maximum(0.0, disc), disc)  # case 3 clips at 0
+    disc = snp.where(case3, snp.maximum(0.0, disc), disc)  # case 3 clips at 0
     su, sv = lanes(stx, stp, stp, stp), lanes(stp, stx, stx, sty)
     du, dv = lanes(dx, dp, dp, dp), lanes(dp, dx, dx, dy)
     gamma = s * snp.sqrt(disc)
     gamma = snp.where(sv < su, -gamma, gamma)
-    den = snp.where(lane == 2, (gamma + (dv - du)) + gamma, ((gamma - du) + gamma) + dv)
+    den = snp.where(case3, (gamma + (dv - du)) + gamma, ((gamma - du) + gamma) + dv)
     r = ((gamma - du) + theta) / den
     stpc = su + r * (sv - su)
     # the quadratic step of case 1 and the secant step of cases 2 and 3
