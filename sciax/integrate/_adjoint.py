@@ -41,7 +41,13 @@ ADJOINTS = ("direct", "backsolve", "interpolated")
 
 def solve(st: Any, adjoint: str, y0: Any, args: tuple, t0: Any, t1: Any, te: Any,
           rtol: Any, atol: Any) -> dict:
-    """Dispatch to the adjoint; one compiled program per static configuration."""
+    """Dispatch to the adjoint; one compiled program per static configuration.
+
+    Inputs that are concrete arrays here (not tracers of any transformation)
+    cannot carry a tangent: ``fixed`` marks them, so that the forward-mode
+    Jacobian of ``adjoint='direct'`` takes no direction for them (a constant
+    ``t_span`` and ``t_eval``, the common case, then give ``t`` no tangent at
+    all, and the derivative program loses every operation on it)."""
     if adjoint not in ADJOINTS:
         raise ValueError(f"`adjoint` must be one of {ADJOINTS}, got {adjoint!r}")
     if adjoint != "direct":
@@ -54,17 +60,20 @@ def solve(st: Any, adjoint: str, y0: Any, args: tuple, t0: Any, t1: Any, te: Any
         if st.events or st.dense:
             raise ValueError(f"adjoint={adjoint!r} does not support events or "
                              f"dense_output; use adjoint='direct'")
-    return _solve_jit(st, adjoint, FORWARD_MAX_INPUTS, y0, args, t0, t1, te, rtol, atol)
+    fixed = tuple(isinstance(x, (sciax.Array, np.ndarray, np.generic, float, int))
+                  for x in sciax.tree.leaves([y0, args, t0, t1, te]))
+    return _solve_jit(st, adjoint, FORWARD_MAX_INPUTS, fixed, y0, args, t0, t1, te,
+                      rtol, atol)
 
 
-@functools.partial(sciax.jit, static_argnums=(0, 1, 2))
-def _solve_jit(st, adjoint, forward_max, y0, args, t0, t1, te, rtol, atol):
+@functools.partial(sciax.jit, static_argnums=(0, 1, 2, 3))
+def _solve_jit(st, adjoint, forward_max, fixed, y0, args, t0, t1, te, rtol, atol):
     if adjoint == "direct":
-        return _direct(st, forward_max, y0, args, t0, t1, te, rtol, atol)
+        return _direct(st, forward_max, fixed, y0, args, t0, t1, te, rtol, atol)
     return _continuous(st, adjoint, y0, args, t0, t1, te, rtol, atol)
 
 
-def _direct(st, forward_max, y0, args, t0, t1, te, rtol, atol):
+def _direct(st, forward_max, fixed, y0, args, t0, t1, te, rtol, atol):
     # cycle: _ivp imports this module
     from sciax.integrate._ivp import record, replay, replayable, run
 
@@ -78,13 +87,13 @@ def _direct(st, forward_max, y0, args, t0, t1, te, rtol, atol):
     def _jvp(primals, tangents):
         *p, rtol, atol = primals
         *tp, _, _ = tangents
-        if _forward_inputs(p) <= forward_max:
+        if _forward_inputs(p, fixed) <= forward_max:
             # Few inputs: the Jacobian by forward mode through the fast loop
             # (one tangent per input, batched), so reverse mode only has to
             # transpose a matrix product: no residuals and no transposed loop,
             # which makes the derivative program several times smaller.
             return _forward_jacobian_jvp(
-                lambda kind, *p: run(st, kind, *p), p, tp, (rtol, atol))
+                lambda kind, *p: run(st, kind, *p), p, tp, (rtol, atol), fixed)
         if replayable(st):
             # Solve once with the fast loop, recording the accepted steps, and
             # differentiate a straight-line replay of those steps.
@@ -114,14 +123,18 @@ def _has_te(te: Any) -> bool:
     return _is_float(te) and int(np.prod(np.shape(te))) > 0
 
 
-def _forward_inputs(p: list) -> int:
+def _forward_inputs(p: list, fixed: tuple | None = None) -> int:
     """Tangent directions ``_forward_jacobian_jvp`` takes for ``p = [y0, args,
     t0, t1, t_eval]``: one per float entry of the first four, one for all of
-    ``t_eval``."""
-    return _float_size(p[:-1]) + int(_has_te(p[-1]))
+    ``t_eval``; none for the leaves that ``fixed`` marks constant."""
+    leaves = sciax.tree.leaves(list(p[:-1]))
+    fixed = fixed or (False,) * (len(leaves) + 1)
+    return (_float_size([x for x, c in zip(leaves, fixed) if not c])
+            + int(_has_te(p[-1]) and not fixed[len(leaves)]))
 
 
-def _forward_jacobian_jvp(f: Any, p: list, tp: list, tol: tuple) -> tuple:
+def _forward_jacobian_jvp(f: Any, p: list, tp: list, tol: tuple,
+                          fixed: tuple | None = None) -> tuple:
     """``(f("forward", *p, *tol), df(p) . tp)`` with the Jacobian ``df``
     formed by forward mode (one tangent per flattened floating input), and
     the tangent a matrix product with it: linear in ``tp`` with nothing else
@@ -130,15 +143,24 @@ def _forward_jacobian_jvp(f: Any, p: list, tp: list, tol: tuple) -> tuple:
     ``p = [y0, args, t0, t1, t_eval]``.  Output point ``j`` depends on
     ``t_eval`` only through ``t_eval[j]`` (the steps do not depend on it), so
     one direction, every ``t_eval`` entry moved together, gives each point's
-    derivative along its own time, which scales that point's tangent."""
+    derivative along its own time, which scales that point's tangent.
+
+    ``fixed`` (one flag per leaf of ``p``, ``t_eval`` last) marks constant
+    inputs: they take no direction, and their (zero) tangents are ignored."""
     *p0, te = p
-    has_te = _has_te(te)
     leaves, tree = sciax.tree.flatten(list(p0))
-    fl = [i for i, x in enumerate(leaves) if _is_float(x)]
+    fixed = fixed or (False,) * (len(leaves) + 1)
+    has_te = _has_te(te) and not fixed[len(leaves)]
+    fl = [i for i, x in enumerate(leaves) if _is_float(x) and not fixed[i]]
+    if not fl and not has_te:
+        out = f("while", *p, *tol)
+        return out, sciax.tree.map(
+            lambda o: snp.zeros_like(o) if _is_float(o) else o, out)
     sizes = [int(np.prod(np.shape(leaves[i]))) for i in fl]
     offs = np.cumsum([0] + sizes)
     n_rest = int(offs[-1])
-    dtype = np.result_type(*[snp.asarray(leaves[i]).dtype for i in fl])
+    dtype = np.result_type(*[snp.asarray(leaves[i]).dtype for i in fl] or
+                           [snp.asarray(te).dtype])
     parts = [snp.ravel(snp.asarray(leaves[i], dtype)) for i in fl]
     v0 = snp.concatenate(parts + ([snp.zeros((1,), dtype)] if has_te else []))
 

@@ -130,7 +130,7 @@ class BDF(im.AbstractImplicitSolver):
         zero = snp.asarray(0)
         return dict(D=D, order=snp.asarray(1), n_equal=zero, h_abs=h_abs,
                     J=im.jacobian(prob, t0, y0), lu=snp.zeros((n, n), y0.dtype),
-                    piv=snp.zeros((n,), np.int32), singular=snp.asarray(False),
+                    piv=im.pivots_init(n), singular=snp.asarray(False),
                     lu_valid=snp.asarray(False), current_jac=snp.asarray(False),
                     fresh=snp.asarray(True), last_fail=zero, nfev=zero,
                     njev=snp.asarray(0 if prob.jac_constant else 1), nlu=zero)
@@ -203,10 +203,15 @@ class BDF(im.AbstractImplicitSolver):
         # Accepted: update the differences, then (after order + 1 equal steps)
         # choose the order from the error estimates of orders k - 1, k, k + 1.
         D_acc = im.set_row(im.set_row(D, order + 2, d - D[order + 1]), order + 1, d)
-        rows7 = snp.arange(MAX_ORDER + 3)[:, None]
-        part = snp.where(rows7 <= order + 1, D_acc, 0.0)
-        tail = snp.flip(snp.cumsum(snp.flip(part, 0), axis=0), 0)
-        D_acc = snp.where(rows7 <= order, tail, D_acc)
+        # D[i] += D[i + 1] for i = order, ..., 0: row i becomes the sum of rows
+        # i..order + 1, as a masked broadcast sum (one fused reduction; a
+        # reversed cumsum is a reduce-window kernel, and another for its
+        # tangent).
+        rows7 = np.arange(MAX_ORDER + 3)
+        upper = ((rows7[None, :] >= rows7[:, None])[:, :, None]
+                 & (rows7 <= order + 1)[None, :, None])
+        tail = snp.sum(snp.where(upper, D_acc[None], 0.0), axis=1)
+        D_acc = snp.where((rows7 <= order)[:, None], tail, D_acc)
         coeffs = _rows_upto(D_acc, order)
         n_eq = n_equal + 1
         ec = snp.asarray(ERROR_CONST)

@@ -112,31 +112,59 @@ def _coloured_jacobian(f: Callable, y: Any, sparsity: np.ndarray) -> Any:
 
 
 def lu_factor(a: Any) -> tuple[Any, Any, Any]:
-    """``(lu, piv, singular)``: sciax.linalg's LU and whether a pivot is zero
+    """``(lu, piv, singular)``: sciax.linalg's LU, its row pivots in the form
+    :func:`lu_solve` takes (see :func:`pivots`), and whether a pivot is zero
     (or the matrix not finite), which the solvers treat as a failed attempt."""
     lu, piv = sla.lu_factor(a)
     d = snp.diagonal(lu)
     singular = snp.any(d == 0) | ~snp.all(snp.isfinite(d))
-    return lu, piv, singular
+    return lu, pivots(piv), singular
+
+
+def _small(n: int) -> bool:
+    return 0 < n <= _UNROLLED_SWAPS
+
+
+def pivots(piv: Any) -> Any:
+    """LAPACK's row interchanges ``piv`` as :func:`lu_solve` takes them: for
+    up to ``_UNROLLED_SWAPS`` unknowns, the permutation matrix ``P`` (float)
+    with ``P @ b`` the right-hand side with the swaps applied in order
+    (getrs's laswp).  The swaps are decoded once per factorisation, where
+    the solvers keep their LU; each solve is then one fused product, where
+    decoding the pivots at every solve site took a kernel per pivot in every
+    Newton iteration and every attempt."""
+    n = piv.shape[-1]
+    if not _small(n) or piv.ndim != 1:
+        return piv
+    idx = snp.arange(n)
+    perm = idx
+    for i in range(n):
+        p = piv[i]
+        at_p = snp.sum(snp.where(idx == p, perm, 0))
+        perm = snp.where(idx == i, at_p, snp.where(idx == p, perm[i], perm))
+    return (perm[:, None] == idx[None, :]).astype(np.float64)
+
+
+def pivots_init(n: int) -> Any:
+    """Pivots of no factorisation yet (a placeholder for the solvers' state)."""
+    return (snp.eye(n, dtype=np.float64) if _small(n)
+            else snp.zeros((n,), np.int32))
 
 
 def lu_solve(lu: Any, piv: Any, b: Any) -> Any:
-    n = lu.shape[-1]
-    if not 0 < n <= _UNROLLED_SWAPS or lu.ndim != 2:
+    """Solve with ``(lu, piv)`` from :func:`lu_factor`."""
+    if piv.ndim != 2 or lu.ndim != 2:
         return sla.lu_solve((lu, piv), b)
-    # LAPACK's row swaps applied to b in order (getrs's laswp), unrolled for
-    # small systems: straight-line selects that XLA fuses, where the swaps'
-    # permutation would be a loop (and a gather) at every solve site.
-    rows = snp.arange(n).reshape((n,) + (1,) * (b.ndim - 1))
-    for i in range(n):
-        p = piv[i]
-        bi, bp = b[i], b[p]
-        b = snp.where(rows == i, bp, snp.where(rows == p, bi, b))
+    n = lu.shape[-1]
+    # The row swaps as a product with the permutation matrix, written as a
+    # broadcast product and a sum: one fused kernel.
+    P = piv.reshape((n, n) + (1,) * (b.ndim - 1)).astype(b.dtype)
+    b = snp.sum(P * b[None], axis=1)
     x = sla.solve_triangular(lu, b, lower=True, unit_diagonal=True)
     return sla.solve_triangular(lu, x, lower=False)
 
 
-# Up to this many unknowns, lu_solve applies the pivots as unrolled swaps.
+# Up to this many unknowns, the pivots travel as a permutation matrix.
 _UNROLLED_SWAPS = 16
 
 
@@ -189,7 +217,7 @@ def ift_refine(residual: Callable, x: Any) -> Any:
     programs pay for it)."""
     x = lax.stop_gradient(x)
     A = lax.stop_gradient(sciax.jacfwd(residual)(x))
-    lu, piv = sla.lu_factor(A)
+    lu, piv, _ = lu_factor(A)
     return _root_tangent(x, lu, piv, residual(x))
 
 

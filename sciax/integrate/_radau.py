@@ -110,8 +110,8 @@ class Radau(im.AbstractImplicitSolver):
         lu0 = snp.zeros((n, n), y0.dtype)
         return dict(h_abs=h_abs, h_start=h_abs, h_abs_old=nan, err_old=nan,
                     ho_local=nan, eo_local=nan, J=im.jacobian(prob, t0, y0),
-                    lu_r=lu0, piv_r=snp.zeros((n,), np.int32),
-                    lu_c=lu0.astype(np.complex128), piv_c=snp.zeros((n,), np.int32),
+                    lu_r=lu0, piv_r=im.pivots_init(n),
+                    lu_c=lu0.astype(np.complex128), piv_c=im.pivots_init(n),
                     singular=no, lu_valid=no, current_jac=snp.asarray(True),
                     rejected=no, fresh=snp.asarray(True), has_sol=no,
                     Q=snp.zeros((3, n), y0.dtype), y_prev=y0, t_prev=t0 + 0 * h_abs,

@@ -182,3 +182,23 @@ def test_second_derivatives():
                                rtol=1e-7)
     np.testing.assert_allclose(float(sciax.jacfwd(sciax.grad(f))(0.5)),
                                np.exp(-0.5), rtol=1e-7)
+
+
+@pytest.mark.slow
+def test_direct_constant_inputs_take_no_direction():
+    # Inputs that are concrete arrays at the call (here y0, t_span and t_eval
+    # inside jit(grad), or k inside jacfwd over y0) take no forward-mode
+    # direction; the derivatives w.r.t. the traced ones are unchanged.
+    y0, k, t1 = np.array([1.0, 0.5]), 0.7, 1.5
+    w = np.array([0.3, -1.1])
+
+    def by_k(k):
+        return snp.dot(snp.asarray(w), solve_lin(snp.asarray(y0), k, 0.0, t1, "direct"))
+
+    gk = sciax.jit(sciax.grad(by_k))(k)
+    ref = (w @ closed(y0, k + 1e-5, 0.0, t1) - w @ closed(y0, k - 1e-5, 0.0, t1)) / 2e-5
+    np.testing.assert_allclose(float(gk), ref, rtol=1e-6)
+    jy = sciax.jit(sciax.jacfwd(lambda y: solve_lin(y, k, 0.0, t1, "direct")))(
+        snp.asarray(y0))
+    np.testing.assert_allclose(np.asarray(jy), sl.expm(t1 * (A0 + k * B)), rtol=1e-7,
+                               atol=1e-9)
