@@ -226,26 +226,20 @@ def _det_from_lu(a: Any, lu: Any, pivots: Any) -> Any:
     return ufuncs.multiply(sign, reductions.prod(diag, axis=-1))
 
 
-def _trace_solve(a: Any, lu: Any, perm: Any, da: Any) -> Any:
-    """``trace(a^-1 da)``, the derivative of ``log det a`` along ``da``, solved
-    with ``a``'s LU factors: reverse mode then transposes two triangular
-    solves with the same factors (as for ``inv``), instead of differentiating
-    the factorisation (two extra n^3 products and a scatter)."""
-    return indexing.trace(_lu_solve(a, da, (lu, perm)), 0, -2, -1)
-
-
-@custom_jvp
-def _det(a: Any) -> Any:
-    lu, pivots, _ = _lla().lu(a)
-    return _det_from_lu(a, lu, pivots)
-
-
-@_det.defjvp
-def _det_jvp(primals: tuple, tangents: tuple) -> tuple[Any, Any]:
-    (a,), (da,) = primals, tangents
+def _value_and_trace_solve(from_lu: Any, a: Any, da: Any) -> tuple[Any, Any]:
+    """``from_lu(a, lu, pivots)`` and ``trace(a^-1 da)`` (the derivative of
+    ``log det a`` along ``da``) from one LU factorisation of ``a``: reverse
+    mode then transposes two triangular solves with the same factors (as for
+    ``inv``), instead of differentiating the factorisation (two extra n^3
+    products and a scatter)."""
     lu, pivots, perm = _lla().lu(a)
-    d = _det_from_lu(a, lu, pivots)
-    return d, ufuncs.multiply(d, _trace_solve(a, lu, perm, da))
+    t = indexing.trace(_lu_solve(a, da, (lu, perm)), 0, -2, -1)
+    return from_lu(a, lu, pivots), t
+
+
+def _by_lu(from_lu: Any, a: Any) -> Any:
+    lu, pivots, _ = _lla().lu(a)
+    return from_lu(a, lu, pivots)
 
 
 def _slogdet_from_lu(a: Any, lu: Any, pivots: Any) -> tuple[Any, Any]:
@@ -257,19 +251,21 @@ def _slogdet_from_lu(a: Any, lu: Any, pivots: Any) -> tuple[Any, Any]:
     return ufuncs.multiply(sign, phase), logabs
 
 
-@custom_jvp
-def _slogdet(a: Any) -> tuple[Any, Any]:
-    lu, pivots, _ = _lla().lu(a)
-    return _slogdet_from_lu(a, lu, pivots)
+_det = custom_jvp(lambda a: _by_lu(_det_from_lu, a))
+_slogdet = custom_jvp(lambda a: _by_lu(_slogdet_from_lu, a))
+
+
+@_det.defjvp
+def _det_jvp(primals: tuple, tangents: tuple) -> tuple[Any, Any]:
+    d, t = _value_and_trace_solve(_det_from_lu, primals[0], tangents[0])
+    return d, ufuncs.multiply(d, t)
 
 
 @_slogdet.defjvp
 def _slogdet_jvp(primals: tuple, tangents: tuple) -> tuple[Any, Any]:
-    (a,), (da,) = primals, tangents
-    lu, pivots, perm = _lla().lu(a)
-    sign, logabs = _slogdet_from_lu(a, lu, pivots)
-    t = _trace_solve(a, lu, perm, da)
-    if dtypes.is_complex(get_aval(a).dtype):  # d sign = i sign Im t, d log|det| = Re t
+    (sign, logabs), t = _value_and_trace_solve(_slogdet_from_lu, primals[0], tangents[0])
+    if dtypes.is_complex(get_aval(primals[0]).dtype):
+        # d sign = i sign Im t, d log|det| = Re t
         return (sign, logabs), (ufuncs.multiply(sign, ufuncs.multiply(1j, ufuncs.imag(t))),
                                 ufuncs.real(t))
     return (sign, logabs), (ufuncs.multiply(sign, 0.0), t)
