@@ -204,11 +204,7 @@ def _bootstrap_core(samples, idx, prev, *, statistic, n_resamples, paired, metho
                     alternative, confidence_level):
     idx = list(idx) * (len(samples) if len(idx) == 1 else 1)
 
-    def stat_of(ix):
-        return _call(statistic, [snp.take(s, i, mode="promise_in_bounds")
-                                 for s, i in zip(samples, ix)])
-
-    theta_b = sciax.vmap(stat_of)(idx)
+    theta_b = _vmap_resamples(statistic, samples, idx)
     if prev is not None:
         theta_b = snp.concatenate([prev, theta_b], axis=-1)
     theta_hat = _call(statistic, samples)
@@ -229,6 +225,38 @@ def _bootstrap_core(samples, idx, prev, *, statistic, n_resamples, paired, metho
     return lo, hi, theta_b, se
 
 
+# elements of resampled data per block of resamples (64 KiB of float64: at 256
+# KiB, XLA splits the gather over threads and the block took 4x longer)
+_BLOCK_ELEMENTS = 1 << 13
+
+
+def _vmap_resamples(statistic, samples, idx):
+    """The statistic of every resample (``idx[j]``, ``(r, n_j)`` indices into
+    sample ``j``), ``vmap``-ed over blocks of resamples that ``lax.map`` runs
+    one after another: the resampled data of a block stay in cache.  (One
+    ``vmap`` over 10^4 resamples of 10^3 wrote and read back an 80 MB gather,
+    five times the time of the statistic; padded resamples repeat the last.)"""
+    r = int(idx[0].shape[0])
+    per = sum(int(i.shape[1]) for i in idx)
+    blk = max(1, min(r, _BLOCK_ELEMENTS // max(per, 1)))
+    nblk = -(-r // blk)
+
+    def stat_of(ix):
+        return _call(statistic, [snp.take(s, i, mode="promise_in_bounds")
+                                 for s, i in zip(samples, ix)])
+
+    if nblk == 1:
+        return sciax.vmap(stat_of)(list(idx))
+    pad = nblk * blk - r
+    blocks = []
+    for i in idx:
+        if pad:
+            i = snp.concatenate([i, snp.broadcast_to(i[-1:], (pad,) + i.shape[1:])])
+        blocks.append(snp.reshape(i, (nblk, blk) + i.shape[1:]))
+    out = lax.map(lambda b: sciax.vmap(stat_of)(list(b)), blocks)
+    return snp.reshape(out, (nblk * blk,) + out.shape[2:])[:r]
+
+
 _bootstrap_core_jit = sciax.jit(
     _bootstrap_core, static_argnames=("statistic", "n_resamples", "paired", "method",
                                       "alternative", "confidence_level"))
@@ -247,10 +275,7 @@ def _bca_levels(samples, statistic, theta_hat, theta_b, alpha):
     j = snp.arange(n - 1)[None, :]
     idx = j + (j >= snp.arange(n)[:, None])
 
-    def jack(ix):
-        return _call(statistic, [s[ix] for s in samples])
-
-    theta_j = sciax.vmap(jack)(idx)
+    theta_j = _vmap_resamples(statistic, samples, [idx] * len(samples))
     d = snp.mean(theta_j, axis=0) - theta_j
     accel = snp.sum(d**3, axis=0) / (6.0 * snp.sum(d**2, axis=0) ** 1.5)
     z_lo, z_hi = _sf.ndtri(alpha), _sf.ndtri(1.0 - alpha)
