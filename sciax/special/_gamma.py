@@ -121,9 +121,11 @@ def gammaln(x: Any) -> Any:
 
     Notes
     -----
-    Lowers to StableHLO's ``lgamma``, except within 0.1 of the zeros at 1
-    and 2, where XLA's loses up to ~3e-13 relative and the Taylor series of
-    ``lgamma(1 + a)`` is used; derivative ``digamma(x)``.
+    Stirling's series for ``x >= 10``; below, the recurrence onto ``[1.5,
+    2.5]`` and a polynomial there, so the zeros at 1 and 2 keep their
+    relative accuracy (within 5e-16 of mpmath for ``x > 0``; StableHLO's
+    ``lgamma`` loses up to 1.6e-6 next to 1, and is twice the work); the
+    reflection formula for ``x < 0``.  Derivative ``digamma(x)``.
 
     Examples
     --------
@@ -132,25 +134,71 @@ def gammaln(x: Any) -> Any:
     Array([  0.572365, 359.134205,  -0.056244], dtype=float64)
     """
     (x,) = promote("gammaln", x)
-    out = lax.lgamma(x)
-    # XLA's lgamma loses up to ~3e-13 relative next to its zeros at 1 and 2:
-    # there the Taylor series of lgamma(1 + a) (and log(1 + a) for 2 + a)
-    # (16 terms: exact to rounding for |a| < 0.1, where XLA's errors are)
-    near2 = snp.abs(x - 2.0) < 0.1
-    a = snp.where(near2, x - 2.0, x - 1.0)
-    near = (snp.abs(a) < 0.1) & snp.isfinite(x)
-    a = _util.safe(near, a, 0.0)
-    # (the series alone: lgam1p's fallback would evaluate lgamma a second time
-    # on every element); near 2 the series of lgamma(2 + a) = lgamma(1 + a) +
-    # log(1 + a), whose coefficients are (-1)^k (zeta(k) - 1) / k, k >= 2
-    acc = snp.zeros_like(a)
-    for k in range(17, 1, -1):
-        z = _util._ZETA[k - 2]
-        acc = acc * a + snp.where(near2, (-1) ** k * (z - 1.0) / k,
-                                  (-1) ** k * z / k)
-    series = a * (snp.where(near2, 1.0 - _util._EULER, -_util._EULER) + a * acc)
-    out = snp.where(near, series, out)
-    return snp.where(_is_nonpos_int(x), snp.inf, out)
+    return _lgamma_cj(x)
+
+
+# lgamma(2 + u) / u on |u| <= 1/2 (degree 17, interpolated at Chebyshev nodes
+# in 60-digit arithmetic; 2.4e-16 relative in double Horner vs mpmath): its
+# nearest singularity is the pole of Gamma at u = -2
+_LG2 = (0.42278433509846713, 0.3224670334241132, -0.06735230105319563,
+        0.02058080842778338, -0.007385551028935545, 0.002890510330865901,
+        -0.0011927539009983087, 0.0005096695196526673, -0.00022315497746292723,
+        9.945761692157133e-05, -4.4923727564247656e-05, 2.050601970174762e-05,
+        -9.45628851510172e-06, 4.3828545383846665e-06, -1.9743106888421067e-06,
+        9.242852225162277e-07, -5.811277768921246e-07, 2.7475390051909663e-07)
+
+
+def _lgamma_pos(y: Any) -> Any:
+    """``log Gamma(y)`` for ``y > 0`` (``inf`` at ``inf``).
+
+    ``y >= 10``: Stirling's series.  Below, the recurrence moves ``y`` by
+    ``m = round(y) - 2`` (an exact product of at most 8 factors, or of
+    ``y (y + 1)`` upwards) onto ``2 + u``, ``|u| <= 1/2``, where
+    ``lgamma(2 + u) = u p(u)``.  Near the zeros the result keeps its relative
+    accuracy: at 2 it is ``u p(u)`` itself, at 1 ``u p(u) - log(1 + u)`` with
+    ``1 + u = y`` exact (``-0.58 u``, no cancellation).  One logarithm (of
+    ``y`` or of the product) and one division (``1 / y``) per element, against
+    XLA's ``lgamma`` with 9 divisions, a sine and three logarithms."""
+    big = y >= 10.0
+    r = snp.round(y)
+    m = r - 2.0
+    u = y - r
+    prod = snp.where(m < 0.0, y, 1.0) * snp.where(m < -1.0, y + 1.0, 1.0)
+    for i in range(1, 9):
+        prod = prod * snp.where(m >= i, y - i, 1.0)
+    lg = snp.log(snp.where(big, y, prod))
+    small = u * _util.polyval(_LG2[::-1], u) + snp.where(m < 0.0, -lg, lg)
+    yb = _util.safe(big, y, 10.0)
+    # (y - 1/2) log y - y = (y - 1/2)(log y - 1) - 1/2: inf (not inf - inf) at inf
+    large = ((yb - 0.5) * (lg - 1.0) + (_util.LOG_SQRT_2PI - 0.5)
+             + _util.lgamma_corr(yb))
+    return snp.where(big, large, small)
+
+
+def _lgamma(x: Any) -> Any:
+    """``log|Gamma(x)|`` of a real array; the reflection formula
+    ``log(pi / |sin(pi x)|) - lgamma(1 - x)`` below 0 (its sine and logarithm
+    computed only where the array has negative elements)."""
+    neg = x < 0.0
+    y = snp.where(neg, 1.0 - x, x)
+    core = _lgamma_pos(snp.where(snp.isnan(y), y, snp.abs(y)))
+    refl = _util.if_any(
+        neg, lambda v: (math.log(math.pi) - snp.log(snp.abs(_util.sinpi(v))),),
+        (0.0,), x)[0]
+    out = snp.where(neg, refl - core, core)
+    # (-inf gives -inf, as SciPy's)
+    return snp.where(_is_nonpos_int(x), snp.where(x == -snp.inf, x, snp.inf), out)
+
+
+@sciax.custom_jvp
+def _lgamma_cj(x: Any) -> Any:
+    return _lgamma(x)
+
+
+@_lgamma_cj.defjvp
+def _lgamma_cj_jvp(primals: tuple, tangents: tuple) -> tuple:
+    (x,), (t,) = primals, tangents
+    return _lgamma_cj(x), _digamma(x) * t
 
 
 def loggamma(z: Any) -> Any:

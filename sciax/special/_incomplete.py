@@ -103,10 +103,21 @@ def _igam_prefactor(a: Any, x: Any, deriv: bool = True) -> tuple:
         return d, lx - _digamma(a_s + 1.0)
 
     if not deriv:
-        # (big_form's second output, standing in for E, is never used: E is
-        # needed only where a < 1.3)
-        return _util.by_block(a >= 10, lambda a, x: big_form(a, x) * 2,
-                              small_form, a, x)
+        # the branches return (D, 0) and (0, E), and D = exp(E - x) is taken
+        # after the switch: inside it, XLA recomputed E's chain in each
+        # fusion that read it (for D and for E).  (E is needed only where a <
+        # 1.3: the big form's 0 stands in.)
+        def big_d(a, x):
+            (d,) = big_form(a, x)
+            return d, snp.zeros_like(d)
+
+        def small_e(a, x):
+            a_s = _util.safe(a < 10, a, 1.0)
+            e = a_s * snp.log(x) - _lgam1p(a_s)
+            return snp.zeros_like(e), e
+
+        d_big, e = _util.by_block(a >= 10, big_d, small_e, a, x)
+        return snp.where(a >= 10, d_big, snp.exp(e - x)), e
     return _util.by_block(a >= 10, big_form, small_form, a, x)
 
 

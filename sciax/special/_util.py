@@ -366,13 +366,45 @@ _ZETA = (1.6449340668482264, 1.2020569031595942, 1.0823232337111381,
 _EULER = 0.5772156649015329
 
 
-def lgam1p(a: Any, window: float = 0.2, nterms: int = len(_ZETA)) -> Any:
-    """``lgamma(1 + a)``, accurate near ``a = 0``: the Taylor series (DLMF
-    5.7.3) with ``nterms`` terms for ``|a| < window``; the default 24 terms are
-    exact to rounding at ``|a| < 0.2``, 16 at ``|a| < 0.1``."""
-    small = snp.abs(a) < window
-    series = lgam1p_series(safe(small, a, 0.0), nterms)
-    return snp.where(small, series, lax.lgamma(1.0 + a))
+# lgamma(2 + u) / u on -1 <= u <= 1/2 (degree 23, interpolated at Chebyshev
+# nodes in 60-digit arithmetic; within 4.1e-16 of mpmath relative to max(|.|,
+# 0.2) in double Horner: it has a zero at u = -1, where lgam1p's -log1p(a)
+# dominates); its nearest singularity is the pole of Gamma at u = -2
+LG2W = (0.42278433509846713, 0.3224670334241129, -0.06735230105319644,
+        0.020580808427842195, -0.007385551028809959, 0.0028905103274175035,
+        -0.0011927539086018994, 0.0005096696133565703, -0.0002231547569126016,
+        9.945622989742501e-05, -4.492721111094682e-05, 2.0517845730718764e-05,
+        -9.424238376296578e-06, 4.326254953433956e-06, -2.1493249343498703e-06,
+        1.0479757961225149e-06, -3.516847058532047e-08, 3.2812277393165133e-07,
+        -8.265027035413716e-07, -7.490487715378635e-07, 1.8931080161331232e-07,
+        9.225077896765621e-07, 6.310275295889384e-07, 1.6056278274881798e-07)
+def lgam1p(a: Any) -> Any:
+    """``lgamma(1 + a)`` for ``a > -1``, accurate near ``a = 0`` (and at the
+    zero ``a = 1``) without rounding ``1 + a``.
+
+    For ``a < 1/2``, ``lgamma(2 + a) - log1p(a)`` with ``lgamma(2 + u) = u
+    p(u)`` on ``-1 <= u <= 1/2`` (near 0: ``-0.58 a``, no cancellation).
+    Above, ``1 + a`` moves down by ``m = round(1 + a) - 2`` (at most 8 exact
+    factors ``a + 1 - i``) onto ``2 + u``, ``u = a - (m + 1)`` exact, the
+    product entering through the same ``log1p``; Stirling's series for ``1 +
+    a >= 10``.  Within 5e-16 of mpmath on ``(-1, 100)``; one logarithm and one
+    division per element, against XLA's ``lgamma`` with 9 divisions, a sine
+    and three logarithms (and the Taylor series of 24 terms that stood in
+    near 0): 13 ms against 38 on 10^6 points."""
+    y = 1.0 + a
+    big = y >= 10.0
+    low = a < 0.5
+    m = snp.floor(y + 0.5) - 2.0
+    u = snp.where(low, a, a - (m + 1.0))
+    prod = snp.ones_like(a)
+    for i in range(1, 9):
+        prod = prod * snp.where(m >= i, a + (1.0 - i), 1.0)
+    # log y (a < 1/2, or big) or the log of the product
+    lg = log1p(snp.where(big | low, a, prod - 1.0))
+    small = u * polyval(LG2W[::-1], u) + snp.where(low, -lg, lg)
+    yb = safe(big, y, 10.0)
+    large = (yb - 0.5) * (lg - 1.0) + (LOG_SQRT_2PI - 0.5) + lgamma_corr(yb)
+    return snp.where(big, large, small)
 
 
 def lgam1p_series(s: Any, nterms: int = len(_ZETA)) -> Any:
