@@ -550,7 +550,11 @@ def test_bh_vmap_over_args_equals_loop():
                                            minimizer_kwargs={"args": (c,)}, **kw))(cs)
     for i in range(3):
         r = basinhopping(shifted1d, [1.0], minimizer_kwargs={"args": (cs[i],)}, **kw)
-        np.testing.assert_array_equal(a(rv.x)[i], a(r.x))
+        # Same iterates and counters lane by lane; x to rounding, not bitwise: the
+        # batched and the single program are compiled separately, and XLA's CPU
+        # backend compiles a small while loop as one kernel (config
+        # cpu_loop_kernel_bytes) with its own order of operations (1 ulp seen).
+        np.testing.assert_allclose(a(rv.x)[i], a(r.x), rtol=1e-14)
         assert int(a(rv.nit)[i]) == int(r.nit) and int(a(rv.njev)[i]) == int(r.njev)
     # each lane found its shifted copy of the global minimum -0.1951 (f -1.0009)
     np.testing.assert_allclose(a(rv.x)[:, 0] - a(cs), -0.19506755, atol=1e-6)

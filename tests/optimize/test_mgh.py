@@ -59,7 +59,36 @@ def _check(pname, method):
     assert np.isfinite(f)
     if np.isnan(fr):  # SciPy ended on NaN (Powell on the helical valley)
         fr = np.inf
+    if (pname, method) in GTOL_LIMITED:
+        _check_gtol_limited(pname, ours, ref)
+        return
     assert f <= fr + 1e-6 * abs(fr) + 1e-7, (pname, method, f, fr, ours.message)
+
+
+# Cells where both libraries stop on the gradient tolerance at points that part by
+# rounding, on a problem whose hessian is so ill-conditioned that the tolerance
+# fixes f only loosely.  Near a minimum x* with hessian H, f(x) - f(x*) is about
+# g^T H^-1 g / 2 <= |g|^2 / (2 lambda_min): two stopping points with gradients
+# g1, g2 may differ in f by up to the larger of the two bounds.  The check is that
+# both converged and the f values differ by no more than that.
+GTOL_LIMITED = {
+    # penalty1_4: smallest hessian eigenvalue ~7e-5 at the stopping point, CG's
+    # gtol 1e-5 (|g| 1.2e-5): the bound is ~1e-6 against f ~ 2.3e-5.  Measured: ours 2.3188e-5 (103
+    # iterations) or 2.3409e-5 (95) as XLA's loop kernels round, SciPy's 2.3229e-5
+    # (98), the minimum 2.24997e-5.
+    ("penalty1_4", "CG"),
+}
+
+
+def _check_gtol_limited(pname, ours, ref):
+    p = PROBLEMS[pname]
+    assert bool(ours.success) and ref.success, (ours.message, ref.message)
+    h = np.asarray(sciax.hessian(p.fun)(snp.asarray(ours.x)))
+    lam = np.linalg.eigvalsh(h)[0]
+    assert lam > 0, lam
+    gn = max(np.linalg.norm(np.asarray(ours.jac)), np.linalg.norm(ref.jac))
+    bound = gn**2 / (2 * lam)
+    assert abs(float(ours.fun) - ref.fun) <= bound, (float(ours.fun), ref.fun, bound)
 
 
 @pytest.mark.parametrize("pname,method", [
