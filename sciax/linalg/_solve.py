@@ -47,11 +47,16 @@ def _lu_apply(lu: Any, perm: Any, b: Any, trans: int) -> Any:
     return _take_rows(y, snp.argsort(perm, axis=-1))
 
 
-def _cho_apply(c: Any, b: Any) -> Any:
-    """Solve ``L L^H x = b`` for lower-triangular ``c = L``."""
-    y = lla.triangular_solve(c, b, left_side=True, lower=True)
-    return lla.triangular_solve(c, y, left_side=True, lower=True, transpose_a=True,
-                                conjugate_a=True)
+def _cho_apply(c: Any, b: Any, lower: bool = True) -> Any:
+    """Solve ``L L^H x = b`` for lower-triangular ``c = L``, or ``U^H U x = b``
+    for upper-triangular ``c = U``."""
+    if lower:
+        y = lla.triangular_solve(c, b, left_side=True, lower=True)
+        return lla.triangular_solve(c, y, left_side=True, lower=True, transpose_a=True,
+                                    conjugate_a=True)
+    y = lla.triangular_solve(c, b, left_side=True, lower=False, transpose_a=True,
+                             conjugate_a=True)
+    return lla.triangular_solve(c, y, left_side=True, lower=False)
 
 
 def _op(a: Any, trans: int) -> Any:
@@ -78,19 +83,23 @@ _gen_solve = sciax.custom_jvp(lambda trans, a, b: _gen_solve_fun(a, b, trans),
 _gen_solve.defjvp(_gen_solve_jvp)
 
 
-def _pos_solve_fun(a: Any, b: Any) -> Any:
-    return _cho_apply(lla.cholesky(a, symmetrize_input=False), b)
+def _pos_solve_fun(lower: bool, a: Any, b: Any) -> Any:
+    c = lla.cholesky(a, symmetrize_input=False, upper=not lower)
+    return _cho_apply(c, b, lower)
 
 
-def _pos_solve_jvp(primals: tuple, tangents: tuple) -> tuple[Any, Any]:
+def _pos_solve_jvp(lower: bool, primals: tuple, tangents: tuple) -> tuple[Any, Any]:
     (a, b), (da, db) = primals, tangents
-    c = lla.cholesky(a, symmetrize_input=False)
-    x = _cho_apply(c, b)
-    return x, _cho_apply(c, db - da @ x)
+    c = lla.cholesky(a, symmetrize_input=False, upper=not lower)
+    x = _cho_apply(c, b, lower)
+    da = _util.hermitian_from_triangle(da, lower)
+    return x, _cho_apply(c, db - da @ x, lower)
 
 
-# a x = b for Hermitian positive-definite a (both triangles filled) by Cholesky
-_pos_solve = sciax.custom_jvp(_pos_solve_fun)
+# a x = b for Hermitian positive-definite a given by one triangle (lower, static),
+# by Cholesky.  potrf reads that triangle itself, so the primal builds no full
+# matrix; only the tangent is extended to the Hermitian matrix potrf saw.
+_pos_solve = sciax.custom_jvp(_pos_solve_fun, nondiff_argnums=(0,))
 _pos_solve.defjvp(_pos_solve_jvp)
 
 
@@ -133,12 +142,11 @@ def _solve_structured(kind: str, a: Any, b: Any, lower: bool, trans: int) -> Any
         dl = snp.pad(sub, pad + [(1, 0)])
         du = snp.pad(sup, pad + [(0, 1)])
         return lla.tridiagonal_solve(dl, d, du, b)
-    # sym/her/pos read one triangle; op(a) of the Hermitian or symmetric matrix
+    if kind == "pos":  # op(a) = a: real a is symmetric, complex a has trans == 0
+        return _pos_solve(lower, a, b)
+    # sym/her read one triangle; op(a) of the Hermitian or symmetric matrix
     full = _util.hermitian_from_triangle(a, lower, conjugate=kind != "sym")
-    full = _op(full, trans)
-    if kind == "pos":
-        return _pos_solve(full, b)
-    return _gen_solve(0, full, b)
+    return _gen_solve(0, _op(full, trans), b)
 
 
 def solve(a: Any, b: Any, lower: bool = False, overwrite_a: bool = False,
@@ -629,12 +637,7 @@ def cho_solve(c_and_lower: tuple[Any, bool], b: Any, overwrite_b: bool = False,
     c, b = _util.inexact("cho_solve", c, b)
     _util.matrix("cho_solve", c, square=True, what="c")
     c, b, vector = _util.rhs("cho_solve", c, b)
-    if lower:
-        x = _cho_apply(c, b)
-    else:
-        y = lla.triangular_solve(c, b, left_side=True, lower=False, transpose_a=True,
-                                 conjugate_a=True)
-        x = lla.triangular_solve(c, y, left_side=True, lower=False)
+    x = _cho_apply(c, b, bool(lower))
     return x[..., 0] if vector else x
 
 

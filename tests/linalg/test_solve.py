@@ -8,6 +8,7 @@ import pytest
 import scipy.linalg as sl
 
 import sciax
+import sciax.numpy
 from sciax import linalg
 from sciax.test_util import check_grads as _check_grads
 
@@ -213,3 +214,19 @@ def test_slogdet_gradient_reuses_the_factorisation():
     jaxpr = str(sciax.make_jaxpr(sciax.grad(lambda a, b: linalg.solve(a, b).sum()))(
         well_conditioned(3), rand(3)))
     assert jaxpr.count(" lu ") == 1 and jaxpr.count("triangular_solve") == 4
+
+
+@pytest.mark.parametrize("lower", [False, True])
+@pytest.mark.parametrize("dtype", [np.float64, np.complex128])
+def test_pos_solve_derivative_is_with_respect_to_the_read_triangle(lower, dtype):
+    # potrf reads one triangle; the derivative is that of the Hermitian matrix it
+    # sees: zero for the other triangle, and equal to finite differences.
+    a, b = spd(3, dtype), rand((3,), dtype, 1)
+    tri = np.tril(a) if lower else np.triu(a)
+    f = lambda a: sciax.numpy.real(sciax.numpy.sum(
+        linalg.solve(a, b, assume_a="pos", lower=lower)))
+    g = np.asarray(sciax.grad(f)(tri))
+    other = np.triu(np.ones((3, 3)), 1) if lower else np.tril(np.ones((3, 3)), -1)
+    assert np.all(g[other == 1] == 0)
+    check_grads(lambda a: linalg.solve(a, b, assume_a="pos", lower=lower), (tri,),
+                order=1)
