@@ -599,6 +599,17 @@ def _check_tols(xtol, rtol, maxiter, name):
         raise ValueError(f"maxiter must be >= 0 for {name}, got {maxiter}")
 
 
+def _dtype_rtol(rtol, dtype):
+    """``rtol`` raised to ``4 eps`` of a float type narrower than float64.
+
+    SciPy computes in C doubles, and its defaults (``rtol = 4 eps`` for the
+    bracketing methods) are float64's; a float32 iteration cannot resolve them,
+    and would run to ``maxiter`` and report a failure at a root that is exact to
+    its own precision.  float64 keeps ``rtol`` as given (SciPy's iterates)."""
+    eps = float(np.finfo(np.dtype(dtype)).eps)
+    return float(rtol) if eps <= np.finfo(np.float64).eps else max(float(rtol), 4 * eps)
+
+
 def _bracketed(kind, f, a, b, args, xtol, rtol, maxiter, full_output, disp,
                extra=()):
     if not callable(f):
@@ -607,8 +618,8 @@ def _bracketed(kind, f, a, b, args, xtol, rtol, maxiter, full_output, disp,
     a, b = _scalar_point(a, "a"), _scalar_point(b, "b")
     dt = snp.result_type(a, b)
     x, it, nf, flag = _run(kind, f, None, None, args,
-                           (float(xtol), float(rtol), int(maxiter)) + tuple(extra),
-                           a.astype(dt), b.astype(dt))
+                           (float(xtol), _dtype_rtol(rtol, dt), int(maxiter))
+                           + tuple(extra), a.astype(dt), b.astype(dt))
     fl = _concrete(flag)
     if fl is not None and fl.ndim == 0:
         if int(fl) == SIGNERR:
@@ -642,7 +653,8 @@ _BRACKET_DOC = """{summary}
     args : tuple, optional
         Extra arguments of ``f``; float leaves are traced and differentiable.
     xtol, rtol : float, optional
-        The root is found to ``xtol + rtol * |x|`` (``rtol`` at least ``eps``).
+        The root is found to ``xtol + rtol * |x|`` (``rtol`` at least ``eps``;
+        a float32 bracket iterates in float32 with ``rtol`` at least its ``4 eps``).
     maxiter : int, optional
         Iteration limit (default 100).
     full_output : bool, optional
@@ -840,7 +852,7 @@ def newton(func: Callable, x0: Any, fprime: Any = None, args: Any = (),
     x = x0 if hasattr(x0, "dtype") else snp.asarray(x0)
     x = x.astype(snp.result_type(x, 1.0))
     scalar = x.size == 1 and x.ndim == 0
-    opts = (float(tol), float(rtol), int(maxiter))
+    opts = (float(tol), _dtype_rtol(rtol, x.dtype), int(maxiter))
     if fprime is None:
         kind = "secant"
         if x1 is not None:

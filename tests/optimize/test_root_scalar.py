@@ -193,3 +193,21 @@ def test_toms748_sign_error_root_scalar_and_grad():
     g = sciax.grad(lambda c: sop.toms748(lambda x, c: x ** 2 - c, 0.0, 3.0,
                                          args=(c,)))
     np.testing.assert_allclose(float(g(2.0)), 0.5 / np.sqrt(2.0), rtol=1e-10)
+
+
+@pytest.mark.parametrize("method", ["brentq", "brenth", "bisect", "ridder", "toms748"])
+def test_float32_bracket_converges_to_float32_precision(method):
+    # SciPy's default rtol (4 eps of float64) cannot be resolved in float32: the
+    # iteration stops at 4 eps of float32 instead of running to maxiter.
+    root, r = getattr(sop, method)(lambda x: x ** 3 - 2, np.float32(0),
+                                   np.float32(2), full_output=True)
+    assert root.dtype == np.float32 and bool(r.converged)
+    tol = 4 * np.finfo(np.float32).eps * 2 ** (1 / 3) + 2e-12
+    assert abs(float(root) - 2 ** (1 / 3)) <= tol + np.spacing(np.float32(1.26))
+
+
+@pytest.mark.parametrize("kw", [{}, {"fprime": True}, {"fprime": True, "fprime2": True}])
+def test_float32_newton_converges(kw):
+    root, r = sop.newton(lambda x: x ** 3 - 2, np.float32(1.5), full_output=True, **kw)
+    assert root.dtype == np.float32 and bool(r.converged)
+    np.testing.assert_allclose(float(root), 2 ** (1 / 3), rtol=4e-7)
