@@ -28,7 +28,7 @@ import sciax
 import sciax.lax as lax
 import sciax.linalg as sla
 import sciax.numpy as snp
-from sciax.integrate._rk import AbstractODESolver
+from sciax.integrate._rk import AbstractODESolver, rms  # noqa: F401 (im.rms)
 
 # Why a failed attempt failed: kept so that a step-size underflow reports the
 # cause (the loop maps these to its status codes).
@@ -166,11 +166,6 @@ def lu_solve(lu: Any, piv: Any, b: Any) -> Any:
 
 # Up to this many unknowns, the pivots travel as a permutation matrix.
 _UNROLLED_SWAPS = 16
-
-
-def rms(x: Any) -> Any:
-    """SciPy's ``norm``: the root mean square over all entries."""
-    return snp.sqrt(snp.mean(snp.abs(x) ** 2)) if x.size else snp.zeros((), x.dtype)
 
 
 def iterate(keep_going: Callable, body: Callable, init: Any, max_iter: int,

@@ -474,6 +474,11 @@ def solve_ivp(fun: Callable, t_span: Sequence[Any], y0: Any, method: Any = "RK45
         raise ValueError(f"`max_steps` must be a positive int, got {max_steps}")
     adjoint = options.get("adjoint", "direct")
     jac, mass = _implicit_options(solver, options, rv.size)
+    if rv.size == 0 and getattr(solver, "stateful", False):
+        # An empty state has nothing to solve: any method gives the same (empty)
+        # solution, and the implicit methods' linear algebra has no 0 x 0 case.
+        solver, jac, mass = _rk.resolve_method("RK45"), None, None
+        options = {k: v for k, v in options.items() if k != "jac_sparsity"}
     sparsity = options.get("jac_sparsity")
     if sparsity is not None:
         if jac is not None or not getattr(solver, "stateful", False):

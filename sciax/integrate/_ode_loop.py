@@ -83,20 +83,18 @@ class LoopConfig(NamedTuple):
     record: bool = False   # keep what ``replay`` needs (implies save_steps)
 
 
-def _norm(x: Any) -> Any:
-    return snp.sqrt(snp.mean(x * x))
-
-
 def select_initial_step(fun, t0, y0, t1, f0, direction, order, rtol, atol, max_step):
     """SciPy's initial step (Hairer, Norsett and Wanner, Sec. II.4), traced."""
     span = snp.abs(t1 - t0)
+    if y0.shape[0] == 0:  # nothing to resolve: one step to the end, as SciPy
+        return snp.minimum(span, max_step)
     scale = atol + snp.abs(y0) * rtol
-    d0, d1 = _norm(y0 / scale), _norm(f0 / scale)
+    d0, d1 = _rk.rms(y0 / scale), _rk.rms(f0 / scale)
     h0 = snp.where((d0 < 1e-5) | (d1 < 1e-5), 1e-6,
                    0.01 * d0 / snp.where(d1 > 0, d1, 1))
     h0 = snp.minimum(h0, span)
     f1 = fun(t0 + h0 * direction, y0 + h0 * direction * f0)
-    d2 = _norm((f1 - f0) / scale) / snp.where(h0 > 0, h0, 1)
+    d2 = _rk.rms((f1 - f0) / scale) / snp.where(h0 > 0, h0, 1)
     dmax = snp.maximum(d1, d2)
     h1 = snp.where((d1 <= 1e-15) & (d2 <= 1e-15), snp.maximum(1e-6, h0 * 1e-3),
                    (0.01 / snp.where(dmax > 0, dmax, 1)) ** (1 / (order + 1)))

@@ -18,7 +18,8 @@ import sciax.numpy as snp
 from sciax.integrate import _tableaux as tab
 
 
-def _rms(x: Any) -> Any:
+def rms(x: Any) -> Any:
+    """SciPy's ``norm``: the root mean square over all entries (0 for none)."""
     return snp.sqrt(snp.mean(snp.abs(x) ** 2)) if x.size else snp.zeros((), x.dtype)
 
 
@@ -132,7 +133,7 @@ class AbstractExplicitRK(AbstractODESolver):
 
     def error_norm(self, K, h, scale):
         err = h * _combine(self.tableau.e, list(K))
-        return _rms(err / scale)
+        return rms(err / scale)
 
     def dense_coeffs(self, fun, t, y, y_new, K, h):
         p = self.tableau.p

@@ -162,3 +162,16 @@ def test_progress_bar_on_stderr(capfd):
               max_steps=64)
     err = capfd.readouterr().err
     assert "solve_ivp [" in err and "100.0%" in err
+
+
+@pytest.mark.parametrize("method", ["RK45", "BDF"])
+def test_empty_state_takes_one_step_to_the_end_like_scipy(method):
+    # SciPy's initial step is inf for an empty y0 (one step to t1, status 0);
+    # sciax ran the step controller on the NaN norm of nothing, to max_steps.
+    ref = si.solve_ivp(lambda t, y: -y, (0.0, 2.0), np.zeros(0), method=method)
+    r = solve_ivp(lambda t, y: -y, (0.0, 2.0), np.zeros(0), method=method,
+                  dense_output=True)
+    assert int(r.status) == ref.status == 0
+    np.testing.assert_array_equal(np.asarray(r.t), ref.t)
+    assert np.asarray(r.y).shape == ref.y.shape == (0, 2)
+    assert np.asarray(r.sol(1.0)).shape == (0,)
