@@ -468,7 +468,9 @@ def _igam_sorted(a: Any, x: Any) -> tuple[Any, Any]:
     gathers a value)."""
     shape = snp.shape(x)
     n = int(np.prod(shape, dtype=np.int64))
-    a, x = snp.reshape(a, (n,)), snp.reshape(x, (n,))
+    x = snp.reshape(x, (n,))
+    # a 0-d ``a`` (a distribution's shape) stays 0-d: only x is permuted
+    a = snp.reshape(a, (n,)) if snp.ndim(a) else a
     pad = -n % _util.CHUNK
     key = _igam_cost_class(a, x)
     if pad:
@@ -483,15 +485,14 @@ def _igam_sorted(a: Any, x: Any) -> tuple[Any, Any]:
     src = snp.zeros((m,), np.int32).at[pos].set(snp.arange(m, dtype=np.int32))
     src = snp.minimum(src, n - 1)
     p, q = _util.chunked(lambda a_, x_: _igam(a_, x_, False, True)[:2],
-                         a[src], x[src])
+                         a[src] if snp.ndim(a) else a, x[src])
     pos = pos[:n]
     return snp.reshape(p[pos], shape), snp.reshape(q[pos], shape)
 
 
 @sciax.custom_jvp
 def _igam_pq(a: Any, x: Any) -> tuple[Any, Any]:
-    if (snp.ndim(a) > 0 and snp.ndim(x) > 0
-            and _SORT_MIN <= snp.size(x) < 2**31 - _util.CHUNK):
+    if snp.ndim(x) > 0 and _SORT_MIN <= snp.size(x) < 2**31 - _util.CHUNK:
         return _igam_sorted(a, x)
     return _util.chunked(lambda a_, x_: _igam(a_, x_, False)[:2], a, x)
 

@@ -314,6 +314,17 @@ def test_gammainc_sorted_batches():
     p2 = np.asarray(sciax.jit(ss.gammainc)(a[:k].reshape(-1, 7), x[:k].reshape(-1, 7)))
     np.testing.assert_allclose(p2.reshape(-1), np.asarray(p)[:k], rtol=1e-14,
                                atol=1e-300, equal_nan=True)
+    # a 0-d ``a`` (a distribution's shape) with a large ``x``: only x is sorted
+    for a0 in (2.5, 15.0):
+        p0 = np.asarray(sciax.jit(lambda x_: ss.gammaincc(a0, x_))(x))
+        np.testing.assert_allclose(p0, sc.gammaincc(a0, x), rtol=2e-13,
+                                   atol=1e-300, equal_nan=True)
+    # vmap over rows that are each sorted (the per-block switch between the
+    # fraction, the series and the merged loop runs all three when batched)
+    pv = np.asarray(sciax.jit(sciax.vmap(ss.gammainc))(np.stack([a, a[::-1]]),
+                                                        np.stack([x, x[::-1]])))
+    np.testing.assert_allclose(pv, np.stack([p, np.asarray(p)[::-1]]), rtol=1e-14,
+                               atol=1e-300, equal_nan=True)
 
 
 def test_gammaln_near_its_zeros_vs_mpmath():
