@@ -12,6 +12,12 @@ alongside, as Boik and Robison-Cox (1998) do for the incomplete beta), so
 uses Stirling's series for ``a >= 10`` (Temme's form, no large logarithms
 cancel).
 
+Batches of 16 blocks or more are sorted into cost classes (the prefactor's
+form, the sum used, a fitted step count) by a counting sort before they are
+cut into blocks, so that a block's loop, which runs until its slowest element
+converges, is not held up by elements unlike the rest
+(:func:`_igam_sorted`).
+
 The incomplete beta function is the continued fraction of Numerical Recipes
 (6.4.5) after the symmetry ``I_x(a, b) = 1 - I_{1-x}(b, a)`` puts ``x`` on the
 side where it converges, differentiated in ``a`` and ``b`` the same way.
