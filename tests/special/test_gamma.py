@@ -279,6 +279,54 @@ def test_incomplete_blocked_batches():
     np.testing.assert_allclose(big[:700], small, rtol=1e-13, atol=1e-300)
 
 
+@pytest.mark.slow
+def test_gammainc_sorted_batches():
+    # Batches of at least 16 blocks with array ``a`` are sorted into cost
+    # classes before blocking (a counting sort, then the inverse permutation):
+    # every element must come back to its own place.  A size that is not a
+    # multiple of the block (padding), the classes interleaved, edge values
+    # (NaN, 0, inf, a = 0) mixed in, and a 2-d shape.
+    from sciax.special import _incomplete
+    rng = np.random.default_rng(21)
+    n = _incomplete._SORT_MIN + 777
+    a = np.concatenate([rng.uniform(0.1, 20.0, n - 400), rng.uniform(10, 300, 392),
+                        [np.nan, 0.0, 1.0, np.inf, 2.0, 0.0, 3.0, 5.0]])
+    x = np.concatenate([rng.uniform(0.0, 30.0, n - 400), rng.uniform(5, 400, 392),
+                        [1.0, 2.0, np.nan, 3.0, 0.0, 0.0, np.inf, 5.0]])
+    perm = rng.permutation(n)
+    a, x = a[perm], x[perm]
+    key = np.asarray(_incomplete._igam_cost_class(snp.asarray(a), snp.asarray(x)))
+    assert len(np.unique(key)) == _incomplete._NCLASS
+    p, q = sciax.jit(lambda a_, x_: (ss.gammainc(a_, x_), ss.gammaincc(a_, x_)))(a, x)
+    # 1e-12: the worst of tools/special_accuracy.md's gammainc rows is 3.7e-12;
+    # here deep lower tails with a up to 300 reach 3.6e-13 (as unsorted)
+    np.testing.assert_allclose(np.asarray(p), sc.gammainc(a, x), rtol=1e-12,
+                               atol=1e-300, equal_nan=True)
+    np.testing.assert_allclose(np.asarray(q), sc.gammaincc(a, x), rtol=1e-12,
+                               atol=1e-300, equal_nan=True)
+    # the same program on a slice below the threshold (blocked, unsorted):
+    # elementwise kernels, so equal to rounding of the two compiled programs
+    m = 3000
+    ps = np.asarray(sciax.jit(ss.gammainc)(a[:m], x[:m]))
+    np.testing.assert_allclose(np.asarray(p)[:m], ps, rtol=1e-14, atol=1e-300,
+                               equal_nan=True)
+    k = n - n % 7
+    p2 = np.asarray(sciax.jit(ss.gammainc)(a[:k].reshape(-1, 7), x[:k].reshape(-1, 7)))
+    np.testing.assert_allclose(p2.reshape(-1), np.asarray(p)[:k], rtol=1e-14,
+                               atol=1e-300, equal_nan=True)
+    # a 0-d ``a`` (a distribution's shape) with a large ``x``: only x is sorted
+    for a0 in (2.5, 15.0):
+        p0 = np.asarray(sciax.jit(lambda x_: ss.gammaincc(a0, x_))(x))
+        np.testing.assert_allclose(p0, sc.gammaincc(a0, x), rtol=2e-13,
+                                   atol=1e-300, equal_nan=True)
+    # vmap over rows that are each sorted (the per-block switch between the
+    # fraction, the series and the merged loop runs all three when batched)
+    pv = np.asarray(sciax.jit(sciax.vmap(ss.gammainc))(np.stack([a, a[::-1]]),
+                                                        np.stack([x, x[::-1]])))
+    np.testing.assert_allclose(pv, np.stack([p, np.asarray(p)[::-1]]), rtol=1e-14,
+                               atol=1e-300, equal_nan=True)
+
+
 def test_gammaln_near_its_zeros_vs_mpmath():
     # XLA's lgamma alone lost up to 3e-13 relative within 0.01 of 1 and 2;
     # the Taylor series there keeps 1e-13 (mpmath at 30 digits is exact here)
