@@ -89,19 +89,25 @@ class BVPSolution:
     def __call__(self, t, nu: int = 0):
         if int(nu) != nu or nu < 0:
             raise ValueError("`nu` must be a non-negative integer.")
-        t = snp.asarray(t, dtype=snp.result_type(self.x))
-        scalar = t.ndim == 0
-        t = snp.atleast_1d(t)
-        m = self.x.shape[0]
-        idx = snp.clip(snp.searchsorted(self.x, t, side="right") - 1, 0, m - 2)
-        c = self.c[:, :, idx]  # (4, n, len(t))
-        out = _poly_eval(c, t - self.x[idx], int(nu))
-        return out[:, 0] if scalar else out
+        return _sol_eval(self.x, self.c, t, int(nu))
 
     def derivative(self, nu: int = 1):
         """The ``nu``-th derivative as a callable ``t -> sol(t, nu)``."""
         return lambda t: self(t, nu)
 
+
+def _sol_eval_impl(x, c, t, nu):
+    t = snp.asarray(t, dtype=snp.result_type(x))
+    scalar = t.ndim == 0
+    t = snp.atleast_1d(t)
+    idx = snp.clip(snp.searchsorted(x, t, side="right") - 1, 0, x.shape[0] - 2)
+    out = _poly_eval(c[:, :, idx], t - x[idx], nu)  # (n, len(t))
+    return out[:, 0] if scalar else out
+
+
+# One compiled program per shape instead of a dozen eager ops (each of
+# which compiles on its first use with a new shape).
+_sol_eval = sciax.jit(_sol_eval_impl, static_argnums=3)
 
 sciax.tree.register_node(
     BVPSolution, lambda s: ((s.x, s.c), None), lambda _, ch: BVPSolution(*ch))
@@ -603,14 +609,16 @@ def solve_bvp(fun: Callable, bc: Callable, x, y, p=None, S=None,
     if bc_tol is None:
         bc_tol = tol
 
-    # Shape checks before compiling, as SciPy's messages.
-    f0 = np.asarray(fun(snp.asarray(x), snp.asarray(y), snp.asarray(p))
-                    if k else fun(snp.asarray(x), snp.asarray(y)))
+    # Shape checks before compiling, with SciPy's messages; abstract
+    # evaluation, as eager calls would compile every op for these shapes.
+    xs, ys, ps = snp.asarray(x), snp.asarray(y), snp.asarray(p)
+    f0 = sciax.eval_shape(lambda x, y, p: snp.asarray(fun(x, y, p) if k else
+                                                      fun(x, y)), xs, ys, ps)
     if f0.shape != y.shape:
         raise ValueError(f"`fun` return is expected to have shape {y.shape}, "
                          f"but actually has {f0.shape}.")
-    ya, yb = snp.asarray(y[:, 0]), snp.asarray(y[:, -1])
-    bc0 = np.asarray(bc(ya, yb, snp.asarray(p)) if k else bc(ya, yb))
+    bc0 = sciax.eval_shape(lambda y, p: snp.asarray(
+        bc(y[:, 0], y[:, -1], p) if k else bc(y[:, 0], y[:, -1])), ys, ps)
     if bc0.shape != (n + k,):
         raise ValueError(f"`bc` return is expected to have shape {(n + k,)}, "
                          f"but actually has {bc0.shape}.")
@@ -630,9 +638,10 @@ def solve_bvp(fun: Callable, bc: Callable, x, y, p=None, S=None,
             snp.asarray(x_pad), snp.asarray(y_pad), snp.asarray(p), tol_arr,
             bc_tol_arr)
         iteration += 1
-        yj, fy, c, rms = yj[:, :m], fy[:, :m], c[:, :, :m - 1], rms[:m - 1]
-        y, p, c_np = np.asarray(yj), np.asarray(pj), np.asarray(c)
-        rms_np, max_bc_res = np.asarray(rms), float(max_bc)
+        # Unpadded on the host: eager slices would compile per mesh size.
+        y, p = np.asarray(yj)[:, :m], np.asarray(pj)
+        c_np, rms_np = np.asarray(c)[:, :, :m - 1], np.asarray(rms)[:m - 1]
+        fy_np, max_bc_res = np.asarray(fy)[:, :m], float(max_bc)
         max_rms_res = float(np.max(rms_np))
         if bool(sing):
             status = 2
@@ -676,5 +685,7 @@ def solve_bvp(fun: Callable, bc: Callable, x, y, p=None, S=None,
               f"Maximum boundary residual: {max_bc_res:.2e}")
 
     xj = snp.asarray(x)
-    return BVPResult(sol=BVPSolution(xj, c), p=pj if k else None, x=xj, y=yj,
-                     yp=fy, rms_residuals=rms, niter=iteration, status=status)
+    return BVPResult(sol=BVPSolution(xj, snp.asarray(c_np)),
+                     p=snp.asarray(p) if k else None, x=xj, y=snp.asarray(y),
+                     yp=snp.asarray(fy_np), rms_residuals=snp.asarray(rms_np),
+                     niter=iteration, status=status)
