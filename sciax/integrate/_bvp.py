@@ -574,14 +574,21 @@ def solve_bvp(fun: Callable, bc: Callable, x, y, p=None, S=None,
     >>> res.status, f"{float(res.sol(0.5)[0]):.4f}"
     (0, '0.1405')
     """
-    x = np.asarray(x, dtype=float)
+    try:
+        x, y = np.asarray(x, dtype=float), np.array(y)
+        p = None if p is None else np.asarray(p)
+        S = None if S is None else np.asarray(S)
+    except TypeError as e:  # a tracer (TracerArrayConversionError) or junk
+        raise TypeError(
+            "solve_bvp: x, y, p and S must be concrete arrays. It runs eagerly "
+            "(mesh refinement changes array shapes), so it cannot be called "
+            "under jit, vmap or grad; see the Notes.") from e
     if x.ndim != 1:
         raise ValueError("`x` must be 1 dimensional.")
     h = np.diff(x)
     if np.any(h <= 0):
         raise ValueError("`x` must be strictly increasing.")
     a = x[0]
-    y = np.array(y)
     if np.iscomplexobj(y):
         raise NotImplementedError("solve_bvp: complex problems are not supported.")
     y = y.astype(float)

@@ -126,6 +126,13 @@ def test_argument_errors():
         solve_bvp(lambda x, y: y[:1], dirichlet0, x, y)
 
 
+def test_raises_under_jit():
+    x, y = bratu_guess(True)
+    f = sciax.jit(lambda y: solve_bvp(bratu, dirichlet0, x, y).y)
+    with pytest.raises(TypeError, match="runs eagerly"):
+        f(snp.asarray(y))
+
+
 # --- boundary layer: eps y'' = y, y(0) = 1, y(1) = 0 ---------------------------
 
 EPS_BL = 1e-3
