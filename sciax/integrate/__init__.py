@@ -94,3 +94,4 @@ from sciax.integrate._rules import roots_laguerre as roots_laguerre
 from sciax.integrate._rules import roots_legendre as roots_legendre
 from sciax.integrate._rules import simpson as simpson
 from sciax.integrate._rules import trapezoid as trapezoid
+from sciax.integrate._bvp import BVPResult, BVPSolution, solve_bvp  # noqa: F401
