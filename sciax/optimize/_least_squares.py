@@ -144,37 +144,46 @@ def _solve_tr(n, m, suf, s, V, Delta, alpha0):
 # Jacobians with at most this many columns are factored by the one-sided
 # Jacobi SVD below (elementwise ops: no LAPACK call, which under vmap would
 # loop over the lanes one small matrix at a time); wider ones by LAPACK.
-_JACOBI_MAX_N = 10
+# The sweep is unrolled, and its program grows as n^2: at n = 7 the first
+# call of a solve took about twice as long to compile as with LAPACK (also
+# with a loop over the pairs instead), so the limit is kept small.
+_JACOBI_MAX_N = 4
 _JACOBI_SWEEPS = 30
 
 
-def _jacobi_sweep(b, v):
-    """One cyclic sweep of one-sided Jacobi rotations over the rows ``b`` (a
-    tuple of n arrays whose last axis is the row; leading axes are lanes),
-    and the same rotations of the rows ``v``; also whether any row moved.
-    A pair already orthogonal to rounding gets ``t = 0``, the identity
-    exactly, so a converged matrix comes back bit for bit."""
-    n = len(b)
-    b, v = list(b), list(v)
+def _rotation(bi, bj, tiny):
+    """The Jacobi rotation ``(cos, sin)`` that makes rows ``bi``, ``bj``
+    orthogonal (lanes on the leading axes), and whether it moves them.  A
+    pair already orthogonal to rounding gets ``t = 0``: the identity exactly,
+    so a converged matrix comes back bit for bit."""
     dot = lambda x, y: snp.sum(x * y, axis=-1, keepdims=True)  # noqa: E731
-    moved = snp.zeros(b[0].shape[:-1] + (1,), bool)
+    a, d, g = dot(bi, bi), dot(bj, bj), dot(bi, bj)
     # Rows below eps times the matrix's norm are zero to rounding (a rank-
     # deficient matrix): rotating them would only stir rounding noise.
-    tiny = EPS * EPS * sum(dot(r, r) for r in b)
+    rot = (snp.abs(g) > EPS * snp.sqrt(a) * snp.sqrt(d)) & (snp.minimum(a, d) > tiny)
+    zeta = (d - a) / (2 * snp.where(rot, g, 1.0))
+    t = snp.where(rot, snp.where(zeta >= 0, 1.0, -1.0) / (
+        snp.abs(zeta) + snp.sqrt(1 + zeta * zeta)), 0.0)
+    cs = 1 / snp.sqrt(1 + t * t)
+    return cs, cs * t, t != 0
+
+
+def _jacobi_sweep(B, Vt):
+    """One cyclic sweep of one-sided Jacobi rotations over the rows of ``B``
+    (n x k, lanes on leading axes), the same rotations applied to the rows of
+    ``Vt``; also whether any row moved.  Unrolled: n(n-1)/2 rotations."""
+    n = B.shape[-2]
+    tiny = EPS * EPS * snp.sum(B * B, axis=(-2, -1))[..., None]
+    b = [B[..., i, :] for i in range(n)]
+    v = [Vt[..., i, :] for i in range(n)]
+    moved = snp.zeros(tiny.shape, bool)
     for i in range(n):
         for j in range(i + 1, n):
-            a, d, g = dot(b[i], b[i]), dot(b[j], b[j]), dot(b[i], b[j])
-            rot = ((snp.abs(g) > EPS * snp.sqrt(a) * snp.sqrt(d))
-                   & (snp.minimum(a, d) > tiny))
-            zeta = (d - a) / (2 * snp.where(rot, g, 1.0))
-            t = snp.where(rot, snp.where(zeta >= 0, 1.0, -1.0) / (
-                snp.abs(zeta) + snp.sqrt(1 + zeta * zeta)), 0.0)
-            cs = 1 / snp.sqrt(1 + t * t)
-            sn = cs * t
-            moved = moved | (t != 0)
+            cs, sn, mv = _rotation(b[i], b[j], tiny)
+            moved = moved | mv
             b[i], b[j] = cs * b[i] - sn * b[j], sn * b[i] + cs * b[j]
             v[i], v[j] = cs * v[i] - sn * v[j], sn * v[i] + cs * v[j]
-    return tuple(b), tuple(v), snp.any(moved)
+    return snp.stack(b, axis=-2), snp.stack(v, axis=-2), snp.any(moved)
 
 
 def _jacobi_loop(B, Vt):
@@ -182,17 +191,14 @@ def _jacobi_loop(B, Vt):
     rotates in any lane.  Under vmap (below) one loop serves all lanes with
     no per-lane select of the carry, which the generic batched while loop
     would do on every sweep: a converged lane's sweeps are the identity."""
-    ax = B.ndim - 2
-    rows = lambda X: tuple(snp.take(X, i, axis=ax) for i in range(X.shape[ax]))  # noqa
-
     def body(c):
-        b, v, _, it = c
-        b, v, moved = _jacobi_sweep(b, v)
-        return b, v, moved, it + 1
+        B, Vt, _, it = c
+        B, Vt, moved = _jacobi_sweep(B, Vt)
+        return B, Vt, moved, it + 1
 
-    b, v, _, _ = lax.while_loop(lambda c: c[2] & (c[3] < _JACOBI_SWEEPS), body,
-                                (rows(B), rows(Vt), snp.asarray(True), snp.int32(0)))
-    return snp.stack(b, axis=ax), snp.stack(v, axis=ax)
+    B, Vt, _, _ = lax.while_loop(lambda c: c[2] & (c[3] < _JACOBI_SWEEPS), body,
+                                 (B, Vt, snp.asarray(True), snp.int32(0)))
+    return B, Vt
 
 
 def _jacobi_batched(size, in_batched, *args):
@@ -234,9 +240,10 @@ def _jacobi_svd(A, Vt):
     leaves one or two sweeps to do).
 
     Columns of ``R Vt^T`` are rotated in pairs until all pairs are orthogonal
-    to rounding, ``|b_i . b_j| <= eps ||b_i|| ||b_j||`` (Demmel and Veselic
-    1992: the singular values come out to high relative accuracy, small ones
-    included).  Returns ``s`` (unsorted) and ``Vt``.
+    to rounding, ``|b_i . b_j| <= eps ||b_i|| ||b_j||`` (the stopping test of
+    Demmel and Veselic 1992, whose Jacobi keeps small singular values
+    accurate as far as ``R`` carries them; LAPACK's are accurate relative to
+    the largest only).  Returns ``s`` (unsorted) and ``Vt``.
     """
     R = _r_factor(A) if A.shape[0] > A.shape[1] else A
     B, Vt = _jacobi_rotate(Vt @ R.T, Vt)
