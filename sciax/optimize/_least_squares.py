@@ -3,12 +3,13 @@ and Levenberg-Marquardt (``lm``) methods, one ``lax.while_loop`` each.
 
 The iteration follows SciPy's ``_lsq/trf.py`` (Branch, Coleman and Li 1999):
 the trust-region subproblem is solved exactly through an SVD of the scaled
-(and, with bounds, augmented) Jacobian by Moré's secular-equation iteration,
-the SVD taken once per Jacobian (at accepted points), for up to
-``_JACOBI_MAX_N`` parameters by one-sided Jacobi on the R factor started
+(and, with bounds, augmented) Jacobian by Moré's secular-equation iteration.
+The SVD is taken once per Jacobian (at accepted points); for up to
+``_JACOBI_MAX_N`` parameters it is one-sided Jacobi on the R factor, started
 from the previous Jacobian's singular vectors (plain array code, so that
-under vmap no LAPACK call loops over the lanes), bounds enter through Coleman-Li scaling and the step is the best of the
-truncated, reflected and anti-gradient candidates.  ``lm`` is the same
+under vmap no LAPACK call loops over the lanes).  Bounds enter through
+Coleman-Li scaling and the step is the best of the truncated, reflected and
+anti-gradient candidates.  ``lm`` is the same
 trust-region Levenberg-Marquardt iteration without bounds and with Moré's
 (MINPACK's) column-norm scaling; it is not MINPACK's ``lmder`` step for step,
 so its ``nfev`` can differ from SciPy's.  Each loop iteration is one trial
