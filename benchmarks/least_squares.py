@@ -1,7 +1,9 @@
 """sciax.optimize.curve_fit / least_squares side by side with SciPy.
 
 Run ``python benchmarks/least_squares.py`` (``--quick``: 100 batched fits
-instead of 1,000).  Cases, float64:
+instead of 1,000; ``--only batch``: just the batched fits, ``--only single``:
+just the single solves; ``--batch-rounds``: alternating rounds of the batch,
+default 3).  Cases, float64:
 
 * one fit of the NIST Misra1a model (14 points, 2 parameters) from NIST's
   second start: sciax ``curve_fit`` (eager call of the cached compiled
@@ -50,8 +52,17 @@ def _time(fn, rounds):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--only", choices=("single", "batch"), default=None)
+    ap.add_argument("--batch-rounds", type=int, default=None)
     a = ap.parse_args()
     rounds = 5 if a.quick else 15
+    if a.only != "batch":
+        _singles(rounds)
+    if a.only != "single":
+        _batch(100 if a.quick else 1000, a.batch_rounds or max(2, rounds // 5))
+
+
+def _singles(rounds):
     m, mn, x, y, _, s2, _ = PROBLEMS["Misra1a"]
     x, y = np.asarray(x, float), np.asarray(y, float)
     xj, yj = snp.asarray(x), snp.asarray(y)
@@ -106,7 +117,8 @@ def main():
     print(f"curve_fit speed-up vs SciPy: "
           f"{med['curve_fit scipy'] / med['curve_fit sciax']:.1f}x")
 
-    n = 100 if a.quick else 1000
+
+def _batch(n, rounds):
     rng = np.random.default_rng(0)
     xs = np.linspace(0, 4, 20)
     A, B = 1 + rng.random(n), 0.5 + rng.random(n)
@@ -123,12 +135,14 @@ def main():
     tb, ts = [], []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        for _ in range(max(2, rounds // 5)):
+        for _ in range(rounds):
             tb += _time(lambda: np.asarray(batched(ysj)), 1)
             ts += _time(lambda: [so.curve_fit(model_np, xs, yy, p0=[1.0, 1.0, 0.0])
                                  for yy in ys], 1)
-    print(f"{n} fits: sciax vmap {statistics.median(tb):.3f} s (first call "
-          f"{first:.1f} s), SciPy loop {statistics.median(ts):.3f} s, speed-up "
+    print(f"{n} fits: sciax vmap {1e3 * statistics.median(tb):.1f} ms (range "
+          f"{1e3 * min(tb):.1f}-{1e3 * max(tb):.1f}; first call {first:.1f} s), "
+          f"SciPy loop {1e3 * statistics.median(ts):.0f} ms (range "
+          f"{1e3 * min(ts):.0f}-{1e3 * max(ts):.0f}), speed-up (medians) "
           f"{statistics.median(ts) / statistics.median(tb):.1f}x")
 
 

@@ -14,7 +14,7 @@ import sciax.numpy as snp
 import sciax.linalg
 
 from sciax.optimize._base import OptimizeWarning
-from sciax.optimize._least_squares import least_squares
+from sciax.optimize._least_squares import _JACOBI_MAX_N, _jacobi_svd, least_squares
 
 EPS = float(np.finfo(float).eps)
 
@@ -284,8 +284,11 @@ def _pcov_of(absolute):
     def pcov_of(J, cost, dof):
         # SciPy's rule: pseudo-inverse of J^T J by SVD, singular values below
         # eps * max(J.shape) * s_max dropped.
-        _, s, vt = snp.linalg.svd(J, full_matrices=False)
-        thr = EPS * max(J.shape) * s[0]
+        if J.shape[1] <= _JACOBI_MAX_N:  # no LAPACK call (one per lane under vmap)
+            s, vt = _jacobi_svd(J, snp.eye(J.shape[1], dtype=J.dtype))
+        else:
+            _, s, vt = snp.linalg.svd(J, full_matrices=False)
+        thr = EPS * max(J.shape) * snp.max(s)
         inv2 = snp.where(s > thr, 1.0 / snp.where(s > thr, s, 1.0) ** 2, 0.0)
         pcov = (vt.T * inv2) @ vt
         if absolute:

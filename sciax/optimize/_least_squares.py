@@ -3,9 +3,13 @@ and Levenberg-Marquardt (``lm``) methods, one ``lax.while_loop`` each.
 
 The iteration follows SciPy's ``_lsq/trf.py`` (Branch, Coleman and Li 1999):
 the trust-region subproblem is solved exactly through an SVD of the scaled
-(and, with bounds, augmented) Jacobian by Moré's secular-equation iteration,
-bounds enter through Coleman-Li scaling and the step is the best of the
-truncated, reflected and anti-gradient candidates.  ``lm`` is the same
+(and, with bounds, augmented) Jacobian by Moré's secular-equation iteration.
+The SVD is taken once per Jacobian (at accepted points); for up to
+``_JACOBI_MAX_N`` parameters it is one-sided Jacobi on the R factor, started
+from the previous Jacobian's singular vectors (plain array code, so that
+under vmap no LAPACK call loops over the lanes).  Bounds enter through
+Coleman-Li scaling and the step is the best of the truncated, reflected and
+anti-gradient candidates.  ``lm`` is the same
 trust-region Levenberg-Marquardt iteration without bounds and with Moré's
 (MINPACK's) column-norm scaling; it is not MINPACK's ``lmder`` step for step,
 so its ``nfev`` can differ from SciPy's.  Each loop iteration is one trial
@@ -23,6 +27,7 @@ import numpy as np
 import sciax
 import sciax.numpy as snp
 from sciax import lax
+from sciax.custom_batching import custom_vmap
 
 from sciax.optimize._base import (Objective, OptimizeResult, StatusCodedResult,
                                   packed_while_loop, register_result)
@@ -93,12 +98,14 @@ def _cost_and_scale(f, loss, f_scale):
 # --- the trust-region pieces (Moré 1978; SciPy's _lsq/common.py) -------------------
 
 
-def _solve_tr(n, m, uf, s, V, Delta, alpha0):
-    """Moré's iteration for ``min ||J p + f||, ||p|| <= Delta`` from the SVD."""
-    suf = s * uf
-    full_rank = (s[-1] > EPS * m * s[0]) if m >= n else snp.asarray(False)
+def _solve_tr(n, m, suf, s, V, Delta, alpha0):
+    """Moré's iteration for ``min ||J p + f||, ||p|| <= Delta`` from the SVD
+    ``J = U diag(s) V`` (``V``'s rows the right singular vectors, in any
+    order) and ``suf = s * (U^T f) = V J^T f``."""
+    s_max, s_min = snp.max(s), snp.min(s)
+    full_rank = (s_min > EPS * m * s_max) if m >= n else snp.asarray(False)
     s_safe = snp.where(s > 0, s, 1.0)
-    p_gn = -V.T @ snp.where(s > 0, uf / s_safe, 0.0)
+    p_gn = -V.T @ snp.where(s > 0, suf / s_safe ** 2, 0.0)
     inside = full_rank & (snp.linalg.norm(p_gn) <= Delta)
 
     def phi(alpha):
@@ -124,13 +131,133 @@ def _solve_tr(n, m, uf, s, V, Delta, alpha0):
         return a2, lo2, up2, stop, i + 1
 
     # SciPy's at most 10 iterations, stopping at |phi| < 0.01 Delta (a while
-    # loop: the usual 1-3 iterations cost 1-3 trips, not 10 masked ones)
+    # loop: the usual 1-3 iterations cost 1-3 trips, not 10 masked ones);
+    # none when the Gauss-Newton step is taken (as SciPy, which returns it
+    # before the iteration; under vmap such lanes no longer hold the loop)
     alpha, _, _, _, _ = packed_while_loop(
         lambda c: ~c[3] & (c[4] < 10), body,
-        (alpha, a_lo, a_up, snp.asarray(False), snp.int32(0)))
+        (alpha, a_lo, a_up, inside, snp.int32(0)))
     p = -V.T @ (suf / (s ** 2 + alpha))
     p = p * Delta / snp.linalg.norm(p)
     return snp.where(inside, p_gn, p), snp.where(inside, 0.0, alpha)
+
+
+# Jacobians with at most this many columns are factored by the one-sided
+# Jacobi SVD below (elementwise ops: no LAPACK call, which under vmap would
+# loop over the lanes one small matrix at a time); wider ones by LAPACK.
+# The sweep is unrolled, and its program grows as n^2: at n = 7 the first
+# call of a solve took about twice as long to compile as with LAPACK (also
+# with a loop over the pairs instead), so the limit is kept small.
+_JACOBI_MAX_N = 4
+_JACOBI_SWEEPS = 30
+
+
+def _rotation(bi, bj, tiny):
+    """The Jacobi rotation ``(cos, sin)`` that makes rows ``bi``, ``bj``
+    orthogonal (lanes on the leading axes), and whether it moves them.  A
+    pair already orthogonal to rounding gets ``t = 0``: the identity exactly,
+    so a converged matrix comes back bit for bit."""
+    dot = lambda x, y: snp.sum(x * y, axis=-1, keepdims=True)  # noqa: E731
+    a, d, g = dot(bi, bi), dot(bj, bj), dot(bi, bj)
+    # Rows below eps times the matrix's norm are zero to rounding (a rank-
+    # deficient matrix): rotating them would only stir rounding noise.
+    rot = (snp.abs(g) > EPS * snp.sqrt(a) * snp.sqrt(d)) & (snp.minimum(a, d) > tiny)
+    zeta = (d - a) / (2 * snp.where(rot, g, 1.0))
+    t = snp.where(rot, snp.where(zeta >= 0, 1.0, -1.0) / (
+        snp.abs(zeta) + snp.sqrt(1 + zeta * zeta)), 0.0)
+    cs = 1 / snp.sqrt(1 + t * t)
+    return cs, cs * t, t != 0
+
+
+def _jacobi_sweep(B, Vt):
+    """One cyclic sweep of one-sided Jacobi rotations over the rows of ``B``
+    (n x k, lanes on leading axes), the same rotations applied to the rows of
+    ``Vt``; also whether any row moved.  Unrolled: n(n-1)/2 rotations."""
+    n = B.shape[-2]
+    tiny = EPS * EPS * snp.sum(B * B, axis=(-2, -1))[..., None]
+    b = [B[..., i, :] for i in range(n)]
+    v = [Vt[..., i, :] for i in range(n)]
+    moved = snp.zeros(tiny.shape, bool)
+    for i in range(n):
+        for j in range(i + 1, n):
+            cs, sn, mv = _rotation(b[i], b[j], tiny)
+            moved = moved | mv
+            b[i], b[j] = cs * b[i] - sn * b[j], sn * b[i] + cs * b[j]
+            v[i], v[j] = cs * v[i] - sn * v[j], sn * v[i] + cs * v[j]
+    return snp.stack(b, axis=-2), snp.stack(v, axis=-2), snp.any(moved)
+
+
+def _jacobi_loop(B, Vt):
+    """Sweeps over the rows of ``B`` (n x k, or lanes x n x k) until no pair
+    rotates in any lane.  Under vmap (below) one loop serves all lanes with
+    no per-lane select of the carry, which the generic batched while loop
+    would do on every sweep: a converged lane's sweeps are the identity."""
+    def body(c):
+        B, Vt, _, it = c
+        B, Vt, moved = _jacobi_sweep(B, Vt)
+        return B, Vt, moved, it + 1
+
+    B, Vt, _, _ = lax.while_loop(lambda c: c[2] & (c[3] < _JACOBI_SWEEPS), body,
+                                 (B, Vt, snp.asarray(True), snp.int32(0)))
+    return B, Vt
+
+
+def _jacobi_batched(size, in_batched, *args):
+    B, Vt = (a if b else snp.broadcast_to(a, (size,) + a.shape)
+             for a, b in zip(args, in_batched))
+    return _jacobi_loop(B, Vt), (True, True)
+
+
+@custom_vmap
+def _jacobi_rotate(B, Vt):
+    return _jacobi_loop(B, Vt)
+
+
+_jacobi_rotate.def_vmap(_jacobi_batched)
+
+
+def _r_factor(A):
+    """The triangular factor ``R`` (n x n) of ``A = Q R`` (k x n) by modified
+    Gram-Schmidt, whose ``R`` is as accurate as Householder's (Bjorck 1967;
+    only ``Q`` loses orthogonality, and it is not needed here)."""
+    k, n = A.shape
+    W = A.T  # rows: the columns of A still to orthogonalise
+    rows = []
+    for i in range(n):
+        a = W[0]
+        r = snp.sqrt(snp.sum(a * a))
+        q = a / snp.where(r > 0, r, 1.0)
+        rest = W[1:]
+        c = rest @ q
+        rows.append(snp.concatenate([snp.zeros((i,), A.dtype), r[None], c]))
+        W = rest - c[:, None] * q[None, :]
+    return snp.stack(rows)
+
+
+def _jacobi_svd(A, Vt):
+    """SVD of ``A`` (k x n) by one-sided (Hestenes) Jacobi on its triangular
+    factor ``R``, started from the orthogonal ``Vt`` (rows: a guess of the
+    right singular vectors, such as those of the previous Jacobian, which
+    leaves one or two sweeps to do).
+
+    Columns of ``R Vt^T`` are rotated in pairs until all pairs are orthogonal
+    to rounding, ``|b_i . b_j| <= eps ||b_i|| ||b_j||`` (the stopping test of
+    Demmel and Veselic 1992, whose Jacobi keeps small singular values
+    accurate as far as ``R`` carries them; LAPACK's are accurate relative to
+    the largest only).  Returns ``s`` (unsorted) and ``Vt``.
+    """
+    R = _r_factor(A) if A.shape[0] > A.shape[1] else A
+    B, Vt = _jacobi_rotate(Vt @ R.T, Vt)
+    return snp.sqrt(snp.sum(B * B, axis=1)), Vt
+
+
+def _svd_suf(A, fa, Vt):
+    """``s``, ``Vt`` and ``suf = s * (U^T fa)`` of ``A = U diag(s) Vt``."""
+    if A.shape[1] <= _JACOBI_MAX_N:
+        s, Vt = _jacobi_svd(A, Vt)
+        return s, Vt, Vt @ (A.T @ fa)
+    U, s, Vt = snp.linalg.svd(A, full_matrices=False)
+    return s, Vt, s * (U.T @ fa)
 
 
 def _quad(J, g, s, diag):
@@ -269,29 +396,44 @@ def _trf(res_fun, jac_fun, x0, lb, ub, opts):
     Delta0 = snp.linalg.norm(x0 * sinv0 / snp.sqrt(v0))
     Delta0 = snp.where(Delta0 == 0, 1.0, Delta0)
 
-    def prep(x, J, fs, g, sinv):
-        """Scaled, augmented system at an accepted point and its SVD."""
+    def prep(x, J, fs, g, sinv, Vt):
+        """Scaled, augmented system at an accepted point and its SVD (Jacobi
+        started from ``Vt``, the previous point's right singular vectors)."""
         v, dv = _cl_scaling(x, g, lb, ub)
         gnorm = snp.max(snp.abs(g * v))
         v = snp.where(dv != 0, v * sinv, v)
         d = snp.sqrt(v) / sinv
         diag_h = g * dv / sinv
         J_h = J * d
-        Ja = snp.concatenate([J_h, snp.diag(snp.sqrt(diag_h))], axis=0)
-        fa = snp.concatenate([fs, snp.zeros((n,), fs.dtype)])
-        U, s, Vt = snp.linalg.svd(Ja, full_matrices=False)
-        return dict(d=d, diag_h=diag_h, J_h=J_h, uf=U.T @ fa, s=s, V=Vt,
-                    theta=snp.maximum(0.995, 1 - gnorm), gnorm=gnorm)
+        if bounded:
+            Ja = snp.concatenate([J_h, snp.diag(snp.sqrt(diag_h))], axis=0)
+            fa = snp.concatenate([fs, snp.zeros((n,), fs.dtype)])
+        else:  # diag_h is 0: the augmented rows would be zero
+            Ja, fa = J_h, fs
+        s, Vt, suf = _svd_suf(Ja, fa, Vt)
+        out = dict(d=d, diag_h=diag_h, suf=suf, s=s, V=Vt,
+                   theta=snp.maximum(0.995, 1 - gnorm), gnorm=gnorm)
+        if bounded:  # _select_step's model needs J_h
+            out["J_h"] = J_h
+        return out
 
+    # Without bounds the loop carries no m-sized array: the model's
+    # decrease comes from the SVD, and the residuals and Jacobian of the
+    # answer are evaluated again after the loop.  (Under vmap every carried
+    # array is copied through a select on every trip, and the Jacobian is
+    # the largest.)
+    big = ("f", "J", "fs") if bounded else ()
     z = snp.zeros((), x0.dtype)
-    st0 = dict(x=x0, f=f0, J=J0, cost=cost0, fs=fs0, g=g0, sinv=sinv0,
+    st0 = dict(x=x0, cost=cost0, g=g0, sinv=sinv0,
                Delta=Delta0, alpha=z, nfev=snp.int32(1), njev=snp.int32(1),
-               status=snp.int32(RUNNING), **prep(x0, J0, fs0, g0, sinv0))
+               status=snp.int32(RUNNING),
+               **prep(x0, J0, fs0, g0, sinv0, snp.eye(n, dtype=x0.dtype)))
+    st0.update({k: v for k, v in zip(("f", "J", "fs"), (f0, J0, fs0)) if k in big})
     st0["status"] = snp.where(st0["gnorm"] < gtol, 1, RUNNING).astype(snp.int32)
 
     def body(c):
         x, Delta = c["x"], c["Delta"]
-        p_h, alpha = _solve_tr(n, m, c["uf"], c["s"], c["V"], Delta, c["alpha"])
+        p_h, alpha = _solve_tr(n, m, c["suf"], c["s"], c["V"], Delta, c["alpha"])
         p = c["d"] * p_h
         g_h = c["d"] * c["g"]
         if bounded:
@@ -300,7 +442,8 @@ def _trf(res_fun, jac_fun, x0, lb, ub, opts):
             x_new = _strictly_feasible(x + step, lb, ub, 0)
         else:
             step, step_h = p, p_h
-            pred = -_quad(c["J_h"], g_h, p_h, snp.zeros_like(p_h))
+            Jp = c["s"] * (c["V"] @ p_h)  # J_h p_h in the singular basis
+            pred = -(0.5 * snp.dot(Jp, Jp) + snp.dot(g_h, p_h))
             x_new = x + step
         f_new = res_fun(x_new)
         nfev = c["nfev"] + 1
@@ -324,27 +467,35 @@ def _trf(res_fun, jac_fun, x0, lb, ub, opts):
         alpha = snp.where(finite & (term == RUNNING),
                           alpha * Delta / snp.where(Delta_new > 0, Delta_new, 1.0),
                           alpha)
-        # The Jacobian only at accepted points (under vmap both branches run).
-        f_a, J_a, cost_a, fs_a, g_a = lax.cond(
-            accept, lambda _: eval_at(x_new),
-            lambda _: (c["f"], c["J"], c["cost"], c["fs"], c["g"]), None)
-        sinv = col_scale(J_a, c["sinv"]) if jac_scale else c["sinv"]
-        new = dict(x=snp.where(accept, x_new, x), f=f_a, J=J_a, cost=cost_a, fs=fs_a,
-                   g=g_a, sinv=snp.where(accept, sinv, c["sinv"]),
+        # The Jacobian and its SVD only at accepted points (under vmap both
+        # branches run).
+        keys = big + ("cost", "g", "sinv", "d", "diag_h", "suf", "s", "V", "theta",
+                      "gnorm") + (("J_h",) if bounded else ())
+
+        def accepted(_):
+            f_a, J_a, cost_a, fs_a, g_a = eval_at(x_new)
+            sinv = col_scale(J_a, c["sinv"]) if jac_scale else c["sinv"]
+            out = dict(cost=cost_a, g=g_a, sinv=sinv,
+                       **prep(x_new, J_a, fs_a, g_a, sinv, c["V"]))
+            out.update({k: v for k, v in zip(("f", "J", "fs"), (f_a, J_a, fs_a))
+                        if k in big})
+            return out
+
+        new = lax.cond(accept, accepted, lambda _: {k: c[k] for k in keys}, None)
+        new.update(x=snp.where(accept, x_new, x),
                    Delta=snp.where(term == RUNNING, Delta_new, Delta), alpha=alpha,
                    nfev=nfev, njev=c["njev"] + snp.where(accept, 1, 0))
-        pr = prep(new["x"], J_a, fs_a, g_a, new["sinv"])
-        old = {k: c[k] for k in pr}
-        pr = {k: snp.where(accept, pr[k], old[k]) for k in pr}
-        new.update(pr)
         status = term
-        status = snp.where((status == RUNNING) & accept & (pr["gnorm"] < gtol), 1,
+        status = snp.where((status == RUNNING) & accept & (new["gnorm"] < gtol), 1,
                            status)
         status = snp.where((status == RUNNING) & (nfev >= max_nfev), 0, status)
         new["status"] = status.astype(snp.int32)
         return new
 
-    return lax.while_loop(lambda c: c["status"] == RUNNING, body, st0)
+    st = packed_while_loop(lambda c: c["status"] == RUNNING, body, st0)
+    if not bounded:
+        st["f"], st["J"], _, _, _ = eval_at(st["x"])
+    return st
 
 
 def _dogleg_box(x, newton, g, a, b, tr_bounds, lb, ub):
@@ -441,12 +592,17 @@ def _dogbox(res_fun, jac_fun, x0, lb, ub, opts):
         accept = finite & (actual > 0)
         on_new = snp.where(c["free"], hits, c["on_bound"])
         x_acc = snp.where(on_new == -1, lb, snp.where(on_new == 1, ub, x_new))
-        keys = ("f", "J", "fs", "cost", "g", "sinv")
-        p = lax.cond(accept, lambda _: at(x_acc, c["sinv"]),
-                     lambda _: {k: c[k] for k in keys}, None)
+        keys = ("f", "J", "fs", "cost", "g", "sinv", "newton", "qa", "qb", "gm",
+                "free", "gnorm")
+
+        def accepted(_):  # the Jacobian and its least-squares step (an SVD)
+            p = at(x_acc, c["sinv"])
+            return dict(**p, **newton_of(p, on_new))
+
+        pn = lax.cond(accept, accepted, lambda _: {k: c[k] for k in keys}, None)
         on_bound = snp.where(accept, on_new, c["on_bound"])
-        nw = newton_of(p, on_bound)
-        nw = {k: snp.where(accept, nw[k], c[k]) for k in nw}
+        p = {k: pn[k] for k in keys[:6]}
+        nw = {k: pn[k] for k in keys[6:]}
         status = snp.where(accept & (nw["gnorm"] < gtol), 1, term)
         status = snp.where((status == RUNNING) & (nfev >= max_nfev), 0, status)
         return dict(x=snp.where(accept, x_acc, x), on_bound=on_bound, Delta=Delta,
