@@ -200,3 +200,6 @@ from sciax.optimize._cobyla import COBYLASolver as COBYLASolver  # noqa: E402
 from sciax.optimize._cobyla import run_from_minimize as _run_cobyla  # noqa: E402
 
 _register_constrained("cobyla", COBYLASolver, _run_cobyla)
+
+# --- branch optb: linear programming and more of scipy.optimize's surface ---
+from sciax.optimize._linprog import linprog as linprog  # noqa: E402
