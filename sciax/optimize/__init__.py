@@ -204,3 +204,5 @@ _register_constrained("cobyla", COBYLASolver, _run_cobyla)
 # --- branch optb: linear programming and more of scipy.optimize's surface ---
 from sciax.optimize._linprog import linprog as linprog  # noqa: E402
 from sciax.optimize._lsap import linear_sum_assignment as linear_sum_assignment  # noqa
+from sciax.optimize._isotonic import isotonic_regression as isotonic_regression  # noqa
+from sciax.optimize._brute import brute as brute  # noqa: E402
