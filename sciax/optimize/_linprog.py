@@ -284,6 +284,13 @@ def _solve_std(c, A_ub, b_ub, A_eq, b_eq, *, T, offset, ub_rows, maxiter, tol):
     n, nc = T.shape
     m_ub = 0 if A_ub is None else A_ub.shape[0]
     m_eq = 0 if A_eq is None else A_eq.shape[0]
+    # the loop sees constants; ``fun`` gets its derivative from the
+    # Lagrangian at the solution (below)
+    cd, A_ubd, b_ubd, A_eqd, b_eqd = c, A_ub, b_ub, A_eq, b_eq
+    sg = lax.stop_gradient
+    c = sg(c)
+    A_ub, b_ub = (None, None) if A_ub is None else (sg(A_ub), sg(b_ub))
+    A_eq, b_eq = (None, None) if A_eq is None else (sg(A_eq), sg(b_eq))
     A, b, cs, c0 = _build(c, A_ub, b_ub, A_eq, b_eq, T, offset, ub_rows, dt)
     # row equilibration: unit row norms (zero rows left alone)
     rn = snp.linalg.norm(A, axis=1)
@@ -324,6 +331,13 @@ def _solve_std(c, A_ub, b_ub, A_eq, b_eq, *, T, offset, ub_rows, maxiter, tol):
         upper = upper.at[i].set(y[m_ub + m_eq + k])
     out["lower_marginals"] = snp.where(nanify, snp.nan, lower)
     out["upper_marginals"] = snp.where(nanify, snp.nan, upper)
+    # envelope theorem: d fun = x'dc + y_ub'(db_ub - dA_ub x) + y_eq'(...)
+    lag = cd @ x
+    if m_ub:
+        lag = lag + out["ineqlin_marginals"] @ (b_ubd - A_ubd @ x)
+    if m_eq:
+        lag = lag + out["eqlin_marginals"] @ (b_eqd - A_eqd @ x)
+    out["fun"] = fun + (lag - sg(lag))
     return out
 
 
@@ -427,6 +441,13 @@ def linprog(c, A_ub=None, b_ub=None, A_eq=None, b_eq=None, bounds=(0, None),
 
     Notes
     -----
+    Derivatives: ``fun`` is differentiable with respect to ``c``, ``A_ub``,
+    ``b_ub``, ``A_eq`` and ``b_eq`` by the envelope theorem (its gradient is
+    ``x``, the marginals and ``-marginals x'``; valid where the optimal duals
+    are unique, i.e. away from degenerate problems).  ``x``, ``slack``,
+    ``con`` and the marginals carry no derivative (they are piecewise
+    constant or jump with the optimal basis; use the marginals instead).
+
     ``c``, ``A_ub``, ``b_ub``, ``A_eq`` and ``b_eq`` may be traced: the solver
     runs in one ``lax.while_loop``, so ``linprog`` works under ``jit`` and
     ``vmap`` (e.g. over a batch of cost vectors).  It is dense: each iteration
