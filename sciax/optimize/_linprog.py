@@ -11,12 +11,14 @@ inside one ``lax.while_loop``, so it runs under ``jit`` and ``vmap``.
 The problem is brought to the standard form ``min c'x, A x = b, x >= 0`` on
 the host from the (static) bounds: a variable with a finite lower bound is
 shifted, one with only an upper bound reflected, a free one split, a finite
-upper bound becomes an equality row with a slack, and each inequality row gets
+upper bound stays a bound of the shifted column, and each inequality row gets
 a slack.  The embedding's ``tau`` and ``kappa`` certify infeasibility
 (``b'y > 0`` as ``tau -> 0``) or unboundedness (``c'x < 0``) instead of
 iterating on garbage.
 
-Each iteration factors the normal matrix ``A D A'`` once by Cholesky (with a
+Finite upper bounds stay implicit (``x + w = u``, Andersen and Andersen's
+section 5), so they add no rows.  Each iteration factors the normal matrix
+``A D A'`` once by Cholesky (with a
 tiny diagonal shift and one step of iterative refinement, so redundant
 equality rows do not break it) and solves the predictor and corrector with it.
 """
@@ -69,73 +71,87 @@ def _max_step(v, dv):
     return snp.minimum(1.0, snp.min(ratio, initial=snp.inf))
 
 
-def _hsd_core(A, b, c, maxiter, tol):
-    """Homogeneous self-dual IPM for ``min c'x, A x = b, x >= 0``.
+def _hsd_core(A, b, c, u, ub, maxiter, tol):
+    """Homogeneous self-dual IPM for ``min c'x, A x = b, 0 <= x <= u``, the
+    upper bounds only where the mask ``ub`` is 1 (``u`` is 0 elsewhere).
 
-    Returns the final ``x, y, z, tau, kappa``, the iteration count and the
-    status (0 optimal, 1 iteration limit, 2 infeasible, 3 unbounded, 4
-    numerical difficulties)."""
+    The bounds are kept implicit (Andersen and Andersen's ``x + w = u tau``
+    with dual ``s``), so they add no rows to the normal matrix.  Returns the
+    final ``x, y, z, s, tau, kappa``, the iteration count and the status (0
+    optimal, 1 iteration limit, 2 infeasible, 3 unbounded, 4 numerical
+    difficulties)."""
     m, n = A.shape
     dt = A.dtype
     alpha0 = 0.99995
     e = snp.ones(n, dt)
     one = snp.asarray(1.0, dt)
+    nvar = n + snp.sum(ub) + 1
     # relative measures as SciPy's _indicators: against the blind start
-    nrp0 = snp.maximum(1.0, snp.linalg.norm(b - A @ e))
-    nrd0 = snp.maximum(1.0, snp.linalg.norm(c - e))
-    nrg0 = snp.maximum(1.0, snp.abs(1.0 + snp.sum(c)))
+    nrp0 = snp.maximum(1.0, snp.sqrt(snp.sum((b - A @ e) ** 2)
+                                     + snp.sum((ub * (u - 2.0)) ** 2)))
+    nrd0 = snp.maximum(1.0, snp.linalg.norm(c - e + ub))
+    nrg0 = snp.maximum(1.0, snp.abs(1.0 + snp.sum(c) + u @ ub))
     eye = snp.eye(m, dtype=dt)
 
-    def indicators(x, y, z, tau, kappa):
+    def indicators(x, w, y, z, s, tau, kappa):
         rp = b * tau - A @ x
-        rd = c * tau - A.T @ y - z
-        rg = kappa + c @ x - b @ y
-        mu = (x @ z + tau * kappa) / (n + 1)
-        rho_p = snp.linalg.norm(rp) / nrp0
+        ru = ub * (u * tau - x - w)
+        rd = c * tau - A.T @ y - z + s
+        dual = b @ y - u @ s
+        rg = kappa + c @ x - dual
+        mu = (x @ z + w @ s + tau * kappa) / nvar
+        rho_p = snp.sqrt(rp @ rp + ru @ ru) / nrp0
         rho_d = snp.linalg.norm(rd) / nrd0
-        rho_A = snp.abs(c @ x - b @ y) / (tau + snp.abs(b @ y))
+        rho_A = snp.abs(c @ x - dual) / (tau + snp.abs(dual))
         rho_g = snp.abs(rg) / nrg0
-        return rp, rd, rg, mu, rho_p, rho_d, rho_A, rho_g
+        return rp, ru, rd, rg, mu, rho_p, rho_d, rho_A, rho_g
 
-    def classify(x, y, z, tau, kappa):
-        _, _, _, mu, rho_p, rho_d, rho_A, rho_g = indicators(x, y, z, tau, kappa)
+    def classify(x, w, y, z, s, tau, kappa):
+        *_, mu, rho_p, rho_d, rho_A, rho_g = indicators(x, w, y, z, s, tau, kappa)
         optimal = (rho_p <= tol) & (rho_d <= tol) & (rho_A <= tol)
         inf1 = ((rho_p < tol) & (rho_d < tol) & (rho_g < tol)
                 & (tau < tol * snp.maximum(1.0, kappa)))
         inf2 = (mu < tol) & (tau < tol * snp.minimum(1.0, kappa))
-        infeas = inf1 | inf2
-        kind = snp.where(b @ y > tol, 2, 3)
-        return snp.where(optimal, 0, snp.where(infeas, kind, -1))
+        kind = snp.where(b @ y - u @ s > tol, 2, 3)
+        return snp.where(optimal, 0, snp.where(inf1 | inf2, kind, -1))
 
     def body(state):
-        x, y, z, tau, kappa, it, _ = state
-        rp, rd, rg, mu, *_ = indicators(x, y, z, tau, kappa)
-        d = x / z
+        x, w, y, z, s, tau, kappa, it, _ = state
+        rp, ru, rd, rg, mu, *_ = indicators(x, w, y, z, s, tau, kappa)
+        sw = s / w  # zero off the mask (s = 0 there)
+        d = 1.0 / (z / x + sw)
         M = (A * d[None, :]) @ A.T
         shift = 1e-13 * (1.0 + snp.max(snp.diagonal(M), initial=0.0))
         fac = cho_factor(M + shift * eye)
 
         def msolve(r):  # one step of iterative refinement against the shift
-            s = cho_solve(fac, r)
-            return s + cho_solve(fac, r - M @ s)
+            t = cho_solve(fac, r)
+            return t + cho_solve(fac, r - M @ t)
 
-        q = msolve(b + A @ (d * c))
-        v = d * (A.T @ q - c)
-        den = c @ v - b @ q - kappa / tau
+        c_hat = c - sw * u
+        c_til = c + sw * u
+        q = msolve(b + A @ (d * c_hat))
+        v = d * (A.T @ q - c_hat)
+        den = c_til @ v - b @ q - u @ (sw * u) - kappa / tau
 
-        def direction(eta, r_xs, r_tk):
-            w = -eta * rd + r_xs / x
-            p = msolve(eta * rp - A @ (d * w))
-            u = d * (A.T @ p + w)
-            dtau = (-eta * rg - c @ u + b @ p - r_tk / tau) / den
-            dx = u + dtau * v
+        def direction(eta, r_xz, r_ws, r_tk):
+            h = (r_ws - s * eta * ru) / w  # zero off the mask
+            g = r_xz / x - h - eta * rd
+            p = msolve(eta * rp - A @ (d * g))
+            u1 = d * (A.T @ p + g)
+            dtau = (-eta * rg - c_til @ u1 + b @ p - u @ h - r_tk / tau) / den
+            dx = u1 + dtau * v
             dy = p + dtau * q
-            dz = (r_xs - z * dx) / x
+            dz = (r_xz - z * dx) / x
+            dw = ub * (eta * ru + u * dtau - dx)
+            ds = ub * (r_ws - s * dw) / w
             dkappa = (r_tk - kappa * dtau) / tau
-            return dx, dy, dz, dtau, dkappa
+            return dx, dw, dy, dz, ds, dtau, dkappa
 
-        def step(dx, dz, dtau, dkappa, a0):
+        def step(dx, dw, dz, ds, dtau, dkappa, a0):
             a = snp.minimum(_max_step(x, dx), _max_step(z, dz))
+            a = snp.minimum(a, snp.minimum(_max_step(w, dw), _max_step(
+                snp.where(ub > 0, s, 1.0), ds)))
             a = snp.minimum(a, _max_step(snp.reshape(tau, (1,)),
                                          snp.reshape(dtau, (1,))))
             a = snp.minimum(a, _max_step(snp.reshape(kappa, (1,)),
@@ -143,43 +159,38 @@ def _hsd_core(A, b, c, maxiter, tol):
             return snp.minimum(1.0, a0 * a)
 
         # predictor (affine scaling, gamma = 0)
-        dx, dy, dz, dtau, dkappa = direction(one, -x * z, -tau * kappa)
-        a = step(dx, dz, dtau, dkappa, 1.0)
+        dx, dw, dy, dz, ds, dtau, dkappa = direction(
+            one, -x * z, -ub * w * s, -tau * kappa)
+        a = step(dx, dw, dz, ds, dtau, dkappa, 1.0)
         # Andersen and Andersen's centring heuristic, as SciPy's 'interior-point'
         gamma = (1.0 - a) ** 2 * snp.minimum(0.1, 1.0 - a)
         eta = 1.0 - gamma
-        r_xs = gamma * mu * e - x * z - dx * dz
+        r_xz = gamma * mu - x * z - dx * dz
+        r_ws = ub * (gamma * mu - w * s - dw * ds)
         r_tk = gamma * mu - tau * kappa - dtau * dkappa
-        dx, dy, dz, dtau, dkappa = direction(eta, r_xs, r_tk)
-        a = step(dx, dz, dtau, dkappa, alpha0)
-        nx, ny, nz = x + a * dx, y + a * dy, z + a * dz
-        ntau, nkappa = tau + a * dtau, kappa + a * dkappa
-        finite = (snp.all(snp.isfinite(nx)) & snp.all(snp.isfinite(ny))
-                  & snp.all(snp.isfinite(nz)) & snp.isfinite(ntau)
-                  & snp.isfinite(nkappa))
-        bad = (~finite) | (a < 1e-14) | (ntau <= 0) | (nkappa <= 0)
-
-        def keep(old, new):
-            return snp.where(bad, old, new)
-
-        nx, ny, nz = keep(x, nx), keep(y, ny), keep(z, nz)
-        ntau, nkappa = keep(tau, ntau), keep(kappa, nkappa)
-        st = classify(nx, ny, nz, ntau, nkappa)
+        dx, dw, dy, dz, ds, dtau, dkappa = direction(eta, r_xz, r_ws, r_tk)
+        a = step(dx, dw, dz, ds, dtau, dkappa, alpha0)
+        new = (x + a * dx, w + a * dw, y + a * dy, z + a * dz, s + a * ds,
+               tau + a * dtau, kappa + a * dkappa)
+        finite = snp.all(snp.asarray([snp.all(snp.isfinite(t)) for t in new]))
+        bad = (~finite) | (a < 1e-14) | (new[5] <= 0) | (new[6] <= 0)
+        new = tuple(snp.where(bad, o, nw) for o, nw in
+                    zip((x, w, y, z, s, tau, kappa), new))
+        st = classify(*new)
         st = snp.where(bad, 4, st)
         st = snp.where((st < 0) & (it + 1 >= maxiter), 1, st)
-        return nx, ny, nz, ntau, nkappa, it + 1, st.astype(snp.int32)
+        return (*new, it + 1, st.astype(snp.int32))
 
     def cond(state):
         return state[-1] < 0
 
-    x0, z0, y0 = e, e, snp.zeros(m, dt)
-    st0 = classify(x0, y0, z0, one, one)
+    x0, w0, z0, y0, s0 = e, e, e, snp.zeros(m, dt), ub.astype(dt)
+    st0 = classify(x0, w0, y0, z0, s0, one, one)
     st0 = snp.where((st0 < 0) & (maxiter <= 0), 1, st0)
-    state = (x0, y0, z0, one, one, snp.asarray(0, snp.int32),
+    state = (x0, w0, y0, z0, s0, one, one, snp.asarray(0, snp.int32),
              snp.asarray(st0, snp.int32))
-    x, y, z, tau, kappa, it, st = lax.while_loop(
-        cond, body, state)
-    return x, y, z, tau, kappa, it, st
+    x, w, y, z, s, tau, kappa, it, st = lax.while_loop(cond, body, state)
+    return x, y, z, s, tau, kappa, it, st
 
 
 # --- the host-side transformation to the standard form --------------------------------
@@ -215,26 +226,32 @@ def _parse_bounds(bounds, n):
 
 
 def _std_layout(lb, ub):
-    """Columns of the standard form for each variable: ``x = T x' + o``."""
+    """Columns of the standard form for each variable, ``x = T x' + o``:
+    shifted (finite lower bound, with ``width = ub - lb`` as the column's
+    upper bound), reflected (only an upper bound) or split (free)."""
     n = lb.size
-    cols, sign, offset, ub_rows = [], [], np.zeros(n), []
+    cols, offset = [], np.zeros(n)
+    width, lower_cols, upper_cols, refl_cols = [], [], [], []
     for i in range(n):
         if np.isfinite(lb[i]):
             offset[i] = lb[i]
-            cols.append((i, 1.0))
+            lower_cols.append((i, len(cols)))
             if np.isfinite(ub[i]):
-                ub_rows.append((len(cols) - 1, ub[i] - lb[i], i))
+                upper_cols.append((i, len(cols)))
+            cols.append((i, 1.0))
+            width.append(ub[i] - lb[i])
         elif np.isfinite(ub[i]):
             offset[i] = ub[i]
+            refl_cols.append((i, len(cols)))
             cols.append((i, -1.0))
+            width.append(np.inf)
         else:
-            cols.append((i, 1.0))
-            cols.append((i, -1.0))
+            cols += [(i, 1.0), (i, -1.0)]
+            width += [np.inf, np.inf]
     T = np.zeros((n, len(cols)))
-    for j, (i, s) in enumerate(cols):
-        T[i, j] = s
-        sign.append(s)
-    return T, offset, ub_rows, cols
+    for j, (i, sgn) in enumerate(cols):
+        T[i, j] = sgn
+    return T, offset, np.asarray(width), (lower_cols, upper_cols, refl_cols)
 
 
 def _as_array(v, dt=None):
@@ -245,41 +262,34 @@ def _as_array(v, dt=None):
     return a.astype(dt) if dt is not None else a
 
 
-def _build(c, A_ub, b_ub, A_eq, b_eq, T, offset, ub_rows, dt):
+def _build(c, A_ub, b_ub, A_eq, b_eq, T, offset, dt):
     """The standard-form ``(A, b, cs)`` and the objective constant."""
     n, nc = T.shape
     Tj = snp.asarray(T, dt)
     oj = snp.asarray(offset, dt)
     m_ub = 0 if A_ub is None else A_ub.shape[0]
     m_eq = 0 if A_eq is None else A_eq.shape[0]
-    nb = len(ub_rows)
-    N = nc + m_ub + nb
+    N = nc + m_ub
     blocks, rhs = [], []
     if m_ub:
-        blocks.append(snp.concatenate([A_ub @ Tj, snp.eye(m_ub, dtype=dt),
-                                       snp.zeros((m_ub, nb), dt)], axis=1))
+        blocks.append(snp.concatenate([A_ub @ Tj, snp.eye(m_ub, dtype=dt)],
+                                      axis=1))
         rhs.append(b_ub - A_ub @ oj)
     if m_eq:
-        blocks.append(snp.concatenate([A_eq @ Tj, snp.zeros((m_eq, m_ub + nb), dt)],
+        blocks.append(snp.concatenate([A_eq @ Tj, snp.zeros((m_eq, m_ub), dt)],
                                       axis=1))
         rhs.append(b_eq - A_eq @ oj)
-    if nb:
-        Bn = np.zeros((nb, N))
-        for k, (j, width, _) in enumerate(ub_rows):
-            Bn[k, j] = 1.0
-            Bn[k, nc + m_ub + k] = 1.0
-        blocks.append(snp.asarray(Bn, dt))
-        rhs.append(snp.asarray([w for _, w, _ in ub_rows], dt))
     if not blocks:  # no rows at all: one empty row keeps the algebra uniform
         blocks.append(snp.zeros((1, N), dt))
         rhs.append(snp.zeros((1,), dt))
     A = snp.concatenate(blocks, axis=0)
     b = snp.concatenate(rhs)
-    cs = snp.concatenate([Tj.T @ c, snp.zeros(m_ub + nb, dt)])
+    cs = snp.concatenate([Tj.T @ c, snp.zeros(m_ub, dt)])
     return A, b, cs, c @ oj
 
 
-def _solve_std(c, A_ub, b_ub, A_eq, b_eq, *, T, offset, ub_rows, maxiter, tol):
+def _solve_std(c, A_ub, b_ub, A_eq, b_eq, *, T, offset, width, lower_cols,
+               upper_cols, refl_cols, maxiter, tol):
     dt = c.dtype
     n, nc = T.shape
     m_ub = 0 if A_ub is None else A_ub.shape[0]
@@ -291,15 +301,22 @@ def _solve_std(c, A_ub, b_ub, A_eq, b_eq, *, T, offset, ub_rows, maxiter, tol):
     c = sg(c)
     A_ub, b_ub = (None, None) if A_ub is None else (sg(A_ub), sg(b_ub))
     A_eq, b_eq = (None, None) if A_eq is None else (sg(A_eq), sg(b_eq))
-    A, b, cs, c0 = _build(c, A_ub, b_ub, A_eq, b_eq, T, offset, ub_rows, dt)
+    A, b, cs, c0 = _build(c, A_ub, b_ub, A_eq, b_eq, T, offset, dt)
+    N = cs.shape[0]
+    has_u = np.zeros(N)
+    uvec = np.zeros(N)
+    has_u[:nc] = np.isfinite(width)
+    uvec[:nc] = np.where(np.isfinite(width), width, 0.0)
     # row equilibration: unit row norms (zero rows left alone)
     rn = snp.linalg.norm(A, axis=1)
     rn = snp.where(rn > 0, rn, 1.0)
     As, bs = A / rn[:, None], b / rn
-    xs, ys, zs, tau, kappa, nit, status = _hsd_core(As, bs, cs, maxiter, tol)
+    xs, ys, zs, ss, tau, kappa, nit, status = _hsd_core(
+        As, bs, cs, snp.asarray(uvec, dt), snp.asarray(has_u, dt), maxiter, tol)
     xstd = xs / tau
     y = ys / tau / rn
     z = zs / tau
+    sdual = ss / tau
     x = snp.asarray(T, dt) @ xstd[:nc] + snp.asarray(offset, dt)
     nanify = (status == 2) | (status == 3)
     x = snp.where(nanify, snp.nan, x)
@@ -318,17 +335,17 @@ def _solve_std(c, A_ub, b_ub, A_eq, b_eq, *, T, offset, ub_rows, maxiter, tol):
     else:
         out["con"] = snp.zeros((0,), dt)
         out["eqlin_marginals"] = snp.zeros((0,), dt)
-    # bound marginals: d fun / d lb and d fun / d ub
+    # bound marginals, d fun / d lb and d fun / d ub: z on a shifted column,
+    # -s on its upper bound, -z on a reflected (upper-only) column
     lower = snp.zeros(n, dt)
     upper = snp.zeros(n, dt)
-    _, _, _, cols = _std_layout_cache(T)
-    for j, (i, s) in enumerate(cols):
-        if s > 0 and np.isfinite(offset[i]) and not _is_free(cols, i):
-            lower = lower.at[i].set(z[j])
-        elif s < 0 and not _is_free(cols, i):
-            upper = upper.at[i].set(-z[j])
-    for k, (j, _, i) in enumerate(ub_rows):
-        upper = upper.at[i].set(y[m_ub + m_eq + k])
+    lc, uc, rc = (np.asarray(v, int) for v in (lower_cols, upper_cols, refl_cols))
+    if lc.size:
+        lower = lower.at[lc[:, 0]].set(z[lc[:, 1]])
+    if uc.size:
+        upper = upper.at[uc[:, 0]].set(-sdual[uc[:, 1]])
+    if rc.size:
+        upper = upper.at[rc[:, 0]].set(-z[rc[:, 1]])
     out["lower_marginals"] = snp.where(nanify, snp.nan, lower)
     out["upper_marginals"] = snp.where(nanify, snp.nan, upper)
     # envelope theorem: d fun = x'dc + y_ub'(db_ub - dA_ub x) + y_eq'(...)
@@ -341,31 +358,19 @@ def _solve_std(c, A_ub, b_ub, A_eq, b_eq, *, T, offset, ub_rows, maxiter, tol):
     return out
 
 
-def _std_layout_cache(T):
-    cols = []
-    for j in range(T.shape[1]):
-        i = int(np.flatnonzero(T[:, j])[0])
-        cols.append((i, float(T[i, j])))
-    return None, None, None, cols
-
-
-def _is_free(cols, i):
-    return sum(1 for k, _ in cols if k == i) == 2
-
-
 _SOLVE_JIT = {}
 
 
-def _get_solver(key):
+def _get_solver(lb, ub, maxiter, tol):
+    key = (lb.tobytes(), ub.tobytes(), maxiter, tol)
     fn = _SOLVE_JIT.get(key)
     if fn is None:
-        T_bytes, tshape, offset, ub_rows, maxiter, tol = key
-        T = np.frombuffer(T_bytes).reshape(tshape)
-        off = np.array(offset)
+        T, offset, width, (lc, uc, rc) = _std_layout(lb, ub)
 
         def run(c, A_ub, b_ub, A_eq, b_eq):
-            return _solve_std(c, A_ub, b_ub, A_eq, b_eq, T=T, offset=off,
-                              ub_rows=list(ub_rows), maxiter=maxiter, tol=tol)
+            return _solve_std(c, A_ub, b_ub, A_eq, b_eq, T=T, offset=offset,
+                              width=width, lower_cols=lc, upper_cols=uc,
+                              refl_cols=rc, maxiter=maxiter, tol=tol)
 
         fn = sciax.jit(run)
         if len(_SOLVE_JIT) > 64:
@@ -537,10 +542,7 @@ def linprog(c, A_ub=None, b_ub=None, A_eq=None, b_eq=None, bounds=(0, None),
             slack=snp.full(m_ub, snp.nan, dt), con=snp.full(m_eq, snp.nan, dt),
             status=snp.asarray(2, snp.int32), nit=snp.asarray(0, snp.int32))
         return res
-    T, offset, ub_rows, _ = _std_layout(lb, ub)
-    key = (T.tobytes(), T.shape, tuple(offset.tolist()),
-           tuple((int(j), float(w), int(i)) for j, w, i in ub_rows), maxiter, tol)
-    out = _get_solver(key)(c, A_ub, b_ub, A_eq, b_eq)
+    out = _get_solver(lb, ub, maxiter, tol)(c, A_ub, b_ub, A_eq, b_eq)
     res = LinprogResult(
         x=out["x"], fun=out["fun"], slack=out["slack"], con=out["con"],
         status=out["status"], nit=out["nit"],
