@@ -163,3 +163,25 @@ def test_brute_polished_and_1d():
     x1 = brute(g, ((-1, 1),))
     assert np.asarray(x1).shape == (1,)
     np.testing.assert_allclose(np.asarray(x1), 0.3, atol=1e-3)
+
+
+# --- fmin_cobyla ---------------------------------------------------------------------
+
+
+@_SLOW  # compiles COBYLA: about a minute on two loaded cores
+def test_fmin_cobyla_scipy_example():
+    from sciax.optimize import fmin_cobyla
+
+    def objective(x):
+        return x[0] * x[1]
+
+    cons = [lambda x: 1 - x[0] ** 2 - x[1] ** 2, lambda x: x[1]]
+    x = fmin_cobyla(objective, [0.0, 0.1], cons, rhoend=1e-7)
+    rx = so.fmin_cobyla(lambda x: x[0] * x[1], [0.0, 0.1],
+                        [lambda x: 1 - x[0] ** 2 - x[1] ** 2, lambda x: x[1]],
+                        rhoend=1e-7)
+    # both may violate the disc by up to catol = 2e-4: agree to that level
+    np.testing.assert_allclose(np.asarray(x), rx, atol=2e-4)
+    np.testing.assert_allclose(np.asarray(x), [-0.5 ** 0.5, 0.5 ** 0.5], atol=2e-4)
+    with pytest.raises(TypeError, match="cons must be"):
+        fmin_cobyla(objective, [0.0, 0.1], 3)
