@@ -200,3 +200,10 @@ from sciax.optimize._cobyla import COBYLASolver as COBYLASolver  # noqa: E402
 from sciax.optimize._cobyla import run_from_minimize as _run_cobyla  # noqa: E402
 
 _register_constrained("cobyla", COBYLASolver, _run_cobyla)
+
+# --- branch optb: linear programming and more of scipy.optimize's surface ---
+from sciax.optimize._linprog import linprog as linprog  # noqa: E402
+from sciax.optimize._lsap import linear_sum_assignment as linear_sum_assignment  # noqa
+from sciax.optimize._isotonic import isotonic_regression as isotonic_regression  # noqa
+from sciax.optimize._brute import brute as brute  # noqa: E402
+from sciax.optimize._fmin_cobyla import fmin_cobyla as fmin_cobyla  # noqa: E402
