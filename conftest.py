@@ -88,7 +88,8 @@ SLOW_DOCTESTS = {
 SLOW_DOCTESTS |= {f"sciax.optimize._legacy.{name}" for name in (
     "fmin_l_bfgs_b", "fmin_slsqp", "fmin_bfgs", "fmin_cg", "fmin_powell", "fmin_ncg",
     "leastsq", "fsolve", "newton_krylov", "anderson", "broyden1", "broyden2",
-    "diagbroyden", "excitingmixing")} | {"sciax.optimize._lsq_linear.lsq_linear"}
+    "diagbroyden", "excitingmixing")} | {"sciax.optimize._lsq_linear.lsq_linear",
+                                          "sciax.optimize._fmin_cobyla.fmin_cobyla"}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list) -> None:

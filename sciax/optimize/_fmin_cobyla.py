@@ -54,14 +54,14 @@ def fmin_cobyla(func, x0, cons, args=(), consargs=None, rhobeg=1.0, rhoend=1e-4,
     --------
     SciPy's example (the constraints may be violated by up to ``catol``, so
     the point is ``(-1, 1)/sqrt(2)`` to about 1e-4, as SciPy's).  It compiles
-    COBYLA (about a minute on two loaded cores), so it is skipped in the
-    default doctest run; ``tests/optimize/test_optimize_more.py`` runs it.
+    COBYLA (about a minute on two loaded cores), so this example runs in the
+    slow test step (``conftest.py``'s ``SLOW_DOCTESTS``).
 
     >>> from sciax.optimize import fmin_cobyla
     >>> x = fmin_cobyla(lambda x: x[0] * x[1], [0.0, 0.1],
     ...                 [lambda x: 1 - x[0] ** 2 - x[1] ** 2, lambda x: x[1]],
-    ...                 rhoend=1e-7)  # doctest: +SKIP
-    >>> print(np.round(np.asarray(x), 3))  # doctest: +SKIP
+    ...                 rhoend=1e-7)
+    >>> print(np.round(np.asarray(x), 3))
     [-0.707  0.707]
     """
     err = ("cons must be a sequence of callable functions or a single callable "
