@@ -32,6 +32,14 @@ def _keep(x, keepdims):
     return snp.expand_dims(x, -1) if keepdims else x
 
 
+def _nan_policy(nan_policy):
+    # NaNs propagate through every computation here; dropping them ('omit')
+    # changes shapes and checking them ('raise') needs concrete data
+    if nan_policy != "propagate":
+        raise NotImplementedError(f"nan_policy={nan_policy!r}: sciax.stats supports "
+                                  "only 'propagate'")
+
+
 def _inside(a, limits, inclusive):
     if limits is None:
         return snp.ones(a.shape, bool)
@@ -63,6 +71,7 @@ def tmean(a, limits=None, inclusive=(True, True), axis=None, *,
     >>> print(float(tmean(snp.arange(20.0), (3, 17))))
     10.0
     """
+    _nan_policy(nan_policy)
     a = _last(a, axis)
     n, mean, _ = _masked_moments(a, _inside(a, limits, inclusive), 0)
     return _keep(mean, keepdims)
@@ -78,6 +87,7 @@ def tvar(a, limits=None, inclusive=(True, True), axis=0, ddof=1, *,
     >>> print(round(float(tvar(snp.arange(20.0), (3, 17))), 6))
     20.0
     """
+    _nan_policy(nan_policy)
     a = _last(a, axis)
     _, _, var = _masked_moments(a, _inside(a, limits, inclusive), ddof)
     return _keep(var, keepdims)
@@ -93,6 +103,7 @@ def tstd(a, limits=None, inclusive=(True, True), axis=0, ddof=1, *,
     >>> print(round(float(tstd(snp.arange(20.0), (3, 17))), 6))
     4.472136
     """
+    _nan_policy(nan_policy)
     return snp.sqrt(tvar(a, limits, inclusive, axis, ddof, keepdims=keepdims))
 
 
@@ -107,6 +118,7 @@ def tsem(a, limits=None, inclusive=(True, True), axis=0, ddof=1, *,
     >>> print(round(float(tsem(snp.arange(20.0), (3, 17))), 6))
     1.154701
     """
+    _nan_policy(nan_policy)
     a = _last(a, axis)
     n, _, var = _masked_moments(a, _inside(a, limits, inclusive), ddof)
     return _keep(snp.sqrt(var / n), keepdims)
@@ -123,6 +135,7 @@ def tmin(a, lowerlimit=None, axis=0, inclusive=True, nan_policy="propagate", *,
     >>> print(float(tmin(snp.arange(20.0), 13)))
     13.0
     """
+    _nan_policy(nan_policy)
     a = _last(a, axis)
     mask = _inside(a, (lowerlimit, None), (inclusive, True))
     return _keep(snp.min(snp.where(mask, a, snp.inf), axis=-1), keepdims)
@@ -138,6 +151,7 @@ def tmax(a, upperlimit=None, axis=0, inclusive=True, nan_policy="propagate", *,
     >>> print(float(tmax(snp.arange(20.0), 13)))
     13.0
     """
+    _nan_policy(nan_policy)
     a = _last(a, axis)
     mask = _inside(a, (None, upperlimit), (True, inclusive))
     return _keep(snp.max(snp.where(mask, a, -snp.inf), axis=-1), keepdims)
@@ -153,6 +167,7 @@ def variation(a, axis=0, nan_policy="propagate", ddof=0, *, keepdims=False):
     >>> print(round(float(variation(snp.array([1.0, 2.0, 3.0, 4.0, 5.0]))), 6))
     0.471405
     """
+    _nan_policy(nan_policy)
     a = _last(a, axis)
     return _keep(snp.std(a, axis=-1, ddof=ddof) / snp.mean(a, axis=-1), keepdims)
 
@@ -167,6 +182,7 @@ def median_abs_deviation(x, axis=0, center=None, scale=1.0, nan_policy="propagat
     >>> print(float(median_abs_deviation(snp.array([1.0, 2.0, 3.0, 4.0, 100.0]))))
     1.0
     """
+    _nan_policy(nan_policy)
     if isinstance(scale, str):
         if scale.lower() != "normal":
             raise ValueError(f"{scale} is not a valid scale value.")
@@ -187,6 +203,7 @@ def zmap(scores, compare, axis=0, ddof=0, nan_policy="propagate"):
     >>> print(np.round(zmap(snp.array([1.0, 2.0]), snp.array([0.0, 2.0, 4.0])), 6))
     [-0.612372  0.      ]
     """
+    _nan_policy(nan_policy)
     scores, compare = _arr(scores), _arr(compare)
     if axis is None:
         compare = snp.ravel(compare)
@@ -206,6 +223,7 @@ def gzscore(a, *, axis=0, ddof=0, nan_policy="propagate"):
     >>> print(np.round(gzscore(snp.array([1.0, 10.0, 100.0])), 6))
     [-1.224745  0.        1.224745]
     """
+    _nan_policy(nan_policy)
     la = snp.log(_arr(a))
     return zmap(la, la, axis=axis, ddof=ddof)
 
@@ -220,6 +238,7 @@ def gstd(a, axis=0, ddof=1, *, keepdims=False, nan_policy="propagate"):
     >>> print(round(float(gstd(snp.array([1.0, 10.0, 100.0]))), 6))
     10.0
     """
+    _nan_policy(nan_policy)
     la = _last(snp.log(_arr(a)), axis)
     return _keep(snp.exp(snp.std(la, axis=-1, ddof=ddof)), keepdims)
 
@@ -241,6 +260,7 @@ def circmean(samples, high=2 * math.pi, low=0, axis=None, nan_policy="propagate"
     >>> print(round(float(circmean(snp.array([0.1, 2 * np.pi - 0.3]))), 6))
     6.183185
     """
+    _nan_policy(nan_policy)
     s, c = _circ(samples, high, low, axis)
     res = snp.arctan2(s, c)
     res = snp.where(res < 0, res + 2.0 * math.pi, res)
@@ -258,6 +278,7 @@ def circvar(samples, high=2 * math.pi, low=0, axis=None, nan_policy="propagate",
     >>> print(round(float(circvar(snp.array([0.1, 0.2, 0.5]))), 6))
     0.014392
     """
+    _nan_policy(nan_policy)
     s, c = _circ(samples, high, low, axis)
     return _keep(1.0 - snp.minimum(snp.hypot(s, c), 1.0), keepdims)
 
@@ -273,6 +294,7 @@ def circstd(samples, high=2 * math.pi, low=0, axis=None, nan_policy="propagate",
     >>> print(round(float(circstd(snp.array([0.1, 0.2, 0.5]))), 6))
     0.170275
     """
+    _nan_policy(nan_policy)
     s, c = _circ(samples, high, low, axis)
     r = snp.minimum(snp.hypot(s, c), 1.0)
     res = snp.sqrt(-2.0 * snp.log(r))
@@ -292,6 +314,7 @@ def mode(a, axis=0, nan_policy="propagate", keepdims=False):
     >>> print(float(r.mode), int(r.count))
     1.0 2
     """
+    _nan_policy(nan_policy)
     a = snp.asarray(a)
     a = snp.ravel(a) if axis is None else snp.moveaxis(a, axis, -1)
     s = snp.sort(a, axis=-1)
@@ -335,6 +358,7 @@ def percentileofscore(a, score, kind="rank", nan_policy="propagate"):
     >>> print(float(percentileofscore(snp.array([1.0, 2.0, 3.0, 4.0]), 3)))
     75.0
     """
+    _nan_policy(nan_policy)
     a = snp.ravel(_arr(a))
     score = snp.asarray(score, dtype=a.dtype)
     n = a.shape[0]

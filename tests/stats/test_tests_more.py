@@ -158,6 +158,8 @@ def test_argument_errors():
         xs.wilcoxon([1.0, 2.0], method="perm")
     with pytest.raises(ValueError, match="8 samples"):
         xs.skewtest(np.arange(5.0))
+    with pytest.raises(NotImplementedError, match="nan_policy"):
+        xs.kruskal([1.0, 2.0], [3.0, 4.0], nan_policy="omit")
     with pytest.raises(TypeError, match="concrete"):
         sciax.jit(lambda k: xs.binomtest(k, 10).pvalue)(3)
 
@@ -386,3 +388,34 @@ def test_descriptive():
     for f in ("wasserstein_distance", "energy_distance"):
         _close(getattr(xs, f)(u, v), getattr(ss, f)(u, v), RTOL_STAT)
         _close(getattr(xs, f)(u, v, uw, vw), getattr(ss, f)(u, v, uw, vw), 1e-11)
+
+
+@slow
+@pytest.mark.parametrize("n", [5, 12, 40, 140])
+@pytest.mark.parametrize("alt", ALTS)
+def test_ks_1samp(n, alt):
+    rng = np.random.default_rng(16 + n)
+    for shift in (0.0, 0.3, 1.0):
+        x = rng.normal(shift, size=n)
+        for method in ("auto", "exact", "approx", "asymp"):
+            got = xs.ks_1samp(x, xs.norm.cdf, alternative=alt, method=method)
+            want = ss.ks_1samp(x, ss.norm.cdf, alternative=alt, method=method)
+            # 1 - cdf of the exact distribution: absolute rounding ~1e-14
+            _res(got, want, RTOL_P, 1e-13)
+            _close(got.statistic_location, want.statistic_location, 0)
+            assert int(got.statistic_sign) == int(want.statistic_sign)
+    _res(xs.kstest(x, "gamma", (2.0,), alternative=alt),
+         ss.kstest(x, "gamma", (2.0,), alternative=alt), RTOL_P, 1e-13)
+
+
+@slow
+def test_kstwo_sf_matches_scipy_where_both_are_exact():
+    from sciax.stats._tests_more import _kstwo_sf
+    for n in (3, 20, 140):
+        d = np.array([0.5 / n + 0.01, 0.05, 0.1, 0.2, 0.3, 0.45, 0.6, 0.95])
+        _close(_kstwo_sf(snp.asarray(d), n), ss.kstwo.sf(d, n), 1e-10, 1e-13)
+
+
+def test_ks_1samp_exact_default_n20():
+    x = np.random.default_rng(21).normal(0.4, size=20)
+    _res(xs.ks_1samp(x, xs.norm.cdf), ss.ks_1samp(x, ss.norm.cdf), RTOL_P, 1e-13)
