@@ -205,9 +205,6 @@ def zmap(scores, compare, axis=0, ddof=0, nan_policy="propagate"):
     """
     _nan_policy(nan_policy)
     scores, compare = _arr(scores), _arr(compare)
-    if axis is None:
-        compare = snp.ravel(compare)
-        axis = 0
     mn = snp.mean(compare, axis=axis, keepdims=True)
     sd = snp.std(compare, axis=axis, ddof=ddof, keepdims=True)
     return (scores - mn) / sd
