@@ -303,13 +303,15 @@ def solve_ivp(fun: Callable, t_span: Sequence[Any], y0: Any, method: Any = "RK45
     ----------
     fun : callable or pair of callables
         ``fun(t, y, *args)`` returning ``dy/dt`` with ``y``'s structure and
-        shapes (``y`` may be any pytree of real arrays).  For the IMEX methods
+        shapes (``y`` may be any pytree of real or complex arrays).  For the IMEX methods
         ``'KenCarp3/4/5'``, a pair ``(f_explicit, f_implicit)`` whose sum is
         ``dy/dt``: only ``f_implicit`` (the stiff part) is treated implicitly.
     t_span : pair of floats
         ``(t0, t1)``; ``t1 < t0`` integrates backwards.
     y0 : array_like or pytree
-        Initial state.
+        Initial state.  Leaves may be complex (every method but ``'LSODA'``,
+        which raises as in SciPy): ``fun`` then returns complex values for
+        them, and the output keeps each leaf's dtype.
     method : str, solver class or solver instance
         One of ``METHODS``: the explicit ``'RK45'`` (default), ``'RK23'``,
         ``'DOP853'``, ``'Tsit5'``, the fixed-step ``'RK4'`` and ``'Euler'``
@@ -333,16 +335,19 @@ def solve_ivp(fun: Callable, t_span: Sequence[Any], y0: Any, method: Any = "RK45
         Extra arguments for ``fun`` and the events.
     **options
         ``first_step``, ``max_step`` (default inf), ``rtol`` (1e-3) and ``atol``
-        (1e-6), scalars or arrays of the flattened state's length; and the
+        (1e-6), scalars or arrays of the flattened state's length (a complex
+        entry counts once and applies to both its parts); and the
         sciax extras ``max_steps`` (4096: the bound on attempted steps that
         ``jit`` needs), ``adjoint`` (``'direct'``, ``'backsolve'`` or
         ``'interpolated'``), ``event_capacity`` (64 occurrences per event kept)
         and ``progress`` (a text progress bar on stderr).  Implicit methods
         also take ``jac``: ``None`` (default: the exact Jacobian by autodiff),
         a callable ``jac(t, y, *args)`` returning the ``(n, n)`` Jacobian of
-        the flattened state, or a constant ``(n, n)`` array; and ``'Radau'``
-        takes ``mass``, a constant (possibly singular) ``(n, n)`` matrix ``M``
-        for ``M y' = fun(t, y)`` (index-1 DAEs; give consistent ``y0``).
+        the flattened state, or a constant ``(n, n)`` array (for a complex
+        state, the complex Jacobian of a holomorphic ``fun``, as SciPy
+        assumes); and ``'Radau'`` takes ``mass``, a constant (possibly
+        singular, possibly complex) ``(n, n)`` matrix ``M`` for
+        ``M y' = fun(t, y)`` (index-1 DAEs; give consistent ``y0``).
         ``jac_sparsity`` (an ``(n, n)`` pattern, nonzero where ``df_i/dy_j``
         may be nonzero) lets the autodiff Jacobian take one derivative per
         group of structurally independent columns instead of one per column.
@@ -375,6 +380,19 @@ def solve_ivp(fun: Callable, t_span: Sequence[Any], y0: Any, method: Any = "RK45
     event with ``n_events`` valid.  ``rtol`` below ``100 * eps`` warns and is
     clipped, as in SciPy.  A zero of an event function exactly at the start of
     a step is not reported again.
+
+    *Complex states.*  A complex leaf is integrated as the real system of its
+    real and imaginary parts (a user ``jac`` or ``mass`` ``A`` enters as the
+    real block form ``[[Re A, -Im A], [Im A, Re A]]``), so the error norm is
+    the RMS over the ``2n`` parts, each scaled by ``atol + rtol * |part|``,
+    where SciPy takes it over the ``n`` complex moduli: step sequences and
+    ``nfev`` differ slightly from SciPy's (within 10-20% on Schroedinger-type
+    test problems), and the accuracy is that of the tolerances.  Event
+    functions must return real values (for example ``y[0].real``).
+    Derivatives with respect to real parameters follow by construction; a
+    gradient with respect to a complex ``y0`` uses sciax's convention
+    (``dL/dRe - i dL/dIm`` for a real ``L``).  ``odeint`` rejects complex
+    states, as SciPy's does.
 
     *Transformations.*  ``vmap`` over ``y0``/``args`` gives every lane its own
     step sizes, counts and status; the batch runs until its slowest lane
@@ -427,6 +445,16 @@ def solve_ivp(fun: Callable, t_span: Sequence[Any], y0: Any, method: Any = "RK45
     >>> _, dk = sciax.jvp(y1, (0.5,), (1.0,))  # sciax.grad(y1) works too
     >>> print(round(float(dk), 6))  # d/dk exp(-k) = -exp(-k)
     -0.606531
+
+    A complex state, ``psi' = -i H psi`` (two-level Rabi oscillation):
+
+    >>> H = snp.array([[0.0, 1.0], [1.0, 0.0]])
+    >>> res = solve_ivp(lambda t, psi: -1j * (H @ psi), (0.0, np.pi / 4),
+    ...                 snp.array([1.0 + 0j, 0.0]), t_eval=snp.array([np.pi / 4]),
+    ...                 rtol=1e-10, atol=1e-12)
+    >>> psi = np.asarray(res.y[:, 0])  # (cos t, -i sin t) at t = pi/4
+    >>> print(psi.dtype, np.round(psi, 6))
+    complex128 [0.707107+0.j       0.      -0.707107j]
     """
     unknown = sorted(set(options) - set(_OPTIONS))
     if unknown:
