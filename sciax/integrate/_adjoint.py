@@ -129,7 +129,8 @@ def _real_parts(x: Any, dtype: Any) -> list:
     """A leaf as real flat pieces: itself, or its real and imaginary parts."""
     x = snp.asarray(x)
     if _is_complex(x):
-        return [snp.ravel(snp.real(x)).astype(dtype), snp.ravel(snp.imag(x)).astype(dtype)]
+        return [snp.ravel(snp.real(x)).astype(dtype),
+                snp.ravel(snp.imag(x)).astype(dtype)]
     return [snp.ravel(x.astype(dtype))]
 
 

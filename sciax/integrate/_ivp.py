@@ -303,9 +303,10 @@ def solve_ivp(fun: Callable, t_span: Sequence[Any], y0: Any, method: Any = "RK45
     ----------
     fun : callable or pair of callables
         ``fun(t, y, *args)`` returning ``dy/dt`` with ``y``'s structure and
-        shapes (``y`` may be any pytree of real or complex arrays).  For the IMEX methods
-        ``'KenCarp3/4/5'``, a pair ``(f_explicit, f_implicit)`` whose sum is
-        ``dy/dt``: only ``f_implicit`` (the stiff part) is treated implicitly.
+        shapes (``y`` may be any pytree of real or complex arrays).  For the
+        IMEX methods ``'KenCarp3/4/5'``, a pair ``(f_explicit, f_implicit)``
+        whose sum is ``dy/dt``: only ``f_implicit`` (the stiff part) is
+        treated implicitly.
     t_span : pair of floats
         ``(t0, t1)``; ``t1 < t0`` integrates backwards.
     y0 : array_like or pytree

@@ -77,7 +77,7 @@ def test_implicit_against_expm(method):
         assert ref.nfev / 1.5 <= int(res.nfev) <= 1.5 * ref.nfev
 
 
-@pytest.mark.slow  # two implicit solves (~6 s)
+@pytest.mark.slow  # three implicit solves (~8 s)
 @pytest.mark.parametrize("method", ["BDF", "Radau"])
 def test_complex_jac_constant_and_callable(method):
     # jac of a holomorphic f: the complex n x n matrix, as SciPy takes it.  It
@@ -237,8 +237,8 @@ def test_grad_backsolve_adjoint():
 
 @pytest.mark.slow  # ~3 s
 def test_grad_wrt_complex_y0_follows_sciax_convention():
-    # L = |y(1)_0|^2 with y(1) = U y0: dL/d(Re y0) - i dL/d(Im y0)
-    # = 2 conj(U^T conj(y(1)) e_0)... checked against a real parametrisation.
+    # L = |y(1)_0|^2 with y(1) = U y0, U = expm(-i H): the gradient is
+    # dL/d(Re y0) - i dL/d(Im y0), each part from the chain rule through U.
     def loss(y0):
         return snp.abs(solve_ivp(schrod, (0.0, 1.0), y0, t_eval=snp.array([1.0]),
                                  rtol=1e-10, atol=1e-12).y[0, 0]) ** 2
@@ -328,7 +328,8 @@ def test_grad_through_complex_args():
     want = np.zeros((2, 2), complex)
     for i in range(2):
         for j in range(2):
-            e = np.zeros((2, 2)); e[i, j] = 1e-6
+            e = np.zeros((2, 2))
+            e[i, j] = 1e-6
             d_re = (loss_exact(h2 + e) - loss_exact(h2 - e)) / 2e-6
             d_im = (loss_exact(h2 + 1j * e) - loss_exact(h2 - 1j * e)) / 2e-6
             want[i, j] = d_re - 1j * d_im
