@@ -115,8 +115,23 @@ def _is_float(x: Any) -> bool:
     return x is not None and np.issubdtype(np.dtype(snp.asarray(x).dtype), np.inexact)
 
 
+def _is_complex(x: Any) -> bool:
+    return np.issubdtype(np.dtype(snp.asarray(x).dtype), np.complexfloating)
+
+
 def _float_size(p: Any) -> int:
-    return sum(int(np.prod(np.shape(x))) for x in sciax.tree.leaves(p) if _is_float(x))
+    """Real entries of the floating leaves (a complex entry counts two)."""
+    return sum(int(np.prod(np.shape(x))) * (2 if _is_complex(x) else 1)
+               for x in sciax.tree.leaves(p) if _is_float(x))
+
+
+def _real_parts(x: Any, dtype: Any) -> list:
+    """A leaf as real flat pieces: itself, or its real and imaginary parts."""
+    x = snp.asarray(x)
+    if _is_complex(x):
+        return [snp.ravel(snp.real(x)).astype(dtype),
+                snp.ravel(snp.imag(x)).astype(dtype)]
+    return [snp.ravel(x.astype(dtype))]
 
 
 def _has_te(te: Any) -> bool:
@@ -151,17 +166,21 @@ def _forward_jacobian_jvp(f: Any, p: list, tp: list, tol: tuple,
     leaves, tree = sciax.tree.flatten(list(p0))
     fixed = fixed or (False,) * (len(leaves) + 1)
     has_te = _has_te(te) and not fixed[len(leaves)]
+    # A complex input takes two real directions (its real and imaginary
+    # parts): the solve is not holomorphic in it (its output is real).
     fl = [i for i, x in enumerate(leaves) if _is_float(x) and not fixed[i]]
     if not fl and not has_te:
         out = f("while", *p, *tol)
         return out, sciax.tree.map(
             lambda o: snp.zeros_like(o) if _is_float(o) else o, out)
-    sizes = [int(np.prod(np.shape(leaves[i]))) for i in fl]
+    cplx = [_is_complex(leaves[i]) for i in fl]
+    sizes = [int(np.prod(np.shape(leaves[i]))) * (2 if c else 1)
+             for i, c in zip(fl, cplx)]
     offs = np.cumsum([0] + sizes)
     n_rest = int(offs[-1])
-    dtype = np.result_type(*[snp.asarray(leaves[i]).dtype for i in fl] or
-                           [snp.asarray(te).dtype])
-    parts = [snp.ravel(snp.asarray(leaves[i], dtype)) for i in fl]
+    dtype = np.result_type(*[np.finfo(snp.asarray(leaves[i]).dtype).dtype for i in fl]
+                           or [snp.asarray(te).dtype])
+    parts = [q for i in fl for q in _real_parts(leaves[i], dtype)]
     v0 = snp.concatenate(parts + ([snp.zeros((1,), dtype)] if has_te else []))
 
     other = [None if i in fl else x for i, x in enumerate(leaves)]
@@ -175,8 +194,10 @@ def _forward_jacobian_jvp(f: Any, p: list, tp: list, tol: tuple,
             def g(v):
                 new = list(other)
                 for j, i in enumerate(fl):
-                    new[i] = v[offs[j]:offs[j + 1]].reshape(shapes[j]).astype(
-                        dtypes[j])
+                    x = v[offs[j]:offs[j + 1]]
+                    if cplx[j]:
+                        x = lax.complex(x[:sizes[j] // 2], x[sizes[j] // 2:])
+                    new[i] = x.reshape(shapes[j]).astype(dtypes[j])
                 return f(kind, *tree.unflatten(new),
                          te + v[n_rest] if has_te else te, *tol)
 
@@ -196,7 +217,7 @@ def _forward_jacobian_jvp(f: Any, p: list, tp: list, tol: tuple,
     def lin(*q):
         *q0, qte = q
         ql = sciax.tree.leaves(list(q0))
-        v = snp.concatenate([snp.ravel(snp.asarray(ql[i], dtype)) for i in fl])
+        v = snp.concatenate([q for i in fl for q in _real_parts(ql[i], dtype)])
         dv = v - lax.stop_gradient(v)
         res = {}
         for k, o in out.items():
@@ -230,7 +251,7 @@ def _continuous(st, adjoint, y0, args, t0, t1, te, rtol, atol):
         out, y0, args, t0, t1, te, rtol, atol = res
         ct_ys = snp.where(snp.isnan(out["ys_eval"]), 0.0, ct["ys_eval"])
         rv, n = st.rv, y0.shape[0]
-        p_rv = Ravel(args, "args") if sciax.tree.leaves(args) else None
+        p_rv = Ravel(args, "args", complex_ok=True) if sciax.tree.leaves(args) else None
         p0 = p_rv.ravel(args) if p_rv else snp.zeros((0,), y0.dtype)
 
         def rhs(t, y, p):
@@ -280,7 +301,8 @@ def _continuous(st, adjoint, y0, args, t0, t1, te, rtol, atol):
         f_te = sciax.vmap(lambda t, y: rhs(t, y, p0))(te, out["ys_eval"])
         ct_te = snp.sum(ct_ys * f_te, axis=1)
         ct_t0 = -snp.dot(a0, rhs(t0, y0, p0))
-        ct_args = p_rv(ap0) if p_rv else ()
+        # A complex arg's cotangent is dL/dRe - i dL/dIm (sciax's convention).
+        ct_args = sciax.tree.map(snp.conj, p_rv(ap0)) if p_rv else ()
         return (a0, ct_args, ct_t0, snp.zeros_like(t1), ct_te, None, None)
 
     primal.defvjp(fwd, bwd)

@@ -154,7 +154,7 @@ def _flat_jac(st: "_Static", args: tuple) -> Any:
         return None
     if isinstance(st.jac, ConstMatrix):
         return snp.asarray(st.jac.array)
-    n = st.rv.size
+    n = st.rv.user_size
 
     def jac(t, y):
         J = snp.asarray(st.jac(t, st.rv(y), *args) if st.order == "ty"
@@ -162,7 +162,10 @@ def _flat_jac(st: "_Static", args: tuple) -> Any:
         if tuple(J.shape) != (n, n):
             raise ValueError(f"`jac` is expected to have shape {(n, n)}, but "
                              f"actually has {tuple(J.shape)}.")
-        return J
+        if np.issubdtype(J.dtype, np.complexfloating) and not st.rv.is_complex:
+            raise TypeError(f"`jac` returned complex values (dtype {J.dtype}) for "
+                            f"a real state")
+        return st.rv.real_matrix(J)
     return jac
 
 
@@ -175,9 +178,16 @@ def _config(st: _Static, kind: str, args: tuple, t_eval: Any) -> Any:
         fun = lambda t, y: split[0](t, y) + split[1](t, y)  # noqa: E731
     else:
         fun = flat_rhs(st.fun, st.rv, args, order=st.order)
-    events = tuple(_ode_loop.Event(
-        (lambda t, y, e=e: snp.reshape(snp.asarray(e(t, st.rv(y), *args)), ())),
-        term, dirn) for e, term, dirn in st.events)
+    def event(e):
+        def g(t, y):
+            v = snp.asarray(e(t, st.rv(y), *args))
+            if np.issubdtype(v.dtype, np.complexfloating):
+                raise TypeError(f"an event function must return a real scalar, got "
+                                f"dtype {v.dtype} (take the real part, or abs)")
+            return snp.reshape(v, ())
+        return g
+    events = tuple(_ode_loop.Event(event(e), term, dirn)
+                   for e, term, dirn in st.events)
     return _ode_loop.LoopConfig(
         solver=st.solver, fun=fun, max_step=st.max_step, first_step=st.first_step,
         max_steps=st.max_steps, t_eval=t_eval if st.has_t_eval else None,
@@ -232,7 +242,10 @@ def _is_concrete(*xs: Any) -> bool:
                for x in sciax.tree.leaves(xs))
 
 
-def _validate_tol(rtol: Any, atol: Any, n: int) -> tuple[Any, Any]:
+def _validate_tol(rtol: Any, atol: Any, n: int, rv: Ravel | None = None
+                  ) -> tuple[Any, Any]:
+    """Checked tolerances; per-element arrays have the user's ``n`` entries
+    and are expanded by ``rv`` to its real layout (complex leaves)."""
     rtol_np = np.asarray(rtol) if _is_concrete(rtol) else None
     if rtol_np is not None:
         if rtol_np.ndim > 0 and rtol_np.shape != (n,):
@@ -249,8 +262,11 @@ def _validate_tol(rtol: Any, atol: Any, n: int) -> tuple[Any, Any]:
                              f"flattened state) was expected, got {atol_np.shape}")
         if np.any(atol_np < 0):
             raise ValueError("`atol` must be positive.")
-    return (lax.stop_gradient(snp.asarray(rtol, np.float64)),
-            lax.stop_gradient(snp.asarray(atol, np.float64)))
+    rtol, atol = snp.asarray(rtol, np.float64), snp.asarray(atol, np.float64)
+    if rv is not None:
+        rtol = rtol if rtol.ndim == 0 else rv.expand(rtol)
+        atol = atol if atol.ndim == 0 else rv.expand(atol)
+    return lax.stop_gradient(rtol), lax.stop_gradient(atol)
 
 
 def _event_specs(events: Any) -> tuple:
@@ -287,13 +303,16 @@ def solve_ivp(fun: Callable, t_span: Sequence[Any], y0: Any, method: Any = "RK45
     ----------
     fun : callable or pair of callables
         ``fun(t, y, *args)`` returning ``dy/dt`` with ``y``'s structure and
-        shapes (``y`` may be any pytree of real arrays).  For the IMEX methods
-        ``'KenCarp3/4/5'``, a pair ``(f_explicit, f_implicit)`` whose sum is
-        ``dy/dt``: only ``f_implicit`` (the stiff part) is treated implicitly.
+        shapes (``y`` may be any pytree of real or complex arrays).  For the
+        IMEX methods ``'KenCarp3/4/5'``, a pair ``(f_explicit, f_implicit)``
+        whose sum is ``dy/dt``: only ``f_implicit`` (the stiff part) is
+        treated implicitly.
     t_span : pair of floats
         ``(t0, t1)``; ``t1 < t0`` integrates backwards.
     y0 : array_like or pytree
-        Initial state.
+        Initial state.  Leaves may be complex (every method but ``'LSODA'``,
+        which raises as in SciPy): ``fun`` then returns complex values for
+        them, and the output keeps each leaf's dtype.
     method : str, solver class or solver instance
         One of ``METHODS``: the explicit ``'RK45'`` (default), ``'RK23'``,
         ``'DOP853'``, ``'Tsit5'``, the fixed-step ``'RK4'`` and ``'Euler'``
@@ -317,16 +336,19 @@ def solve_ivp(fun: Callable, t_span: Sequence[Any], y0: Any, method: Any = "RK45
         Extra arguments for ``fun`` and the events.
     **options
         ``first_step``, ``max_step`` (default inf), ``rtol`` (1e-3) and ``atol``
-        (1e-6), scalars or arrays of the flattened state's length; and the
+        (1e-6), scalars or arrays of the flattened state's length (a complex
+        entry counts once and applies to both its parts); and the
         sciax extras ``max_steps`` (4096: the bound on attempted steps that
         ``jit`` needs), ``adjoint`` (``'direct'``, ``'backsolve'`` or
         ``'interpolated'``), ``event_capacity`` (64 occurrences per event kept)
         and ``progress`` (a text progress bar on stderr).  Implicit methods
         also take ``jac``: ``None`` (default: the exact Jacobian by autodiff),
         a callable ``jac(t, y, *args)`` returning the ``(n, n)`` Jacobian of
-        the flattened state, or a constant ``(n, n)`` array; and ``'Radau'``
-        takes ``mass``, a constant (possibly singular) ``(n, n)`` matrix ``M``
-        for ``M y' = fun(t, y)`` (index-1 DAEs; give consistent ``y0``).
+        the flattened state, or a constant ``(n, n)`` array (for a complex
+        state, the complex Jacobian of a holomorphic ``fun``, as SciPy
+        assumes); and ``'Radau'`` takes ``mass``, a constant (possibly
+        singular, possibly complex) ``(n, n)`` matrix ``M`` for
+        ``M y' = fun(t, y)`` (index-1 DAEs; give consistent ``y0``).
         ``jac_sparsity`` (an ``(n, n)`` pattern, nonzero where ``df_i/dy_j``
         may be nonzero) lets the autodiff Jacobian take one derivative per
         group of structurally independent columns instead of one per column.
@@ -359,6 +381,19 @@ def solve_ivp(fun: Callable, t_span: Sequence[Any], y0: Any, method: Any = "RK45
     event with ``n_events`` valid.  ``rtol`` below ``100 * eps`` warns and is
     clipped, as in SciPy.  A zero of an event function exactly at the start of
     a step is not reported again.
+
+    *Complex states.*  A complex leaf is integrated as the real system of its
+    real and imaginary parts (a user ``jac`` or ``mass`` ``A`` enters as the
+    real block form ``[[Re A, -Im A], [Im A, Re A]]``), so the error norm is
+    the RMS over the ``2n`` parts, each scaled by ``atol + rtol * |part|``,
+    where SciPy takes it over the ``n`` complex moduli: step sequences and
+    ``nfev`` differ slightly from SciPy's (within 10-20% on Schroedinger-type
+    test problems), and the accuracy is that of the tolerances.  Event
+    functions must return real values (for example ``y[0].real``).
+    Derivatives with respect to real parameters follow by construction; a
+    gradient with respect to a complex ``y0`` uses sciax's convention
+    (``dL/dRe - i dL/dIm`` for a real ``L``).  ``odeint`` rejects complex
+    states, as SciPy's does.
 
     *Transformations.*  ``vmap`` over ``y0``/``args`` gives every lane its own
     step sizes, counts and status; the batch runs until its slowest lane
@@ -411,6 +446,16 @@ def solve_ivp(fun: Callable, t_span: Sequence[Any], y0: Any, method: Any = "RK45
     >>> _, dk = sciax.jvp(y1, (0.5,), (1.0,))  # sciax.grad(y1) works too
     >>> print(round(float(dk), 6))  # d/dk exp(-k) = -exp(-k)
     -0.606531
+
+    A complex state, ``psi' = -i H psi`` (two-level Rabi oscillation):
+
+    >>> H = snp.array([[0.0, 1.0], [1.0, 0.0]])
+    >>> res = solve_ivp(lambda t, psi: -1j * (H @ psi), (0.0, np.pi / 4),
+    ...                 snp.array([1.0 + 0j, 0.0]), t_eval=snp.array([np.pi / 4]),
+    ...                 rtol=1e-10, atol=1e-12)
+    >>> psi = np.asarray(res.y[:, 0])  # (cos t, -i sin t) at t = pi/4
+    >>> print(psi.dtype, np.round(psi, 6))
+    complex128 [0.707107+0.j       0.      -0.707107j]
     """
     unknown = sorted(set(options) - set(_OPTIONS))
     if unknown:
@@ -438,12 +483,16 @@ def solve_ivp(fun: Callable, t_span: Sequence[Any], y0: Any, method: Any = "RK45
     if args is not None and not isinstance(args, tuple):
         args = (args,)
     args = () if args is None else args
-    rv = Ravel(y0)
+    rv = Ravel(y0, complex_ok=True)
+    if rv.is_complex and isinstance(solver, _lsoda.LSODA):  # as SciPy
+        raise ValueError(f"`y0` is complex, but the chosen solver "
+                         f"({type(solver).__name__}) does not support integration "
+                         f"in a complex domain.")
     y0f = rv.ravel(y0)
     if _is_concrete(y0f) and not np.all(np.isfinite(np.asarray(y0f))):
         raise ValueError("`y0` must be finite (it holds NaN or inf)")
     rtol, atol = _validate_tol(options.get("rtol", 1e-3), options.get("atol", 1e-6),
-                               rv.size)
+                               rv.user_size, rv)
     te = None
     if t_eval is not None:
         te = snp.asarray(t_eval, np.float64)
@@ -473,7 +522,7 @@ def solve_ivp(fun: Callable, t_span: Sequence[Any], y0: Any, method: Any = "RK45
     if max_steps < 1:
         raise ValueError(f"`max_steps` must be a positive int, got {max_steps}")
     adjoint = options.get("adjoint", "direct")
-    jac, mass = _implicit_options(solver, options, rv.size)
+    jac, mass = _implicit_options(solver, options, rv)
     if rv.size == 0 and getattr(solver, "stateful", False):
         # An empty state has nothing to solve: any method gives the same (empty)
         # solution, and the implicit methods' linear algebra has no 0 x 0 case.
@@ -486,7 +535,8 @@ def solve_ivp(fun: Callable, t_span: Sequence[Any], y0: Any, method: Any = "RK45
                           "explicit method.", stacklevel=2)
             sparsity = None
         else:
-            sparsity = ConstMatrix(np.asarray(sparsity) != 0, rv.size, "jac_sparsity")
+            sparsity = ConstMatrix(_real_const(np.asarray(sparsity) != 0, rv,
+                                               "jac_sparsity"), rv.size, "jac_sparsity")
     st = _Static(fun=fun, rv=rv, solver=solver, events=_event_specs(events),
                  max_step=max_step, first_step=first_step, max_steps=max_steps,
                  dense=bool(dense_output), save_steps=te is None or bool(dense_output),
@@ -498,8 +548,31 @@ def solve_ivp(fun: Callable, t_span: Sequence[Any], y0: Any, method: Any = "RK45
     return _result(st, out, te, t0)
 
 
-def _implicit_options(solver: Any, options: dict, n: int) -> tuple[Any, Any]:
-    """``jac`` and ``mass`` as static data, checked against the method."""
+def _real_const(a: Any, rv: Ravel, name: str) -> Any:
+    """A constant ``(n, n)`` matrix of the user's flattened state as a NumPy
+    array in ``rv``'s real layout (``Ravel.real_matrix``; for a sparsity
+    pattern, both blocks keep the pattern)."""
+    if not _is_concrete(a):
+        raise TypeError(f"a constant `{name}` must be a concrete array (it is "
+                        f"static); pass a callable to use traced values")
+    a = np.asarray(a)
+    if not rv.is_complex:
+        if np.iscomplexobj(a):
+            raise TypeError(f"`{name}` is complex (dtype {a.dtype}) for a real state")
+        return a
+    n = rv.user_size
+    if a.shape != (n, n):
+        raise ValueError(f"`{name}` is expected to have shape {(n, n)}, but "
+                         f"actually has {a.shape}.")
+    if a.dtype == np.bool_:  # a pattern: nonzero in both blocks
+        return rv.real_matrix(a * (1 + 1j), np) != 0
+    return rv.real_matrix(a.astype(np.complex128), np)
+
+
+def _implicit_options(solver: Any, options: dict, rv: Ravel) -> tuple[Any, Any]:
+    """``jac`` and ``mass`` as static data, checked against the method; for a
+    complex state, converted to the real layout of ``rv``."""
+    n = rv.size
     stateful = getattr(solver, "stateful", False)
     jac, mass = options.get("jac"), options.get("mass")
     if jac is not None and not stateful:
@@ -507,12 +580,12 @@ def _implicit_options(solver: Any, options: dict, n: int) -> tuple[Any, Any]:
                       f"jac.", stacklevel=3)
         jac = None
     if jac is not None and not callable(jac):
-        jac = ConstMatrix(jac, n, "jac")
+        jac = ConstMatrix(_real_const(jac, rv, "jac"), n, "jac")
     if mass is not None:
         if not getattr(solver, "supports_mass", False):
             raise ValueError(f"a mass matrix is supported by method 'Radau' only, "
                              f"not {type(solver).__name__}")
-        mass = ConstMatrix(mass, n, "mass")
+        mass = ConstMatrix(_real_const(mass, rv, "mass"), n, "mass")
     return jac, mass
 
 

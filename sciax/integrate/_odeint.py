@@ -6,6 +6,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+import sciax
 import sciax.numpy as snp
 from sciax.integrate import _adjoint, _rk
 from sciax.integrate._ivp import _implicit_options, _Static, _validate_tol
@@ -69,12 +70,16 @@ def odeint(func: Callable, y0: Any, t: Any, *args: Any, rtol: float = 1.4e-8,
         raise ValueError(f"odeint: t must be a non-empty 1-D array, got shape "
                          f"{t.shape}")
     solver = _rk.resolve_method(method)
+    if any(np.issubdtype(snp.asarray(x).dtype, np.complexfloating)
+           for x in sciax.tree.leaves(y0)):
+        raise TypeError("odeint does not support complex y0 (neither does SciPy's "
+                        "odeint); use solve_ivp, which does")
     rv = Ravel(y0)
     y0f = rv.ravel(y0)
     rtol_a, atol_a = _validate_tol(rtol, atol, rv.size)
     st = _Static(fun=func, rv=rv, solver=solver, events=(), max_step=float(hmax),
                  first_step=None, max_steps=int(mxstep), dense=False, save_steps=False,
                  has_t_eval=True, event_capacity=1, progress=False, order="yt",
-                 jac=_implicit_options(solver, {"jac": Dfun}, rv.size)[0])
+                 jac=_implicit_options(solver, {"jac": Dfun}, rv)[0])
     out = _adjoint.solve(st, adjoint, y0f, tuple(args), t[0], t[-1], t, rtol_a, atol_a)
     return rv.leading(out["ys_eval"])
