@@ -127,3 +127,56 @@ def test_error_functions_holomorphic_derivative(name):
     eager = np.asarray(f(zz))
     np.testing.assert_allclose(np.asarray(sciax.jit(f)(zz)), eager, rtol=1e-15)
     np.testing.assert_allclose(np.asarray(sciax.vmap(f)(zz)), eager, rtol=1e-15)
+
+
+# --- expm1, log1p, sinc, xlogy, xlog1py -------------------------------------------
+
+_MP_CONV = {"expm1": mpmath.expm1, "log1p": mpmath.log1p, "sinc": mpmath.sincpi}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["expm1", "log1p", "sinc"])
+def test_convenience_vs_mpmath(name):
+    # tiny |z| (where exp(z) - 1, log(1 + z) and XLA's complex sin lose all
+    # relative accuracy), the circle |1 + z| = 1 (log1p's real part cancels),
+    # and |z| up to 30; against mpmath at 40 digits, and SciPy (NumPy for
+    # sinc) must agree where it is itself accurate
+    r = np.logspace(-12, np.log10(30.0), 30)
+    th = np.linspace(-np.pi, np.pi, 24, endpoint=False) + 0.01
+    z = np.concatenate([(r[:, None] * np.exp(1j * th)).ravel(),
+                        -r[:12] ** 2 / 2 + 1j * r[:12], r[:12] - 1e-3j * r[:12],
+                        [0.0, 1.0, -2.0, 2.0 + 0j, 1j]])
+    mpmath.mp.dps = 40
+    ref = np.array([complex(_MP_CONV[name](mpmath.mpc(v))) for v in z])
+    ours = np.asarray(sciax.jit(getattr(ss, name))(snp.asarray(z)))
+    err = _rel(ours, ref)
+    # observed 7e-16 (expm1, log1p); sinc's cosh(pi y) and sinh(pi y) carry
+    # the rounding of pi y, a relative pi |y| ulp: 5e-15 at |y| = 30
+    tol = 2e-15 * (1.0 + (np.pi * np.abs(z.imag) if name == "sinc" else 0.0))
+    assert np.all(err <= tol), (name, err.max(), z[np.argmax(err / tol)])
+    if name == "sinc":
+        assert ours[np.flatnonzero(z == 0)[0]] == 1.0
+    # derivatives: exp(z), 1/(1 + z), (cos(pi z) - sinc z)/z
+    zd = np.array([0.3 + 0.4j, -0.2 - 1e-3j, 2.0 + 1.0j])
+    d = {"expm1": np.exp(zd), "log1p": 1 / (1 + zd),
+         "sinc": (np.cos(np.pi * zd) - np.sinc(zd)) / zd}[name]
+    _, dt = sciax.jvp(getattr(ss, name), (snp.asarray(zd),),
+                      (snp.full(zd.shape, 1j),))
+    np.testing.assert_allclose(np.asarray(dt), 1j * d, rtol=1e-14)
+
+
+@pytest.mark.slow
+def test_xlogy_xlog1py_complex():
+    x = np.array([0.0, 0.0, 1.5 + 1.0j, 2.0j, -1.0])
+    y = np.array([np.nan, 1.0 + 1.0j, 0.5 - 2.0j, 1e-12 + 1e-9j, -3.0 + 0.0j])
+    for name in ["xlogy", "xlog1py"]:
+        f = getattr(ss, name)
+        o = np.asarray(f(snp.asarray(x), snp.asarray(y)))
+        ref = getattr(sc, name)(x, y)
+        assert o.dtype == np.complex128
+        np.testing.assert_allclose(o, ref, rtol=1e-15)
+    # a real x with a complex y promotes; derivative in y is x / y
+    assert complex(ss.xlogy(2.0, 1.0j)) == pytest.approx(2j * np.pi / 2)
+    _, dt = sciax.jvp(lambda v: ss.xlogy(1.5 + 1.0j, v),
+                      (snp.asarray(0.5 - 2.0j),), (snp.asarray(1.0 + 0j),))
+    np.testing.assert_allclose(complex(dt), (1.5 + 1.0j) / (0.5 - 2.0j), rtol=1e-14)
