@@ -756,7 +756,7 @@ def _erf_c(z: Any) -> Any:
     # w of i|x| - ... : erf z = 1 - exp(-z^2) w(iz) for x >= 0, odd in z
     sg = snp.where(x < 0, -1.0, 1.0)
     xa, ya = ax, sg * y                         # sg z, in the right half plane
-    wv = _wofz(_cplx(-ya, xa))
+    wv = _wofz_upper(_cplx(-ya, xa))            # i sg z: upper half plane
     tail = _exp_mz2_times(xa, ya, wv)
     gen = _cplx(1.0 - snp.real(tail), -snp.imag(tail))
     gen = snp.where((ya - xa) * (ya + xa) < -750.0, 1.0 + 0j, gen)
@@ -771,11 +771,13 @@ def _erf_c(z: Any) -> Any:
     yn = snp.where(near, y, 1.0)
     x2, y2 = xn * xn, yn * yn
     e = _exp_x2(yn) * _TWO_SQRT_PI
+    # one real erfi for both this branch and the imaginary axis
+    ei = _erfi_real(snp.where(near | (x == 0), y, 1.0))
     re_n = e * xn * (1.0 - x2 * (1.0 + 2.0 * y2) / 3.0
                      + x2 * x2 * (3.0 + 12.0 * y2 + 4.0 * y2 * y2) / 30.0)
-    im_n = _erfi_real(yn) - e * x2 * yn * (1.0 - x2 * (3.0 + 2.0 * y2) / 6.0)
+    im_n = ei - e * x2 * yn * (1.0 - x2 * (3.0 + 2.0 * y2) / 6.0)
     out = snp.where(small, tay, snp.where(near, _cplx(re_n, im_n), gen))
-    out = snp.where(x == 0, _cplx(x, _erfi_real(snp.where(x == 0, y, 0.0))), out)
+    out = snp.where(x == 0, _cplx(x, ei), out)
     return snp.where(y == 0, _cplx(lax.erf(x), y), out)
 
 
@@ -784,7 +786,7 @@ def _erfc_c(z: Any) -> Any:
     neg = x < 0
     sg = snp.where(neg, -1.0, 1.0)
     xa, ya = sg * x, sg * y
-    v = _exp_mz2_times(xa, ya, _wofz(_cplx(-ya, xa)))
+    v = _exp_mz2_times(xa, ya, _wofz_upper(_cplx(-ya, xa)))
     v = snp.where((ya - xa) * (ya + xa) < -750.0, 0j, v)
     out = snp.where(neg, _cplx(2.0 - snp.real(v), -snp.imag(v)), v)
     # erfc(iy) = 1 - i erfi(y)
