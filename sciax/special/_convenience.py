@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import sciax
 import sciax.nn as _nn
 import sciax.numpy as snp
 from sciax import lax
@@ -188,7 +189,8 @@ def log_softmax(x: Any, axis: Any = None) -> Any:
 def xlogy(x: Any, y: Any) -> Any:
     """``x * log(y)``, zero where ``x == 0`` (unless ``y`` is NaN).
 
-    sciax implementation of :func:`scipy.special.xlogy` (real arguments).
+    sciax implementation of :func:`scipy.special.xlogy` (real or complex
+    arguments).
 
     Parameters
     ----------
@@ -204,7 +206,12 @@ def xlogy(x: Any, y: Any) -> Any:
     >>> xlogy(snp.array([0.0, 2.0]), snp.array([0.0, 3.0])).round(6)
     Array([0.      , 2.197225], dtype=float64)
     """
-    x, y = promote("xlogy", x, y)
+    x, y = promote("xlogy", x, y, complex_ok=True)
+    if _is_complex(x):
+        # SciPy: 0 where x == 0 unless y is NaN, else x log y
+        fix = (x == 0) & ~snp.isnan(y)
+        ys = _util.safe(~fix, y, 1.0)
+        return snp.where(fix, 0j, x * snp.log(ys))
     # at x = 0 the product itself is 0 for finite positive y (and keeps the
     # derivative log y in x); other y are replaced so nothing is NaN
     fix = (x == 0) & ~snp.isnan(y) & ~((y > 0) & snp.isfinite(y))
@@ -215,7 +222,8 @@ def xlogy(x: Any, y: Any) -> Any:
 def xlog1py(x: Any, y: Any) -> Any:
     """``x * log1p(y)``, zero where ``x == 0`` (unless ``y`` is NaN).
 
-    sciax implementation of :func:`scipy.special.xlog1py` (real arguments).
+    sciax implementation of :func:`scipy.special.xlog1py` (real or complex
+    arguments).
 
     Parameters
     ----------
@@ -231,7 +239,11 @@ def xlog1py(x: Any, y: Any) -> Any:
     >>> xlog1py(snp.array([0.0, 2.0]), snp.array([-1.0, 1e-10]))
     Array([0.e+00, 2.e-10], dtype=float64)
     """
-    x, y = promote("xlog1py", x, y)
+    x, y = promote("xlog1py", x, y, complex_ok=True)
+    if _is_complex(x):
+        fix = (x == 0) & ~snp.isnan(y)
+        ys = _util.safe(~fix, y, 0.0)
+        return snp.where(fix, 0j, x * _clog1p_cj(ys))
     fix = (x == 0) & ~snp.isnan(y) & ~((y > -1) & snp.isfinite(y))
     ys = _util.safe(~fix, y, 0.0)
     return snp.where(fix, 0.0, x * _util.log1p(ys))
@@ -508,7 +520,9 @@ def sinc(x: Any) -> Any:
     >>> sinc(snp.array([0.0, 0.5, 1.0])).round(6)
     Array([1.     , 0.63662, 0.     ], dtype=float64)
     """
-    (x,) = promote("sinc", x)
+    (x,) = promote("sinc", x, complex_ok=True)
+    if _is_complex(x):
+        return _csinc_cj(x)
     nz = x != 0
     xs = _util.safe(nz, x, 1.0)
     return snp.where(nz, _util.sinpi(xs) / (math.pi * xs), 1.0)
@@ -664,7 +678,8 @@ def round(x: Any) -> Any:  # noqa: A001 - SciPy's name
 def expm1(x: Any) -> Any:
     """``exp(x) - 1``, accurate for small ``x``.
 
-    sciax implementation of :func:`scipy.special.expm1` (real arguments).
+    sciax implementation of :func:`scipy.special.expm1` (real or complex
+    arguments).
 
     Parameters
     ----------
@@ -680,14 +695,17 @@ def expm1(x: Any) -> Any:
     >>> print(float(expm1(1e-10)))
     1.00000000005e-10
     """
-    (x,) = promote("expm1", x)
+    (x,) = promote("expm1", x, complex_ok=True)
+    if _is_complex(x):
+        return _cexpm1_cj(x)
     return snp.expm1(x)
 
 
 def log1p(x: Any) -> Any:
     """``log(1 + x)``, accurate for small ``x``.
 
-    sciax implementation of :func:`scipy.special.log1p` (real arguments).
+    sciax implementation of :func:`scipy.special.log1p` (real or complex
+    arguments).
 
     Parameters
     ----------
@@ -703,7 +721,9 @@ def log1p(x: Any) -> Any:
     >>> print(float(log1p(1e-10)))
     9.9999999995e-11
     """
-    (x,) = promote("log1p", x)
+    (x,) = promote("log1p", x, complex_ok=True)
+    if _is_complex(x):
+        return _clog1p_cj(x)
     return _util.log1p(x)
 
 
@@ -906,3 +926,93 @@ def agm(a: Any, b: Any) -> Any:
     out = sgn * u
     out = snp.where((a == 0) | (b == 0), 0.0, out)
     return snp.where(ok, out, snp.nan)
+
+
+# --- complex arguments --------------------------------------------------------------
+
+def _is_complex(z: Any) -> bool:
+    return bool(snp.issubdtype(z.dtype, snp.complexfloating))
+
+
+def _cexpm1(z: Any) -> Any:
+    # Re = expm1(x) cos y - 2 sin^2(y/2) (= Re e^z - 1 without the
+    # cancellation of cos y - 1), Im = e^x sin y; below x = -40, Re = -1
+    x, y = snp.real(z), snp.imag(z)
+    s = snp.sin(0.5 * y)
+    re = snp.expm1(x) * snp.cos(y) - 2.0 * s * s
+    re = snp.where(x < -40.0, -1.0, re)
+    return lax.complex(re, snp.exp(x) * snp.sin(y))
+
+
+def _two_prod(a: Any, b: Any) -> tuple[Any, Any]:
+    """``a b = p + e`` exactly (Dekker's product with Veltkamp's split)."""
+    p = a * b
+    ca, cb = 134217729.0 * a, 134217729.0 * b
+    a1 = ca - (ca - a)
+    b1 = cb - (cb - b)
+    a2, b2 = a - a1, b - b1
+    return p, ((a1 * b1 - p) + a1 * b2 + a2 * b1) + a2 * b2
+
+
+def _two_sum(a: Any, b: Any) -> tuple[Any, Any]:
+    s = a + b
+    bb = s - a
+    return s, (a - (s - bb)) + (b - bb)
+
+
+def _clog1p(z: Any) -> Any:
+    x, y = snp.real(z), snp.imag(z)
+    # |z| < 0.707 (SciPy's region): Re log(1 + z) = log1p(2x + x^2 + y^2)/2
+    # with the sum in double-double, since 2x may cancel x^2 + y^2 (near
+    # the circle |1 + z| = 1); Im = atan2(y, 1 + x)
+    small = snp.abs(z) < 0.707
+    xs = snp.where(small, x, 0.0)
+    ys = snp.where(small, y, 0.0)
+    p1, e1 = _two_prod(xs, xs)
+    p2, e2 = _two_prod(ys, ys)
+    s1, r1 = _two_sum(2.0 * xs, p1)
+    s2, r2 = _two_sum(s1, p2)
+    t = s2 + (((r1 + r2) + e1) + e2)
+    near = lax.complex(0.5 * _util.log1p(t), snp.arctan2(ys, 1.0 + xs))
+    out = snp.where(small, near, snp.log(1.0 + z))
+    axis = (y == 0) & (x >= -1.0)
+    return snp.where(axis, lax.complex(_util.log1p(snp.where(axis, x, 0.0)), y),
+                     out)
+
+
+def _csinc(z: Any) -> Any:
+    # sin(pi z) = sinpi(x) cosh(pi y) + i cospi(x) sinh(pi y), with sinpi and
+    # cospi exact at the integers and half-integers (XLA's complex sin loses
+    # its relative accuracy near 0)
+    x, y = snp.real(z), snp.imag(z)
+    nz = (x != 0) | (y != 0)
+    zs = snp.where(nz, z, 1.0 + 0j)
+    xs, ys = snp.real(zs), snp.imag(zs)
+    s = lax.complex(_util.sinpi(xs) * snp.cosh(math.pi * ys),
+                    _util.cospi(xs) * snp.sinh(math.pi * ys))
+    return snp.where(nz, s / (math.pi * zs), 1.0 + 0j)
+
+
+def _holo(fn: Any, deriv: Any) -> Any:
+    """``fn`` with the holomorphic derivative ``deriv(z, fn(z))``."""
+    f = sciax.custom_jvp(fn)
+
+    @f.defjvp
+    def _jvp(primals: tuple, tangents: tuple) -> tuple:
+        (z,), (t,) = primals, tangents
+        v = f(z)
+        return v, deriv(z, v) * t
+
+    return f
+
+
+def _csinc_deriv(z: Any, v: Any) -> Any:
+    # (cos(pi z) - sinc z) / z, 0 at z = 0
+    nz = z != 0
+    zs = snp.where(nz, z, 1.0 + 0j)
+    return snp.where(nz, (snp.cos(math.pi * zs) - v) / zs, 0j)
+
+
+_cexpm1_cj = _holo(_cexpm1, lambda z, v: v + 1.0)
+_clog1p_cj = _holo(_clog1p, lambda z, v: 1.0 / (1.0 + z))
+_csinc_cj = _holo(_csinc, _csinc_deriv)
