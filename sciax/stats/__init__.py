@@ -44,3 +44,5 @@ from sciax.stats._stats_py import *  # noqa: F401,F403
 from sciax.stats._resampling import *  # noqa: F401,F403
 from sciax.stats._continuous_more import *  # noqa: F401,F403
 from sciax.stats._kde import *  # noqa: F401,F403
+from sciax.stats._continuous_extra import *  # noqa: F401,F403
+from sciax.stats._transforms import *  # noqa: F401,F403
