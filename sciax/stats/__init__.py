@@ -46,3 +46,4 @@ from sciax.stats._continuous_more import *  # noqa: F401,F403
 from sciax.stats._kde import *  # noqa: F401,F403
 from sciax.stats._continuous_extra import *  # noqa: F401,F403
 from sciax.stats._transforms import *  # noqa: F401,F403
+from sciax.stats._multivariate_more import *  # noqa: F401,F403
