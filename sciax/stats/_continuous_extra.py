@@ -287,7 +287,7 @@ class genexpon_gen(_NumericQuantile, rv_continuous):
     --------
     >>> from sciax.stats import genexpon
     >>> round(float(genexpon.sf(1.0, 1.0, 1.0, 1.0)), 12)
-    0.203221236286
+    0.254646380044
     """
 
     name, shapes, a = "genexpon", ("a", "b", "c"), 0.0
