@@ -30,7 +30,6 @@ _PI = math.pi
 _LOG2 = math.log(2.0)
 _LOG2PI = math.log(2.0 * math.pi)
 _EULER = 0.5772156649015329
-_SQRT2 = math.sqrt(2.0)
 
 
 def _infinite_stats():

@@ -11,17 +11,12 @@ bracket ``(-2, 2)``, as SciPy's ``optimize.brent``).
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 import sciax
 import sciax.numpy as snp
 import sciax.optimize
 from sciax import lax
-
-_LOG_TINY = -745.0
-
 
 def _float(x):
     x = snp.asarray(x)
@@ -39,7 +34,7 @@ def _concrete_check(x, test, msg):
         raise ValueError(msg)
 
 
-def _log_mean_sq_dev(y, logy=None):
+def _log_mean_sq_dev(y):
     """log of the population variance of ``y`` along axis 0."""
     n = y.shape[0]
     mean = snp.mean(y, axis=0)
@@ -238,6 +233,5 @@ def yeojohnson(x, lmbda=None):
     return _yeojohnson(x, lm), lm
 
 
-del math, _LOG_TINY
 __all__ = ["boxcox", "boxcox_llf", "boxcox_normmax", "yeojohnson", "yeojohnson_llf",
            "yeojohnson_normmax"]
