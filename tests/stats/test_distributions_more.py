@@ -220,8 +220,11 @@ CASES = {
                       isf=1e-7)),
     "ncx2": ([(3.0, 2.0, 0.0, 1.0), (0.8, 20.0, 1.0, 2.0)], {}),
     # SciPy's rice sf is 1 - cdf: 1.5e-10 off at sf = 1e-6 (mpmath at b = 3:
-    # 1.00000000017737e-6; ours 1.000000000177373e-6, SciPy 1.0000000000288e-6)
-    "rice": ([(0.5, 0.0, 1.0), (3.0, 1.0, 2.0)], dict(sf=1e-9, logsf=1e-9)),
+    # 1.00000000017737e-6; ours 1.000000000177373e-6, SciPy 1.0000000000288e-6);
+    # its logcdf there is log(cdf) of the same cdf, its isf the generic
+    # ppf(1 - q) (2e-8 off at q = 1e-10)
+    "rice": ([(0.5, 0.0, 1.0), (3.0, 1.0, 2.0)],
+             dict(sf=1e-9, logsf=1e-9, logcdf=1e-9, isf=1e-7)),
 }
 FAST = {"laplace_asymmetric"}
 
