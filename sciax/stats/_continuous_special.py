@@ -271,51 +271,75 @@ class loggamma_gen(rv_continuous):
 
 
 class t_gen(rv_continuous):
-    """Student's t distribution, ``df`` degrees of freedom."""
+    """Student's t distribution, ``df`` degrees of freedom.
+
+    ``df = inf`` is allowed and gives the standard normal distribution, as in
+    SciPy (every method switches to the normal's formula there; the finite
+    branch is evaluated at a harmless ``df`` so derivatives stay finite).
+    """
 
     name, shapes = "t", ("df",)
 
+    def _argcheck(self, df):
+        return snp.asarray(df > 0)
+
+    @staticmethod
+    def _split_df(df):
+        inf = snp.isinf(df)
+        return inf, snp.where(inf, 1.0, df)
+
     def _logpdf(self, x, df):
-        return (lax.lgamma(0.5 * (df + 1.0)) - lax.lgamma(0.5 * df)
-                - 0.5 * snp.log(df * math.pi) - 0.5 * (df + 1.0) * snp.log1p(x * x / df))
+        inf, d = self._split_df(df)
+        lp = (lax.lgamma(0.5 * (d + 1.0)) - lax.lgamma(0.5 * d)
+              - 0.5 * snp.log(d * math.pi) - 0.5 * (d + 1.0) * snp.log1p(x * x / d))
+        return snp.where(inf, -0.5 * x * x - 0.5 * math.log(2 * math.pi), lp)
 
     def _tail(self, x, df):
         # P(T > |x|) = I_{df/(df+x^2)}(df/2, 1/2) / 2
         return 0.5 * _sf.betainc(0.5 * df, 0.5, df / (df + x * x))
 
     def _cdf(self, x, df):
-        tail = self._tail(x, df)
-        return snp.where(x < 0, tail, 1.0 - tail)
+        inf, d = self._split_df(df)
+        tail = self._tail(x, d)
+        return snp.where(inf, _sf.ndtr(x), snp.where(x < 0, tail, 1.0 - tail))
 
     def _sf(self, x, df):
         return self._cdf(-x, df)
 
     def _ppf(self, q, df):
+        inf, d = self._split_df(df)
         lower = q < 0.5
         p = snp.where(lower, 2.0 * q, 2.0 * (1.0 - q))
-        z = _sf.betaincinv(0.5 * df, 0.5, p)
-        y = snp.sqrt(df * (1.0 - z) / z)
-        return snp.where(lower, -y, y)
+        z = _sf.betaincinv(0.5 * d, 0.5, p)
+        y = snp.sqrt(d * (1.0 - z) / z)
+        return snp.where(inf, _sf.ndtri(q), snp.where(lower, -y, y))
 
     def _isf(self, q, df):
         return -self._ppf(q, df)
 
     def _stats(self, df):
+        inf = snp.isinf(df)
         mu = snp.where(df > 1, 0.0, _NAN)
-        mu2 = snp.where(df > 2, df / snp.where(df > 2, df - 2.0, 1.0),
+        mu2 = snp.where(df > 2, df / snp.where((df > 2) & ~inf, df - 2.0, 1.0),
                         snp.where(df > 1, _INF, _NAN))
+        mu2 = snp.where(inf, 1.0, mu2)
         g1 = snp.where(df > 3, 0.0, _NAN)
         g2 = snp.where(df > 4, 6.0 / snp.where(df > 4, df - 4.0, 1.0),
                        snp.where(df > 2, _INF, _NAN))
         return mu, mu2, g1, g2
 
     def _entropy(self, df):
-        h = 0.5 * (df + 1.0)
-        return (h * (lax.digamma(h) - lax.digamma(0.5 * df))
-                + 0.5 * snp.log(df) + _sf.betaln(0.5 * df, 0.5))
+        inf, d = self._split_df(df)
+        h = 0.5 * (d + 1.0)
+        ent = (h * (lax.digamma(h) - lax.digamma(0.5 * d))
+               + 0.5 * snp.log(d) + _sf.betaln(0.5 * d, 0.5))
+        return snp.where(inf, 0.5 * math.log(2 * math.pi * math.e), ent)
 
     def _rvs(self, key, shape, dtype, df):
-        return sciax.random.t(key, df, shape, dtype)
+        inf, d = self._split_df(df)
+        # the finite-df stream is unchanged (the key goes to random.t as before)
+        z = sciax.random.normal(sciax.random.split(key)[1], shape, dtype)
+        return snp.where(inf, z, sciax.random.t(key, d, shape, dtype))
 
 
 class beta_gen(rv_continuous):
