@@ -45,7 +45,6 @@ from sciax.stats._resampling import *  # noqa: F401,F403
 from sciax.stats._continuous_more import *  # noqa: F401,F403
 from sciax.stats._tests_more import *  # noqa: F401,F403
 from sciax.stats._descriptive_more import *  # noqa: F401,F403
-
 from sciax.stats._kde import *  # noqa: F401,F403
 from sciax.stats._continuous_extra import *  # noqa: F401,F403
 from sciax.stats._transforms import *  # noqa: F401,F403
