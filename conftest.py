@@ -90,6 +90,9 @@ SLOW_DOCTESTS |= {f"sciax.optimize._legacy.{name}" for name in (
     "leastsq", "fsolve", "newton_krylov", "anderson", "broyden1", "broyden2",
     "diagbroyden", "excitingmixing")} | {"sciax.optimize._lsq_linear.lsq_linear",
                                           "sciax.optimize._fmin_cobyla.fmin_cobyla"}
+# examples that compile for 4-6 s each (measured 2026-12-03)
+SLOW_DOCTESTS |= {"sciax.stats._kde.gaussian_kde", "sciax.stats._tests_more.kendalltau",
+                  "sciax.stats._tests_more.fligner"}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list) -> None:

@@ -152,6 +152,7 @@ def test_dense_output_and_t_eval_free_output():
                                atol=BOUND)
 
 
+@pytest.mark.slow  # 3.5 s: compiles an event solve
 def test_events_on_a_complex_state():
     # y = exp(-i w t): Re y crosses zero downwards at t = pi / (2 w).
     w = 1.3

@@ -66,6 +66,7 @@ def _core(a, b, c):
                 lev=xs.levene(a, b, c), kt=xs.kendalltau(a, a**3 - 2 * a + np.arange(7.0)))
 
 
+@pytest.mark.slow  # 3-8 s: compiles many statistics
 def test_jitted_core_matches_scipy():
     # the exact tables, the permutation branch and the 'auto' where()s, jitted
     a, b, c = _data()
@@ -111,6 +112,7 @@ def test_jitted_suite_matches_scipy():
     _close(r["ed"], ss.energy_distance(a, c), RTOL_STAT)
 
 
+@pytest.mark.slow  # 3-8 s: compiles many statistics
 def test_vmap_matches_per_row():
     rng = np.random.default_rng(7)
     x, y = rng.normal(size=(3, 6)), rng.normal(1.0, size=(3, 5))
@@ -124,6 +126,7 @@ def test_vmap_matches_per_row():
         _close(fs[i], ss.f_oneway(x[i], y[i]).statistic, RTOL_STAT)
 
 
+@pytest.mark.slow  # 3-8 s: compiles many statistics
 def test_grad_of_continuous_statistics_matches_finite_differences():
     a, b, c = _data()
 
