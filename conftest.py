@@ -12,6 +12,7 @@ import gc
 import os
 import shutil
 import tempfile
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -95,7 +96,14 @@ SLOW_DOCTESTS |= {"sciax.stats._kde.gaussian_kde", "sciax.stats._tests_more.kend
                   "sciax.stats._tests_more.fligner"}
 
 
+# Node ids measured at >= 2.5 s each in the default run (the list says when and how).
+_SLOW_LIST = Path(__file__).parent / "tests" / "slow_tests.txt"
+SLOW_NODEIDS = {line.split("#")[0].strip() for line in _SLOW_LIST.read_text().splitlines()
+                if line.split("#")[0].strip()}
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list) -> None:
     for item in items:
-        if isinstance(item, pytest.DoctestItem) and item.name in SLOW_DOCTESTS:
+        if (isinstance(item, pytest.DoctestItem) and item.name in SLOW_DOCTESTS
+                or item.nodeid in SLOW_NODEIDS):
             item.add_marker(pytest.mark.slow)
