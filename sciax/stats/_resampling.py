@@ -84,13 +84,16 @@ def resample_indices(key, n):
     """The ``n`` indices in ``[0, n)`` (int32) that :func:`bootstrap` draws for
     one resample of a sample of ``n`` from the key ``key``.
 
-    Index ``i`` is ``floor(n w_i / 2**64)`` for the 64-bit word ``w_i =
-    random_bits(key, 64, (n,))[i]``: one threefry block per index (randint
-    takes two, and a 64-bit remainder that the CPU does not vectorise: 7x
-    slower on 10^7 indices), the multiply-high done in 32-bit halves.  Each
-    index has probability within ``n / 2**64`` of ``1/n`` relative, the bound
-    of ``randint``'s own modulo.  Without ``enable_x64`` this is
-    ``randint(key, (n,), 0, n)``.
+    For ``n <= 2**16`` each 64-bit word ``w_j = random_bits(key, 64, (ceil(n /
+    2),))[j]`` gives two indices, ``floor(n h / 2**32)`` of its high and low
+    32-bit halves ``h`` (index ``2 j`` from the high half): one threefry block
+    per two indices.  Each index then has probability within ``n / 2**32 <=
+    1.5e-5`` of ``1/n`` relative.  For larger ``n``, index ``i`` is ``floor(n
+    w_i / 2**64)`` of one 64-bit word per index (bias below ``n / 2**64``,
+    ``randint``'s own bound; randint itself takes two blocks per index and a
+    64-bit remainder that the CPU does not vectorise).  The multiply-highs are
+    done in 64-bit integers, products below ``2**64``.  Without ``enable_x64``
+    this is ``randint(key, (n,), 0, n)``.
 
     Examples
     --------
@@ -101,6 +104,15 @@ def resample_indices(key, n):
     """
     if not sciax.config.enable_x64 or n >= 2 ** 31:
         return sciax.random.randint(key, (n,), 0, n)
+    if n <= _TWO_PER_WORD_MAX_N:
+        w = sciax.random.random_bits(key, 64, ((n + 1) // 2,))
+        s32 = lax.full_like(w, 32)
+        hi = lax.shift_right_logical(w, s32)
+        lo = lax.bitwise_and(w, lax.full_like(w, 0xFFFFFFFF))
+        halves = snp.reshape(snp.stack([hi, lo], axis=-1), (-1,))[:n]
+        u = lax.shift_right_logical(halves * lax.full_like(halves, n),
+                                    lax.full_like(halves, 32))
+        return lax.convert_element_type(u, np.int32)
     w = sciax.random.random_bits(key, 64, (n,))
     s32 = lax.full_like(w, 32)
     hi = lax.shift_right_logical(w, s32)
@@ -111,20 +123,16 @@ def resample_indices(key, n):
     return lax.convert_element_type(lax.shift_right_logical(u, s32), np.int32)
 
 
-def _draw(key, n_resamples, sizes, paired):
-    """The index arrays, ``(n_resamples, n_j)`` each, of every sample."""
-    keys = sciax.random.split(key, n_resamples)
-
-    def one(k):
-        if paired or len(sizes) == 1:
-            return (resample_indices(k, sizes[0]),)
-        ks = sciax.random.split(k, len(sizes))
-        return tuple(resample_indices(ks[j], n) for j, n in enumerate(sizes))
-
-    return sciax.vmap(one)(keys)
+# two indices per threefry word up to this sample size (bias <= n / 2**32)
+_TWO_PER_WORD_MAX_N = 1 << 16
 
 
-_draw_jit = sciax.jit(_draw, static_argnames=("n_resamples", "sizes", "paired"))
+def _draw_one(k, sizes, paired):
+    """The index arrays of one resample (one per sample) from its key."""
+    if paired or len(sizes) == 1:
+        return (resample_indices(k, sizes[0]),)
+    ks = sciax.random.split(k, len(sizes))
+    return tuple(resample_indices(ks[j], n) for j, n in enumerate(sizes))
 
 
 def bootstrap(data, statistic, *, n_resamples=9999, batch=None, vectorized=None,
@@ -186,12 +194,7 @@ def bootstrap(data, statistic, *, n_resamples=9999, batch=None, vectorized=None,
         if len(_SEEN) > _SEEN_MAX:
             _SEEN.popitem(last=False)
         core = _bootstrap_core
-    # the indices are drawn by a program of their own: in one program with the
-    # statistic, XLA fuses the threefry hash into the gather, whose loop it
-    # does not vectorise (twice the CPU time on 10^4 resamples of 10^3)
-    draw = _draw if core is _bootstrap_core else _draw_jit
-    idx = draw(key, static["n_resamples"], tuple(sizes), paired)
-    lo, hi, theta_b, se = core(samples, idx, prev, **static)
+    lo, hi, theta_b, se = core(samples, key, prev, **static)
     return BootstrapResult(ConfidenceInterval(lo, hi), theta_b, se)
 
 
@@ -200,11 +203,10 @@ _SEEN: OrderedDict = OrderedDict()
 _SEEN_MAX = 64
 
 
-def _bootstrap_core(samples, idx, prev, *, statistic, n_resamples, paired, method,
+def _bootstrap_core(samples, key, prev, *, statistic, n_resamples, paired, method,
                     alternative, confidence_level):
-    idx = list(idx) * (len(samples) if len(idx) == 1 else 1)
-
-    theta_b = _vmap_resamples(statistic, samples, idx)
+    keys = sciax.random.split(key, n_resamples)
+    theta_b = _vmap_draws(statistic, samples, keys, paired)
     if prev is not None:
         theta_b = snp.concatenate([prev, theta_b], axis=-1)
     theta_hat = _call(statistic, samples)
@@ -254,6 +256,47 @@ def _vmap_resamples(statistic, samples, idx):
             i = snp.concatenate([i, snp.broadcast_to(i[-1:], (pad,) + i.shape[1:])])
         blocks.append(snp.reshape(i, (nblk, blk) + i.shape[1:]))
     out = lax.map(lambda b: sciax.vmap(stat_of)(list(b)), blocks)
+    return snp.reshape(out, (nblk * blk,) + out.shape[2:])[:r]
+
+
+# indices per block of resamples drawn inside the block loop (on 10^4 resamples
+# of 10^3: 2**14 -> 56-64 ms CPU, 2**17 -> 49-51, 2**19 -> 47-49)
+_DRAW_BLOCK_ELEMENTS = 1 << 17
+
+
+def _vmap_draws(statistic, samples, keys, paired):
+    """The statistic of the resample of every key, drawn and evaluated in
+    blocks of resamples under ``lax.map``.
+
+    Each block's indices are drawn inside a ``cond`` whose two branches are
+    the same draw: the conditional is a fusion barrier.  Without it XLA fuses
+    the threefry hash into its consumers: into the gather (whose loop it does
+    not vectorise) or, with two indices per word, once per half, so the
+    saving of half the hash was lost.  The block's indices stay in cache; the
+    10^7 indices of 10^4 resamples of 10^3 are never all in memory."""
+    sizes = tuple(int(s.shape[0]) for s in samples)
+    r = int(keys.shape[0])
+    per = sizes[0] if paired else sum(sizes)
+    blk = max(1, min(r, _DRAW_BLOCK_ELEMENTS // max(per, 1)))
+    nblk = -(-r // blk)
+    pad = nblk * blk - r
+    if pad:
+        keys = snp.concatenate([keys, snp.broadcast_to(keys[-1:],
+                                                       (pad,) + keys.shape[1:])])
+    keys = snp.reshape(keys, (nblk, blk) + keys.shape[1:])
+
+    def draw(kb):
+        return sciax.vmap(lambda k: _draw_one(k, sizes, paired))(kb)
+
+    def block(kb):
+        # a predicate XLA cannot fold; both branches draw the same indices
+        pred = snp.ravel(kb)[0] != np.asarray(0x9E3779B9, kb.dtype)
+        idx = lax.cond(pred, draw, draw, kb)
+        idx = list(idx) * (len(samples) if len(idx) == 1 else 1)
+        return sciax.vmap(lambda ix: _call(statistic, [
+            snp.take(s, i, mode="promise_in_bounds") for s, i in zip(samples, ix)]))(idx)
+
+    out = lax.map(block, keys)
     return snp.reshape(out, (nblk * blk,) + out.shape[2:])[:r]
 
 
