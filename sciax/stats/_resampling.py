@@ -293,8 +293,11 @@ def _vmap_draws(statistic, samples, keys, paired):
         pred = snp.ravel(kb)[0] != np.asarray(0x9E3779B9, kb.dtype)
         idx = lax.cond(pred, draw, draw, kb)
         idx = list(idx) * (len(samples) if len(idx) == 1 else 1)
-        return sciax.vmap(lambda ix: _call(statistic, [
-            snp.take(s, i, mode="promise_in_bounds") for s, i in zip(samples, ix)]))(idx)
+        def stat_of(ix):
+            return _call(statistic, [snp.take(s, i, mode="promise_in_bounds")
+                                     for s, i in zip(samples, ix)])
+
+        return sciax.vmap(stat_of)(idx)
 
     out = lax.map(block, keys)
     return snp.reshape(out, (nblk * blk,) + out.shape[2:])[:r]
