@@ -114,14 +114,20 @@ def test_bootstrap_vmap_equals_loop():
 
 
 def test_resample_indices_multiply_high():
-    """bootstrap's index i is floor(n w_i / 2**64) of the 64-bit word w_i
-    (checked in Python integers); the counts of 10^6 draws over n = 7 are
-    within 5 standard deviations of uniform."""
+    """bootstrap's indices 2j, 2j + 1 are floor(n h / 2**32) of the high and
+    low halves h of the 64-bit word w_j for n <= 2**16, index i floor(n w_i /
+    2**64) above (checked in Python integers); the counts of 10^6 draws over
+    n = 7 are within 5 standard deviations of uniform."""
     k = sciax.random.key(11)
-    for n in (1, 7, 1000, 100_003):
+    for n in (1, 7, 1000, 65536, 100_003):
         m = min(n, 4096)
-        w = np.asarray(sciax.random.random_bits(k, 64, (n,)))[:m]
-        want = np.array([(int(v) * n) >> 64 for v in w])
+        if n <= 2**16:
+            w = np.asarray(sciax.random.random_bits(k, 64, ((n + 1) // 2,)))
+            halves = [h for v in w for h in (int(v) >> 32, int(v) & 0xFFFFFFFF)][:m]
+            want = np.array([(h * n) >> 32 for h in halves])
+        else:
+            w = np.asarray(sciax.random.random_bits(k, 64, (n,)))[:m]
+            want = np.array([(int(v) * n) >> 64 for v in w])
         got = np.asarray(resample_indices(k, n))[:m]
         assert got.dtype == np.int32
         np.testing.assert_array_equal(got, want)
