@@ -160,17 +160,35 @@ def main() -> None:
     np.testing.assert_allclose(np.asarray(in_one(ws)), ref, rtol=1e-12)
     triv(pa)[0].block_until_ready()
     one(pa)[0].block_until_ready()
-    t_arr, t_triv, t_map, t_sp, t_sp1k = [], [], [], [], []
+    # the same trivial function jitted by JAX (with the bench extra): the floor of
+    # any XLA-compiled call, against SciPy's cheapest integral (x**2 on [0, 1])
+    try:
+        import jax
+        jax.config.update("jax_enable_x64", True)
+        jtriv = jax.jit(lambda p: (2.0 * p, 3.0 * p))
+        jpa = jax.numpy.asarray(par)
+        jtriv(jpa)[0].block_until_ready()
+    except ImportError:
+        jtriv = None
+    square = lambda x: x ** 2  # noqa: E731
+    t_arr, t_triv, t_map, t_sp, t_sp1k, t_jax, t_sq = [], [], [], [], [], [], []
     for _ in range(rounds * 10):
-        for fun, acc in ((one, t_arr), (triv, t_triv)):
+        for fun, acc, arg in ((one, t_arr, pa), (triv, t_triv, pa),
+                              (jtriv, t_jax, jpa if jtriv else None)):
+            if fun is None:
+                continue
             t0 = time.perf_counter()
             for _ in range(REPS):
-                fun(pa)[0].block_until_ready()
+                fun(arg)[0].block_until_ready()
             acc.append((time.perf_counter() - t0) / REPS)
         t0 = time.perf_counter()
         for _ in range(REPS):
             si.quad(fn, a, b, args=(par,))
         t_sp.append((time.perf_counter() - t0) / REPS)
+        t0 = time.perf_counter()
+        for _ in range(REPS):
+            si.quad(square, 0.0, 1.0)
+        t_sq.append((time.perf_counter() - t0) / REPS)
     for _ in range(rounds):
         t0 = time.perf_counter()
         in_one(ws).block_until_ready()
@@ -181,6 +199,9 @@ def main() -> None:
         t_sp1k.append((time.perf_counter() - t0) / len(ws))
     rows.append(("cheap, the parameter an array", 1, t_arr, t_sp))
     rows.append(("a trivial jitted function of one array (floor)", 1, t_triv, t_sp))
+    if t_jax:
+        rows.append(("the same trivial function under jax.jit, vs SciPy's x**2 on [0, 1]",
+                     1, t_jax, t_sq))
     rows.append(("cheap, 1000 in one program (lax.map), per integral", 1, t_map,
                  t_sp1k))
     # the batch: 10,000 Gaussian widths
