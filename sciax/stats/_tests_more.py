@@ -1291,13 +1291,13 @@ def ks_1samp(x, cdf, args=(), alternative="two-sided", method="auto", *, axis=0,
 
 def kstest(rvs, cdf, args=(), N=20, alternative="two-sided", method="auto", *,
            axis=0, nan_policy="propagate", keepdims=False):
-    """sciax implementation of :func:`scipy.stats.kstest` for one sample
-    (``cdf`` a callable or a distribution's name).
+    """sciax implementation of :func:`scipy.stats.kstest`: one sample against
+    ``cdf`` (a callable or a distribution's name), or two samples when ``cdf``
+    is data (then it is :func:`ks_2samp`).
 
     Notes
     -----
-    *Differences from SciPy*: ``rvs`` must be data (not a generator name) and
-    the two-sample form (``cdf`` an array) is not implemented yet.
+    *Differences from SciPy*: ``rvs`` must be data (not a generator name).
 
     Examples
     --------
@@ -1305,13 +1305,17 @@ def kstest(rvs, cdf, args=(), N=20, alternative="two-sided", method="auto", *,
     >>> r = kstest(snp.array([0.1, 0.25, 0.33, 0.5, 0.61, 0.8, 0.97]), "uniform")
     >>> print(round(float(r.statistic), 6), round(float(r.pvalue), 6))
     0.112857 0.999865
+    >>> r = kstest(snp.array([0.1, 0.4, 0.7]), snp.array([0.2, 0.5, 0.8, 0.9]))
+    >>> print(round(float(r.statistic), 6), round(float(r.pvalue), 6))
+    0.5 0.657143
     """
     _nan_policy(nan_policy)
     if isinstance(rvs, str):
         raise NotImplementedError("kstest: pass the sample, not a generator name")
     if not (isinstance(cdf, str) or callable(cdf)):
-        raise NotImplementedError("kstest: the two-sample test (ks_2samp) is not "
-                                  "implemented yet")
+        from sciax.stats._tests_extra import ks_2samp
+        return ks_2samp(rvs, cdf, alternative, method, axis=axis,
+                        nan_policy=nan_policy, keepdims=keepdims)
     return ks_1samp(rvs, cdf, args, alternative, method, axis=axis,
                     nan_policy=nan_policy, keepdims=keepdims)
 

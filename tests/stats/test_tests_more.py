@@ -422,3 +422,14 @@ def test_kstwo_sf_matches_scipy_where_both_are_exact():
 def test_ks_1samp_exact_default_n20():
     x = np.random.default_rng(21).normal(0.4, size=20)
     _res(xs.ks_1samp(x, xs.norm.cdf), ss.ks_1samp(x, ss.norm.cdf), RTOL_P, 1e-13)
+
+
+@pytest.mark.parametrize("alt", ALTS)
+def test_kstest_with_two_samples_is_ks_2samp(alt):
+    """kstest(x, y) with data as its second argument is SciPy's two-sample test."""
+    a, b, c = _data()
+    for x, y in ((a, b), (a, c)):
+        got, want = xs.kstest(x, y, alternative=alt), ss.kstest(x, y, alternative=alt)
+        _res(got, want, RTOL_P, 1e-13)
+        _close(got.statistic_location, want.statistic_location, 0)
+        assert int(got.statistic_sign) == int(want.statistic_sign)
