@@ -213,10 +213,11 @@ def xlogy(x: Any, y: Any) -> Any:
         ys = _util.safe(~fix, y, 1.0)
         return snp.where(fix, 0j, x * snp.log(ys))
     # at x = 0 the product itself is 0 for finite positive y (and keeps the
-    # derivative log y in x); other y are replaced so nothing is NaN
-    fix = (x == 0) & ~snp.isnan(y) & ~((y > 0) & snp.isfinite(y))
-    ys = _util.safe(~fix, y, 1.0)
-    return snp.where(fix, 0.0, x * snp.log(ys))
+    # derivative log y in x); y <= 0 and y = inf are replaced by 1, where
+    # the product is again 0 (no select after the log: the program is as
+    # lean as JAX's), and NaN y stays NaN
+    fix = (x == 0) & ((y <= 0) | (y == snp.inf))
+    return x * snp.log(_util.safe(~fix, y, 1.0))
 
 
 def xlog1py(x: Any, y: Any) -> Any:
