@@ -2,9 +2,9 @@
 digamma near its positive root under jit.
 
 The programs of ``erfc``/``expit`` are one CHLO/StableHLO op each, as JAX's;
-``xlogy`` has one select, before the log (the double-where that keeps its
-gradients finite); ``i0``/``i1``/``i0e``/``i1e`` evaluate their fixed
-polynomials by Estrin's scheme.  Values against mpmath or SciPy, gradients at
+real ``xlogy`` is JAX's program (one select after the log), with the guards
+that keep its gradients finite in a custom JVP; ``i0``/``i1``/``i0e``/``i1e``
+evaluate their fixed polynomials by Estrin's scheme.  Values against mpmath or SciPy, gradients at
 the edges, and the structure of the lowered programs.
 """
 
@@ -80,7 +80,9 @@ def test_polyval_estrin_matches_horner():
 def test_xlogy_edges_and_gradients():
     x = np.array([0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 2.0, np.nan, 3.0, -2.0, 1.5])
     y = np.array([0.0, -1.0, np.inf, -np.inf, np.nan, 2.0, 0.0, np.inf, 1.0, -1.0, 0.5, 1e-300])
-    np.testing.assert_array_equal(np.asarray(sciax.jit(ss.xlogy)(x, y)), sc.xlogy(x, y))
+    out = np.asarray(sciax.jit(ss.xlogy)(x, y))
+    np.testing.assert_array_equal(out, sc.xlogy(x, y))
+    assert not np.signbit(out[:6]).any()          # +0 at x = 0, as SciPy
     g = sciax.jit(sciax.vmap(sciax.grad(ss.xlogy, argnums=(0, 1))))
     gx, gy = (np.asarray(v) for v in g(np.zeros(4), np.array([0.0, -1.0, np.inf, 2.0])))
     # x = 0: d/dx is log y where that is finite (0 where y is replaced),
@@ -89,6 +91,9 @@ def test_xlogy_edges_and_gradients():
     np.testing.assert_array_equal(gy, [0.0, 0.0, 0.0, 0.0])
     gx, gy = (np.asarray(v) for v in g(np.array([1.5]), np.array([3.0])))
     np.testing.assert_allclose([gx[0], gy[0]], [np.log(3.0), 0.5], rtol=1e-15)
+    # second derivative in y through the custom JVP: -x / y^2
+    h = sciax.grad(sciax.grad(ss.xlogy, argnums=1), argnums=1)(2.0, 3.0)
+    np.testing.assert_allclose(float(h), -2.0 / 9.0, rtol=1e-15)
 
 
 def _ops(fn, *args):
