@@ -212,11 +212,24 @@ def xlogy(x: Any, y: Any) -> Any:
         fix = (x == 0) & ~snp.isnan(y)
         ys = _util.safe(~fix, y, 1.0)
         return snp.where(fix, 0j, x * snp.log(ys))
-    # at x = 0 the product itself is 0 for finite positive y (and keeps the
-    # derivative log y in x); other y are replaced so nothing is NaN
-    fix = (x == 0) & ~snp.isnan(y) & ~((y > 0) & snp.isfinite(y))
+    return _xlogy_real(x, y)
+
+
+@sciax.custom_jvp
+def _xlogy_real(x: Any, y: Any) -> Any:
+    # JAX's program (two compares, log, multiply, one select); the guards
+    # that keep the derivatives finite live in the JVP only
+    return snp.where((x != 0) | snp.isnan(y), x * snp.log(y), 0.0)
+
+
+@_xlogy_real.defjvp
+def _xlogy_real_jvp(primals: tuple, tangents: tuple) -> tuple:
+    (x, y), (tx, ty) = primals, tangents
+    # x = 0 with y <= 0 or y = inf: y is replaced by 1, so both partials are
+    # 0 there; at x = 0 and finite positive y they are log y and 0
+    fix = (x == 0) & ((y <= 0) | (y == snp.inf))
     ys = _util.safe(~fix, y, 1.0)
-    return snp.where(fix, 0.0, x * snp.log(ys))
+    return _xlogy_real(x, y), tx * snp.log(ys) + ty * (x / ys)
 
 
 def xlog1py(x: Any, y: Any) -> Any:

@@ -343,10 +343,16 @@ def _digamma_pos(z: Any) -> Any:
 
 
 def _digamma(x: Any) -> Any:
-    h = (x - _PSI_ROOT_HI) - _PSI_ROOT_LO
-    near = snp.abs(h) < 0.2
-    hs = _util.safe(near, h, 0.0)
-    taylor = _util.polyval(_PSI_ROOT_TAYLOR[::-1], hs) * hs
+    # Taylor series in h = x - x0 = h1 - lo with h1 = x - hi (exact near the
+    # root).  Not ((x - hi) - lo): under jit XLA folds that into x - (hi + lo)
+    # = x - hi.  Instead psi(x) = T(h1) - lo T'(h1) + O(lo^2), and T'(h1) =
+    # psi'(x0) + O(h1): subtracting the constant lo psi'(x0) last leaves an
+    # error of about lo |psi''(x0)| |h1|, 1e-16 of psi(x) ~ psi'(x0) h1.
+    h1 = x - _PSI_ROOT_HI
+    near = snp.abs(h1) < 0.2
+    hs = _util.safe(near, h1, 0.0)
+    taylor = (_util.polyval(_PSI_ROOT_TAYLOR[::-1], hs) * hs
+              - _PSI_ROOT_LO * _PSI_ROOT_TAYLOR[0])
     # reflection psi(x) = psi(1 - x) - pi cot(pi x), with cot exact at
     # half-integers, computed only when some element is negative (the
     # whole array, or the block under _util.chunked)

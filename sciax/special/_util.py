@@ -158,6 +158,25 @@ def polyval(coefs: tuple, x: Any) -> Any:
     return s
 
 
+def polyval_estrin(coefs: tuple, x: Any) -> Any:
+    """``polyval(coefs, x)`` by Estrin's scheme: pairs ``c_k + c_{k+1} x``,
+    then pairs of those with ``x^2``, ``x^4``, ...  About as many operations
+    as Horner's rule, but a dependency chain of ``2 log2(n)`` rather than
+    ``2 n``: XLA's CPU loops are scalar, so for long polynomials (dozens of
+    terms) the chain, not the operation count, sets the time.  Use it where
+    the terms do not cancel badly (positive terms, or a quickly decreasing
+    series); the rounding is then a few ulp, as Horner's."""
+    c = coefs[::-1]                               # c[k] multiplies x^k
+    level = [c[k] + c[k + 1] * x if k + 1 < len(c) else snp.full_like(x, c[k])
+             for k in range(0, len(c), 2)]
+    p = x
+    while len(level) > 1:
+        p = p * p
+        level = [level[k] + level[k + 1] * p if k + 1 < len(level) else level[k]
+                 for k in range(0, len(level), 2)]
+    return level[0]
+
+
 def by_block(mask: Any, f_true: Callable, f_false: Callable, *ops: Any) -> tuple:
     """``where(mask, f_true(*ops), f_false(*ops))`` for tuple-valued
     elementwise branches, computing one branch only where ``mask`` is all
