@@ -34,9 +34,11 @@ CASES = {
     "nct": ([(5.0, 0.5, 0.0, 1.0), (2.5, -1.5, 1.0, 2.0)], {}),
     "ncf": ([(3.0, 10.0, 1.5, 0.0, 1.0), (7.0, 25.0, 8.0, 1.0, 2.0)], {}),
     # SciPy's argus cdf is 1 - sf: at q = 1e-10 it is 1e-6 off (mpmath below:
-    # ours agrees with mpmath to 1e-15); its logsf and ppf inherit that
+    # ours agrees with mpmath to 1e-15); its logsf and ppf inherit that, and
+    # its isf is the generic ppf(1 - q) (1.2e-10 off at q = 1 - 1e-6)
     "argus": ([(1.0, 0.0, 1.0), (3.5, 1.0, 2.0)],
-              dict(cdf=3e-6, logcdf=1e-7, logsf=3e-6, ppf=1e-6, stats=1e-7)),
+              dict(cdf=3e-6, logcdf=1e-7, logsf=3e-6, ppf=1e-6, isf=1e-9,
+                   stats=1e-7)),
     # SciPy's crystalball isf is the generic ppf(1 - q): 1e-8 off at 1e-10
     "crystalball": ([(2.0, 3.0, 0.0, 1.0), (0.8, 5.5, 1.0, 2.0)], dict(isf=1e-7)),
     # SciPy integrates kappa3's moments with quad (1e-12 here)
@@ -116,6 +118,11 @@ def test_argus_small_cdf_vs_mpmath():
             x = ss.argus.ppf(np.array([1e-10, 1e-4, 0.3]), chi)
             ref = np.array([float(_mp_argus_cdf(v, chi)) for v in x])
             _rel(stats.argus.cdf(x, chi), ref, 1e-14)
+    # the quantiles invert that CDF to rounding, down to q = 1e-20
+    q = np.array([1e-20, 1e-10, 1e-4, 0.3, 0.7])
+    for chi in (0.05, 1.0, 12.0):
+        _rel(stats.argus.cdf(stats.argus.ppf(q, chi), chi), q, 1e-11)
+        _rel(stats.argus.sf(stats.argus.isf(1.0 - q[1:], chi), chi), 1.0 - q[1:], 1e-11)
 
 
 def _mp_nct(t, n, d, density):
@@ -228,3 +235,18 @@ def test_rvs_ks_and_transformations(name):
     # frozen distributions are pytrees: through jit as an argument
     fz = d(*pt)
     _rel(sciax.jit(lambda f, v: f.logpdf(v))(fz, x), eager, 1e-15)
+
+
+@pytest.mark.slow
+def test_fit_kappa3_and_crystalball():
+    # the base class's MLE (BFGS, exact gradients): its likelihood is at least
+    # SciPy's at SciPy's own estimate, and the parameters are recovered
+    data = ss.kappa3.rvs(3.0, scale=2.0, size=2000, random_state=7)
+    est = stats.kappa3.fit(data, floc=0.0)
+    ref = ss.kappa3.fit(data, floc=0.0)
+    assert ss.kappa3.nnlf(est, data) <= ss.kappa3.nnlf(ref, data) + 1e-6
+    assert abs(est[0] - 3.0) < 0.5 and abs(est[2] - 2.0) < 0.3
+    data = ss.crystalball.rvs(1.5, 3.0, loc=0.5, size=2000, random_state=8)
+    est = stats.crystalball.fit(data, 1.0, 2.0, loc=0.0, scale=1.0)
+    assert abs(est[0] - 1.5) < 0.3 and abs(est[2] - 0.5) < 0.2
+    assert abs(est[3] - 1.0) < 0.1
