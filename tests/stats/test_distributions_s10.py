@@ -44,7 +44,8 @@ CASES = {
     # SciPy integrates kappa3's moments with quad (1e-12 here)
     "kappa3": ([(2.0, 0.0, 1.0), (5.0, 1.0, 2.0)], dict(stats=1e-9)),
 }
-FAST = {"kappa3", "crystalball"}
+# > 2 s (a compile each) elsewhere: slow
+FAST = {"kappa3"}
 
 
 def _params(names):
@@ -89,6 +90,7 @@ def test_vs_scipy(name):
     _rel(fz.cdf(x[:, 0]), np.asarray(d.cdf(x[:, 0], *grid[0])), 1e-15)
 
 
+@pytest.mark.slow
 def test_kappa3_crystalball_moment_edges():
     # moments of order >= a (kappa3) are NaN, as SciPy's; crystalball's
     # variance for m <= 3 is infinite, as SciPy's
@@ -112,6 +114,7 @@ def _mp_argus_cdf(x, chi):
                    [0, x])
 
 
+@pytest.mark.slow
 def test_argus_small_cdf_vs_mpmath():
     with mp.workdps(30):
         for chi in (1.0, 3.5):

@@ -28,7 +28,7 @@ def _fd(f, x, h=1e-6):
 # --- Wishart / inverse Wishart -----------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["wishart", "invwishart"])
+@pytest.mark.parametrize("name", ["wishart", pytest.param("invwishart", marks=pytest.mark.slow)])
 def test_wishart_family_vs_scipy(name):
     d, ref = getattr(stats, name), getattr(ss, name)
     x = ss.wishart.rvs(6, S, size=4, random_state=1)
@@ -87,6 +87,7 @@ def test_wishart_family_rvs(name):
     assert np.asarray(d.rvs(df, S, random_state=1)).shape == (3, 3)
 
 
+@pytest.mark.slow
 def test_wishart_gradients_and_jit():
     x = ss.wishart.rvs(6, S, size=1, random_state=2)
     g = float(sciax.grad(lambda v: stats.wishart.logpdf(x, v, S))(5.0))
@@ -107,6 +108,7 @@ def test_wishart_gradients_and_jit():
 # --- matrix normal -------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_matrix_normal_vs_scipy():
     rng = np.random.default_rng(0)
     m = rng.normal(size=(3, 2))
@@ -147,6 +149,7 @@ MU3 = np.array([0.0, 0.6, 0.8])
 MU5 = np.array([1.0, 0.0, 0.0, 0.0, 0.0])
 
 
+@pytest.mark.slow
 def test_vonmises_fisher_vs_scipy():
     for mu in (MU3, MU5):
         for k in (0.3, 3.0, 50.0):
@@ -179,6 +182,7 @@ def test_vonmises_fisher_rvs():
 # --- multivariate hypergeometric -------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_multivariate_hypergeom_vs_scipy():
     m = [4, 3, 5]
     x = np.array([[1, 2, 1], [0, 0, 4], [4, 0, 0], [2, 2, 1], [1, 1, 1]])
