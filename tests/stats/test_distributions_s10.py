@@ -110,8 +110,10 @@ def _mp_argus_cdf(x, chi):
     x, chi = mp.mpf(x), mp.mpf(chi)
     psi = mp.ncdf(chi) - chi * mp.npdf(chi) - mp.mpf(1) / 2
     c = chi**3 / (mp.sqrt(2 * mp.pi) * psi)
-    return mp.quad(lambda t: c * t * mp.sqrt(1 - t * t) * mp.exp(-chi**2 * (1 - t * t) / 2),
-                   [0, x])
+    def f(t):
+        return c * t * mp.sqrt(1 - t * t) * mp.exp(-chi**2 * (1 - t * t) / 2)
+
+    return mp.quad(f, [0, x])
 
 
 @pytest.mark.slow
@@ -192,7 +194,8 @@ def test_skellam_vs_scipy():
     # d/dmu of logpmf vs central differences of SciPy's
     g = sciax.grad(lambda m: stats.skellam.logpmf(2.0, m, 1.5))(3.0)
     h = 1e-6
-    fd = (ss.skellam.logpmf(2, 3.0 + h, 1.5) - ss.skellam.logpmf(2, 3.0 - h, 1.5)) / (2 * h)
+    fd = (ss.skellam.logpmf(2, 3.0 + h, 1.5)
+          - ss.skellam.logpmf(2, 3.0 - h, 1.5)) / (2 * h)
     _rel(g, fd, 1e-6)
 
 

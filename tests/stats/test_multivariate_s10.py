@@ -28,7 +28,8 @@ def _fd(f, x, h=1e-6):
 # --- Wishart / inverse Wishart -----------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["wishart", pytest.param("invwishart", marks=pytest.mark.slow)])
+@pytest.mark.parametrize("name", ["wishart",
+                                  pytest.param("invwishart", marks=pytest.mark.slow)])
 def test_wishart_family_vs_scipy(name):
     d, ref = getattr(stats, name), getattr(ss, name)
     x = ss.wishart.rvs(6, S, size=4, random_state=1)
@@ -157,8 +158,8 @@ def test_vonmises_fisher_vs_scipy():
             # log C_p(kappa) through ive: 1e-14 absolute on O(1) values
             _rel(stats.vonmises_fisher.logpdf(x, mu, k),
                  ss.vonmises_fisher.logpdf(x, mu, k), 1e-13, atol=1e-14)
-            _rel(stats.vonmises_fisher.entropy(mu, k), ss.vonmises_fisher.entropy(mu, k),
-                 1e-13, atol=1e-14)
+            _rel(stats.vonmises_fisher.entropy(mu, k),
+                 ss.vonmises_fisher.entropy(mu, k), 1e-13, atol=1e-14)
     g = float(sciax.grad(lambda k: stats.vonmises_fisher.logpdf(x[0], MU5, k))(3.0))
     _rel(g, _fd(lambda k: ss.vonmises_fisher.logpdf(x[0], MU5, k), 3.0), 1e-7)
     assert np.isnan(float(stats.vonmises_fisher.logpdf(MU3, MU3, -1.0)))
@@ -179,15 +180,15 @@ def test_vonmises_fisher_rvs():
         assert np.all(np.abs(s.mean(0) - ap * mu) < 0.02)
 
 
-# --- multivariate hypergeometric -------------------------------------------------------
+# --- multivariate hypergeometric ----------------------------------------------
 
 
 @pytest.mark.slow
 def test_multivariate_hypergeom_vs_scipy():
     m = [4, 3, 5]
     x = np.array([[1, 2, 1], [0, 0, 4], [4, 0, 0], [2, 2, 1], [1, 1, 1]])
-    _rel(stats.multivariate_hypergeom.pmf(x, m, 4), ss.multivariate_hypergeom.pmf(x, m, 4),
-         1e-13, atol=1e-300)
+    _rel(stats.multivariate_hypergeom.pmf(x, m, 4),
+         ss.multivariate_hypergeom.pmf(x, m, 4), 1e-13, atol=1e-300)
     ok = np.asarray(stats.multivariate_hypergeom.logpmf(x, m, 4))
     _rel(ok[:3], ss.multivariate_hypergeom.logpmf(x[:3], m, 4), 1e-13)
     assert np.all(np.isneginf(ok[3:]))                       # sum(x) != n
