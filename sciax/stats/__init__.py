@@ -49,5 +49,6 @@ from sciax.stats._kde import *  # noqa: F401,F403
 from sciax.stats._continuous_extra import *  # noqa: F401,F403
 from sciax.stats._transforms import *  # noqa: F401,F403
 from sciax.stats._multivariate_more import *  # noqa: F401,F403
-# session 10: stats functions
 from sciax.stats._tests_extra import *  # noqa: F401,F403
+from sciax.stats._continuous_s10 import *  # noqa: F401,F403
+from sciax.stats._multivariate_s10 import *  # noqa: F401,F403
