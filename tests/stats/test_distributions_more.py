@@ -281,8 +281,14 @@ def check_against_scipy(name, cases, entropy_rtol=None):
 def test_new_distribution_gradients(name):
     """d/dparam of logpdf and cdf against central differences of SciPy's."""
     grid, _ = CASES[name]
+    check_gradients_against_fd(name, np.array(grid[-1], dtype=float))
+
+
+def check_gradients_against_fd(name, pt):
+    """d/dparam of ``stats.<name>``'s logpdf and cdf at the parameters ``pt``
+    against central differences of SciPy's (shared with
+    test_distributions_s10.py)."""
     d, ref = getattr(stats, name), getattr(ss, name)
-    pt = np.array(grid[-1], dtype=float)
     xs = ref.ppf(np.array([0.1, 0.4, 0.8]), *pt)
     for fn, rfn in ((d.logpdf, ref.logpdf), (d.cdf, ref.cdf)):
         g = sciax.jit(sciax.vmap(sciax.grad(lambda x, p: fn(x, *p), argnums=1),

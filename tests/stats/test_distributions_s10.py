@@ -19,7 +19,8 @@ import sciax
 import sciax.numpy as snp
 from sciax import stats
 
-from tests.stats.test_distributions_more import check_against_scipy
+from tests.stats.test_distributions_more import (check_against_scipy,
+                                                  check_gradients_against_fd)
 
 Q = np.array([1e-10, 1e-4, 0.02, 0.3, 0.5, 0.77, 0.98, 1.0 - 1e-6])
 
@@ -186,20 +187,7 @@ GRAD = {"nct": (4.0, 0.7), "ncf": (4.0, 12.0, 2.0), "argus": (1.7,),
 @pytest.mark.parametrize("name", _params(GRAD))
 def test_parameter_gradients(name):
     """d/dparam of logpdf and cdf against central differences of SciPy's."""
-    d, ref = getattr(stats, name), getattr(ss, name)
-    pt = np.array(GRAD[name] + (0.3, 1.4))
-    xs = ref.ppf(np.array([0.1, 0.4, 0.8]), *pt)
-    for fn, rfn in ((d.logpdf, ref.logpdf), (d.cdf, ref.cdf)):
-        g = sciax.jit(sciax.vmap(sciax.grad(lambda x, p: fn(x, *p), argnums=1),
-                                 in_axes=(0, None)))(xs, pt)
-        for i in range(len(pt)):
-            h = 1e-6 * (1.0 + abs(pt[i]))
-            up, dn = pt.copy(), pt.copy()
-            up[i] += h
-            dn[i] -= h
-            fd = (rfn(xs, *up) - rfn(xs, *dn)) / (2 * h)
-            np.testing.assert_allclose(np.asarray(g)[:, i], fd, rtol=2e-5, atol=1e-7,
-                                       err_msg=f"{name}.{fn.__name__} d/dp{i}")
+    check_gradients_against_fd(name, np.array(GRAD[name] + (0.3, 1.4)))
 
 
 @pytest.mark.parametrize("name", _params(GRAD))
