@@ -36,8 +36,10 @@ import sciax.numpy as snp  # noqa: E402
 from sciax import lax  # noqa: E402
 
 # Type-check every jaxpr that a transformation produces: slower, but it turns a
-# malformed jaxpr into an error at the transformation that made it.
-sciax.config.update("enable_checks", True)
+# malformed jaxpr into an error at the transformation that made it.  CI's slow step
+# sets SCIAX_TEST_CHECKS=0 (.ci/run): its solver programs are the same rules the
+# default run checks, composed, and the checks cost ~6% of its time.
+sciax.config.update("enable_checks", os.environ.get("SCIAX_TEST_CHECKS", "1") != "0")
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -102,8 +104,18 @@ SLOW_NODEIDS = {line.split("#")[0].strip() for line in _SLOW_LIST.read_text().sp
                 if line.split("#")[0].strip()}
 
 
+# Tests that run for minutes each (measured in CI's slow step, 2026-12-03): they
+# start first, so that the two xdist workers are not left with one of them at the
+# end while the other idles.
+LONG_FIRST = (
+    "tests/test_tutorials.py::test_docs_build",
+    "tests/integrate/test_quad_multi.py::test_tplquad",
+)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list) -> None:
     for item in items:
         if (isinstance(item, pytest.DoctestItem) and item.name in SLOW_DOCTESTS
                 or item.nodeid in SLOW_NODEIDS):
             item.add_marker(pytest.mark.slow)
+    items.sort(key=lambda item: item.nodeid not in LONG_FIRST)
