@@ -147,14 +147,25 @@ def _range_pdf(w, k):
 
 
 def _log_chi_const(df):
-    half = 0.5 * df
-    return math.log(2.0) + half * snp.log(half) - lax.lgamma(half)
+    """``log 2 + h log h - lgamma(h) - h`` for ``h = df / 2``: by Stirling's
+    series for ``h >= 10`` (``log 2 + log(h / 2 pi) / 2 - (1/(12 h) - ...)``,
+    truncation < 1e-16), where the direct form cancels ~h digits' worth."""
+    h = 0.5 * df
+    hs = snp.maximum(h, 10.0)
+    r = 1.0 / (hs * hs)
+    corr = (1.0 / 12.0 - r * (1.0 / 360.0 - r * (1.0 / 1260.0 - r * (
+        1.0 / 1680.0 - r * (1.0 / 1188.0 - r * 691.0 / 360360.0))))) / hs
+    big = math.log(2.0) + 0.5 * snp.log(hs / (2.0 * math.pi)) - corr
+    hd = snp.minimum(h, 10.0)
+    small = math.log(2.0) + hd * snp.log(hd) - lax.lgamma(hd) - hd
+    return snp.where(h >= 10.0, big, small)
 
 
 def _log_chi(t, df, const):
     """Log-density of ``log S``, ``S = sqrt(chi2_df / df)`` (``const`` from
-    ``_log_chi_const(df)``, computed once)."""
-    return const + df * t - 0.5 * df * snp.exp(2.0 * t)
+    ``_log_chi_const(df)``, computed once): ``const - (df/2)(e^(2t) - 1 -
+    2t)``, the bracket by ``expm1`` so large ``df`` loses nothing at ``t ~ 0``."""
+    return const - 0.5 * df * (snp.expm1(2.0 * t) - 2.0 * t)
 
 
 def _chi_edges(a, df):
@@ -246,6 +257,18 @@ def _density(q, k, df):
 
 
 def _tails_block(q, k, df):
+    # a block of df = inf points needs no outer rule (96x less work); under
+    # vmap the cond becomes a select and both run
+    return lax.cond(snp.all(snp.isinf(df)), lambda q, k, df: _range_tails(q, k),
+                    _tails_finite, q, k, df)
+
+
+def _density_block(q, k, df):
+    return lax.cond(snp.all(snp.isinf(df)), lambda q, k, df: (_range_pdf(q, k),),
+                    _density_finite, q, k, df)
+
+
+def _tails_finite(q, k, df):
     (tf, wf, bf), (ts, ws, bs) = _rule(q, k, df, "FS")
     # the rule of the smaller tail (for df = inf the inner rule's own choice)
     use_lower = snp.where(snp.isinf(df), q < _w_select(k), bf < bs)
@@ -258,7 +281,7 @@ def _tails_block(q, k, df):
             snp.where(use_lower, 1.0 - lower, upper))
 
 
-def _density_block(q, k, df):
+def _density_finite(q, k, df):
     ((t, wt, _),) = _rule(q, k, df, "f")
     s = snp.exp(t)
     return (snp.sum(wt * s * _range_pdf(q[..., None] * s, k[..., None]), axis=-1),)
@@ -316,7 +339,12 @@ class studentized_range_gen(_NumericQuantile, rv_continuous):
     tail is accurate relatively and finite ``df`` always uses the finite-df
     law.  *Transformations*: jit, vmap, and derivatives in ``x`` and
     ``df`` (and ``k``, which may be real) of every method; ``ppf``/``isf``
-    by the implicit function theorem.
+    by the implicit function theorem.  A derivative is the rule's own
+    derivative (``d cdf / dx`` matches ``pdf`` to ~1e-10 relative).  Points
+    are integrated in blocks of 128 (``lax.map``), so memory stays at tens
+    of megabytes for any number of points; each method is one program of a
+    few seconds' compilation.  ``rvs`` inverts the CDF (no direct sampler:
+    ``k`` may be real and traced).
 
     References
     ----------
