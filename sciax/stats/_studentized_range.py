@@ -52,7 +52,7 @@ def _gl(n):
 
 _U_IN, _W_IN = _gl(64)            # inner integrals (over y or z)
 _U_A, _W_A = _gl(32)              # outer, the wide panel of the e^(df t) tail
-_U_B, _W_B = _gl(64)              # outer, the panel of the last 8 units of t
+_U_B, _W_B = _gl(64)              # outer, the dense panel (<= 8 units of t)
 _U_M, _W_M = _gl(64)              # E[W^n] over w
 _SPAN_B = 8.0
 _GRID = np.linspace(0.0, 1.0, 256)  # where the outer window is looked for
@@ -220,7 +220,8 @@ def _outer_nodes(q, k, df, const, which):
             # lower tail of W falls as w^(k-1)): the dense panel starts just
             # below that point
             tc = snp.log(_w_select(k) / q)
-            c = snp.clip(lax.stop_gradient(tc) - 1.5, c, hi - 0.5)
+            c = snp.maximum(lo, snp.minimum(
+                snp.maximum(lax.stop_gradient(tc) - 1.5, c), hi - 0.5))
         ua, ub = snp.asarray(_U_A), snp.asarray(_U_B)
         nodes = snp.concatenate([lo[..., None] + ua * (c - lo)[..., None],
                                  c[..., None] + ub * (hi - c)[..., None]], axis=-1)
@@ -366,8 +367,8 @@ class studentized_range_gen(_NumericQuantile, rv_continuous):
     0.8650165848
     >>> print(round(float(studentized_range.ppf(0.95, 3, 10)), 8))
     3.87677675
-    >>> print(round(float(studentized_range.sf(3.0, 3, snp.inf)), 10))
-    0.0855425717
+    >>> print(round(float(studentized_range.cdf(3.0, 3, snp.inf)), 10))
+    0.9144574283
     """
 
     name, shapes, a = "studentized_range", ("k", "df"), 0.0
