@@ -140,8 +140,6 @@ def test_anderson(dist):
         gi = xs.anderson(x, dist, method="interpolate")
         wi = ss.anderson(x, dist, method="interpolate")
         _close(gi.pvalue, wi.pvalue, RTOL_STAT)
-    with pytest.raises(NotImplementedError):
-        xs.anderson(x, "weibull_min")
     with pytest.raises(ValueError):
         xs.anderson(x, "cauchy")
 
