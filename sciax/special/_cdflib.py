@@ -760,7 +760,10 @@ def smirnovi(n: Any, p: Any) -> Any:
     return snp.where((p < 0) | (p > 1), snp.nan, d)
 
 
-def _kolmogorov(y: Any) -> Any:
+def _kolmogorov_pair(y: Any) -> tuple[Any, Any]:
+    """``(kolmogorov(y), 1 - kolmogorov(y))``, each from the series in which
+    it is a sum of positive or alternating small terms (the other one is
+    ``1 -`` it), so both keep their relative accuracy where they are small."""
     big = y >= 1.0
     yb = _util.safe(big, y, 1.0)
     s = snp.zeros_like(y)
@@ -771,9 +774,16 @@ def _kolmogorov(y: Any) -> Any:
     t = snp.zeros_like(y)
     for k in range(8, 0, -1):
         t = t + snp.exp(-((2 * k - 1) ** 2) * math.pi ** 2 / (8.0 * ys * ys))
-    q_small = 1.0 - math.sqrt(2 * math.pi) / ys * t
-    out = snp.where(big, q_big, q_small)
-    return snp.where(y <= 0, 1.0, snp.where(snp.isnan(y), snp.nan, out))
+    c_small = math.sqrt(2 * math.pi) / ys * t
+    q = snp.where(big, q_big, 1.0 - c_small)
+    c = snp.where(big, 1.0 - q_big, c_small)
+    q = snp.where(y <= 0, 1.0, snp.where(snp.isnan(y), snp.nan, q))
+    c = snp.where(y <= 0, 0.0, snp.where(snp.isnan(y), snp.nan, c))
+    return q, c
+
+
+def _kolmogorov(y: Any) -> Any:
+    return _kolmogorov_pair(y)[0]
 
 
 def kolmogorov(y: Any) -> Any:
@@ -806,8 +816,17 @@ def kolmogorov(y: Any) -> Any:
 
 
 def _kolmogi(p: Any) -> Any:
-    y = _bisect_decreasing(_kolmogorov, p, snp.zeros_like(p),
-                           snp.full_like(p, 40.0), 80)
+    # Above p = 1/2 the bisection compares the CDF 1 - kolmogorov(y), whose
+    # series keeps relative accuracy, with 1 - p (exact there): comparing
+    # kolmogorov(y) = 1 - tiny with p lost 1e-8 at p = 1 - 1e-10.
+    upper = p > 0.5
+    target = snp.where(upper, -(1.0 - p), p)
+
+    def f(y):
+        q, c = _kolmogorov_pair(y)
+        return snp.where(upper, -c, q)
+
+    y = _bisect_decreasing(f, target, snp.zeros_like(p), snp.full_like(p, 40.0), 80)
     y = snp.where(p == 1, 0.0, snp.where(p == 0, snp.inf, y))
     return snp.where((p < 0) | (p > 1) | snp.isnan(p), snp.nan, y)
 
