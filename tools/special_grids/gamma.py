@@ -36,8 +36,26 @@ def _ax():
         _RATIO, _A.size)
 
 
-register("gammainc", F, _ax)
-register("gammaincc", F, _ax)
+def mp_igam(a: float, x: float, upper: bool) -> float:
+    """``P(a, x)`` (or ``Q``) by mpmath: the positive series ``x^a e^-x /
+    Gamma(a+1) 1F1(1; a+1; x)`` for ``x <= a``, mpmath's upper function
+    above (the other one is ``1 -`` it, >= ~1/2 there)."""
+    a, x = mpmath.mpf(a), mpmath.mpf(x)
+    if x == 0:
+        return 1.0 if upper else 0.0
+    if x <= a:
+        p = (mpmath.exp(a * mpmath.log(x) - x - mpmath.loggamma(a + 1))
+             * mpmath.hyp1f1(1, a + 1, x, maxterms=10 ** 6))
+        return 1 - p if upper else p
+    q = mpmath.gammainc(a, x, mpmath.inf, regularized=True)
+    return q if upper else 1 - q
+
+
+_SCIPY_TAILS = "vs mpmath: SciPy is off by up to {} in the deep tails ({})"
+register("gammainc", F, _ax, reference=mp(lambda a, x: mp_igam(a, x, False)),
+         note=_SCIPY_TAILS.format("3.7e-12", "P ~ 1e-278 at a = 3290, x = a/2"))
+register("gammaincc", F, _ax, reference=mp(lambda a, x: mp_igam(a, x, True)),
+         note=_SCIPY_TAILS.format("1.8e-12", "Q ~ 1e-254 at a = 1887, x = 2a"))
 _P = np.array([1e-50, 1e-10, 0.01, 0.3, 0.5, 0.7, 0.99, 1 - 1e-10])
 register("gammaincinv", F, lambda: mesh(_A[::3], _P))
 register("gammainccinv", F, lambda: mesh(_A[::3], _P))
