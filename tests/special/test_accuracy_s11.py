@@ -93,3 +93,24 @@ def test_betaincc_small_and_large_shape():
                           regularized=True) for ai, bi, xi in zip(a, b, x)]
     assert _rel(i, ref).max() < 2e-13
     assert _rel(c, [1 - r for r in ref]).max() < 2e-13
+
+
+def test_betaincinv_small_shapes():
+    # x moves ~1/a times as much as I where a is small (x ~ (p a B)^(1/a)),
+    # so I's prefactor -log(a B(a, b)) must not lose ulps: it was lgamma(a) +
+    # lgamma(b) - lgamma(a + b) + log a, terms ~5 cancelling (4e-15 in I at a
+    # = b = 0.01, 4.4e-13 in x); now from lgam1p's small terms, 1.3e-14 and
+    # 4.4e-14 (1/a = 100 times a few ulp of I): 1e-13.  mpmath's root in log
+    # x from our value.
+    a = np.array([0.01, 0.01, 0.01, 0.01])
+    b = np.array([0.01, 0.01, 2848.035868435799, 10.0])
+    p = np.array([0.3, 0.01, 0.99, 0.5])
+    x = np.asarray(sciax.jit(ss.betaincinv)(snp.asarray(a), snp.asarray(b), snp.asarray(p)))
+    ref = []
+    for ai, bi, pi, xi in zip(a, b, p, x):
+        A, B = mpmath.mpf(ai), mpmath.mpf(bi)
+        u = mpmath.findroot(
+            lambda u: mpmath.log(mpmath.betainc(A, B, 0, mpmath.exp(u), regularized=True))
+            - mpmath.log(mpmath.mpf(pi)), mpmath.log(mpmath.mpf(xi)))
+        ref.append(mpmath.exp(u))
+    assert _rel(x, ref).max() < 1e-13
