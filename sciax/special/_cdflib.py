@@ -863,7 +863,9 @@ def kolmogi(p: Any) -> Any:
 
     Notes
     -----
-    Bisection on ``[0, 40]`` (80 halvings); the derivative is implicit.
+    Bisection on ``[0, 40]`` (80 halvings) of :func:`kolmogorov`, or above
+    ``p = 1/2`` of ``1 - kolmogorov`` against ``1 - p`` (relative accuracy
+    where ``kolmogorov`` is flat near 1); the derivative is implicit.
 
     Examples
     --------

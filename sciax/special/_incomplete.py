@@ -10,7 +10,9 @@ the continued fraction's numerator and denominator recurrences differentiated
 alongside, as Boik and Robison-Cox (1998) do for the incomplete beta), so
 ``d/da`` is as accurate as the value.  The prefactor ``x^a e^-x / Gamma(a+1)``
 uses Stirling's series for ``a >= 10`` (Temme's form, no large logarithms
-cancel).
+cancel).  For ``a >= 1000`` near ``x = a``, where the sums need O(sqrt(a))
+steps, Temme's uniform expansion (DLMF 8.12) gives ``P`` and ``Q`` in one
+polynomial evaluation, and its ``sciax.jvp`` gives ``dP/da``.
 
 Batches of 16 blocks or more are sorted into cost classes (the prefactor's
 form, the sum used, a fitted step count) by a counting sort before they are
@@ -649,8 +651,9 @@ def gammainc(a: Any, x: Any) -> Any:
     Differentiable in both ``a`` and ``x`` (forward and reverse, first
     order): ``d/dx`` is the gamma density and ``d/da`` is summed alongside
     the series or continued fraction, to about the accuracy of the value.
-    Iterations are capped at 5000 (float64), which limits full accuracy to
-    ``a`` below about ``10^5`` when ``x`` is close to ``a``.
+    For ``a >= 1000`` and ``|x/a - 1| <= 0.3`` Temme's uniform expansion
+    (DLMF 8.12) replaces the sums, whose step count grows as ``sqrt(a)``
+    there; elsewhere iterations are capped at 5000 (float64).
 
     Examples
     --------

@@ -73,9 +73,12 @@ def test_gammainc_temme_derivative():
     a = np.array([2e3, 1e6, 1e6])
     x = np.array([2010.0, 1e6, 1e6 - 1000.0])
     one = snp.ones_like(snp.asarray(a))
-    _, (dp, _) = sciax.jit(lambda a, x: sciax.jvp(_igam_temme, (a, x), (one, 0.0 * one)))(
-        snp.asarray(a), snp.asarray(x))
-    ref = [mpmath.diff(lambda t: _p_large(t, xi), mpmath.mpf(ai)) for ai, xi in zip(a, x)]
+    def jvp_a(a, x):
+        return sciax.jvp(_igam_temme, (a, x), (one, 0.0 * one))
+
+    _, (dp, _) = sciax.jit(jvp_a)(snp.asarray(a), snp.asarray(x))
+    ref = [mpmath.diff(lambda t: _p_large(t, xi), mpmath.mpf(ai))
+           for ai, xi in zip(a, x)]
     assert _rel(dp, ref).max() < 1e-12
 
 
@@ -105,12 +108,15 @@ def test_betaincinv_small_shapes():
     a = np.array([0.01, 0.01, 0.01, 0.01])
     b = np.array([0.01, 0.01, 2848.035868435799, 10.0])
     p = np.array([0.3, 0.01, 0.99, 0.5])
-    x = np.asarray(sciax.jit(ss.betaincinv)(snp.asarray(a), snp.asarray(b), snp.asarray(p)))
+    x = np.asarray(sciax.jit(ss.betaincinv)(snp.asarray(a), snp.asarray(b),
+                                            snp.asarray(p)))
     ref = []
     for ai, bi, pi, xi in zip(a, b, p, x):
         A, B = mpmath.mpf(ai), mpmath.mpf(bi)
-        u = mpmath.findroot(
-            lambda u: mpmath.log(mpmath.betainc(A, B, 0, mpmath.exp(u), regularized=True))
-            - mpmath.log(mpmath.mpf(pi)), mpmath.log(mpmath.mpf(xi)))
+        def f(u, A=A, B=B, pi=pi):
+            i = mpmath.betainc(A, B, 0, mpmath.exp(u), regularized=True)
+            return mpmath.log(i) - mpmath.log(mpmath.mpf(pi))
+
+        u = mpmath.findroot(f, mpmath.log(mpmath.mpf(xi)))
         ref.append(mpmath.exp(u))
     assert _rel(x, ref).max() < 1e-13
