@@ -194,7 +194,7 @@ def _igam_temme(a: Any, x: Any) -> tuple[Any, Any]:
     """``(P, Q)`` by Temme's expansion (see ``_TEMME_A``); ``a >= _TEMME_A``
     and ``|x/a - 1| <= _TEMME_MU``.  Smooth in ``a`` and ``x`` (also at
     ``x = a``), so ``sciax.jvp`` of it gives ``dP/da``."""
-    d = _temme_coefs(_TEMME_K, _TEMME_N)
+    d = _temme_coefs(_TEMME_K, _TEMME_N).astype(np.dtype(x.dtype))
     mu = (x - a) / a
     # log(1 + mu) - mu = mu^2 h, from the atanh series of _util.log1pmx
     # (u = mu / (2 + mu), |u| <= 0.18) without dividing by mu
