@@ -10,7 +10,9 @@ the continued fraction's numerator and denominator recurrences differentiated
 alongside, as Boik and Robison-Cox (1998) do for the incomplete beta), so
 ``d/da`` is as accurate as the value.  The prefactor ``x^a e^-x / Gamma(a+1)``
 uses Stirling's series for ``a >= 10`` (Temme's form, no large logarithms
-cancel).
+cancel).  For ``a >= 1000`` near ``x = a``, where the sums need O(sqrt(a))
+steps, Temme's uniform expansion (DLMF 8.12) gives ``P`` and ``Q`` in one
+polynomial evaluation, and its ``sciax.jvp`` gives ``dP/da``.
 
 Batches of 16 blocks or more are sorted into cost classes (the prefactor's
 form, the sum used, a fitted step count) by a counting sort before they are
@@ -31,6 +33,7 @@ implicit.
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -130,6 +133,89 @@ def _igam_prefactor(a: Any, x: Any, deriv: bool = True) -> tuple:
         d_big, e = _util.by_block(a >= 10, big_d, small_e, a, x)
         return snp.where(a >= 10, d_big, snp.exp(e - x)), e
     return _util.by_block(a >= 10, big_form, small_form, a, x)
+
+
+# Temme's uniform expansion for large ``a`` near the transition ``x ~ a``
+# (DLMF 8.12.3-9), where the series and the fraction need O(sqrt(a)) steps
+# (beyond the 5000-step cap from a ~ 3e5: P lost 4e-7 at a = 1e6):
+#   Q = erfc(eta sqrt(a/2)) / 2 + R,  P = erfc(-eta sqrt(a/2)) / 2 - R,
+#   R = exp(-a eta^2 / 2) / sqrt(2 pi a) sum_k C_k(eta) a^-k,
+# eta^2 / 2 = lambda - 1 - log(lambda), lambda = x / a, sign(eta) = sign(x - a).
+# It is used for a >= _TEMME_A and |x/a - 1| <= _TEMME_MU; there |eta| <=
+# 0.34, well inside the radius 2 sqrt(pi) of the C_k's Taylor series in eta,
+# so _TEMME_N terms of each leave < 1e-20, and _TEMME_K terms in 1/a leave
+# ~C_K a^-K < 1e-30.
+_TEMME_A = 1000.0
+_TEMME_MU = 0.3
+_TEMME_K = 10
+_TEMME_N = 25
+
+
+@functools.lru_cache(maxsize=None)
+def _temme_coefs(nk: int, nn: int) -> np.ndarray:
+    """``d[k, n]``, the coefficient of ``eta^n`` in ``C_k(eta)``, from DLMF
+    8.12.9 in exact rationals: ``C_0 = 1/mu - 1/eta`` (``mu = lambda - 1``)
+    and ``C_k = C_{k-1}'(eta) / eta + (-1)^k g_k / mu``, with ``g_k`` the
+    Stirling coefficients of ``Gamma*(a)`` (the pole at ``eta = 0``
+    cancels).  ``mu(eta)`` comes from ``eta (1 + mu) = mu mu'``, the
+    derivative of ``eta^2/2 = mu - log(1 + mu)``, term by term."""
+    from fractions import Fraction
+
+    ln = nn + 2 * nk + 2
+    m = [Fraction(0), Fraction(1)] + [Fraction(0)] * ln
+    for n in range(2, ln + 1):
+        m[n] = (m[n - 1] - sum(m[i] * (n + 1 - i) * m[n + 1 - i]
+                               for i in range(2, n))) / (n + 1)
+    # 1/mu = (1/eta) r(eta): inv[i] is the coefficient of eta^(i - 1)
+    inv = [Fraction(1)] + [Fraction(0)] * (ln - 1)
+    for n in range(1, ln):
+        inv[n] = -sum(m[j + 1] * inv[n - j] for j in range(1, n + 1))
+    # Gamma*(a) = exp(sum_m B_2m / (2m (2m-1)) a^(1-2m)) = sum_k g_k a^-k
+    bern = [Fraction(1)]
+    for n in range(1, 2 * nk + 2):
+        bern.append(-sum(math.comb(n + 1, j) * bern[j] for j in range(n)) / (n + 1))
+    c = [Fraction(0)] * (nk + 1)
+    for j in range(1, nk + 1, 2):
+        c[j] = bern[j + 1] / ((j + 1) * j)
+    g = [Fraction(1)] + [Fraction(0)] * nk
+    for n in range(1, nk + 1):
+        g[n] = sum(j * c[j] * g[n - j] for j in range(1, n + 1)) / n
+    cur = inv[1:]
+    rows = [cur[:nn]]
+    for k in range(1, nk):
+        sign = 1 if k % 2 == 0 else -1
+        cur = [(n + 2) * cur[n + 2] + sign * g[k] * inv[n + 1]
+               for n in range(len(cur) - 2)]
+        rows.append(cur[:nn])
+    return np.array([[float(v) for v in row] for row in rows])
+
+
+def _igam_temme(a: Any, x: Any) -> tuple[Any, Any]:
+    """``(P, Q)`` by Temme's expansion (see ``_TEMME_A``); ``a >= _TEMME_A``
+    and ``|x/a - 1| <= _TEMME_MU``.  Smooth in ``a`` and ``x`` (also at
+    ``x = a``), so ``sciax.jvp`` of it gives ``dP/da``."""
+    d = _temme_coefs(_TEMME_K, _TEMME_N).astype(np.dtype(x.dtype))
+    mu = (x - a) / a
+    # log(1 + mu) - mu = mu^2 h, from the atanh series of _util.log1pmx
+    # (u = mu / (2 + mu), |u| <= 0.18) without dividing by mu
+    u = mu / (2.0 + mu)
+    u2 = u * u
+    sr = _util.polyval(tuple(1.0 / (2 * k + 3) for k in range(13, -1, -1)), u2)
+    h = (-2.0 / (1.0 - u) + 2.0 * u * sr) / ((2.0 + mu) * (2.0 + mu))
+    eta = mu * snp.sqrt(-2.0 * h)
+    w = 1.0 / a
+    # sum_k C_k(eta) w^k = sum_n eta^n (sum_k d[k, n] w^k): Horner in w over
+    # the table's rows, then in eta over its columns
+    wk = w[..., None]
+    cw = snp.zeros_like(wk) + d[-1]
+    for k in range(_TEMME_K - 2, -1, -1):
+        cw = cw * wk + d[k]
+    s = cw[..., -1]
+    for n in range(_TEMME_N - 2, -1, -1):
+        s = s * eta + cw[..., n]
+    r = snp.exp(a * mu * mu * h) / snp.sqrt(2.0 * math.pi * a) * s
+    z = eta * snp.sqrt(0.5 * a)
+    return 0.5 * lax.erfc(-z) - r, 0.5 * lax.erfc(z) + r
 
 
 def _igam_series(a: Any, x: Any, tol: float, max_iter: int,
@@ -327,6 +413,11 @@ def _igam(a: Any, x: Any, deriv: bool = True,
     ok = ok_a & ok_x
     a_ = _util.safe(ok_a, a, 1.0)
     x_ = _util.safe(ok_x, x, 0.5)
+    # Temme's expansion near x = a for large a; the sums get x = a / 10 there
+    # (their series converges in ~16 steps) and their results are replaced
+    tm = (a_ >= _TEMME_A) & (snp.abs(x_ - a_) <= _TEMME_MU * a_)
+    xt = x_
+    x_ = snp.where(tm, 0.1 * a_, x_)
     p_direct = (x_ <= 1.0) | (x_ <= a_)
     cf = (x_ > 1.1) & (x_ >= a_)
     lx = snp.log(snp.minimum(x_, 1.1))
@@ -335,8 +426,9 @@ def _igam(a: Any, x: Any, deriv: bool = True,
     ps = p_direct | ~(cf | qs)
 
     if not deriv:
-        return _igam_edges(a, x, ok, *_igam_value(a_, x_, p_direct, cf, qs, tol, mi,
-                                                      sorted_blocks))
+        p, q, dp, dpdx = _igam_value(a_, x_, p_direct, cf, qs, tol, mi, sorted_blocks)
+        p, q = _igam_temme_where(tm, a_, xt, p, q, False)
+        return _igam_edges(a, x, ok, p, q, dp, dpdx)
     d, lg = _igam_prefactor(a_, x_, deriv)
     # each sum runs (per block) until its slowest element has converged: the
     # fill values for elements that use another sum converge in 1-3 terms;
@@ -365,7 +457,30 @@ def _igam(a: Any, x: Any, deriv: bool = True,
     else:
         dp = snp.zeros_like(p)
     dpdx = d * a_ / x_
+    p, q, dp, dpdx = _igam_temme_where(tm, a_, xt, p, q, True, dp, dpdx)
     return _igam_edges(a, x, ok, p, q, dp, dpdx)
+
+
+def _igam_temme_where(tm: Any, a: Any, x: Any, p: Any, q: Any, deriv: bool,
+                      dp: Any = None, dpdx: Any = None) -> tuple:
+    """``p, q`` (and with ``deriv`` ``dP/da``, ``dP/dx``, by ``sciax.jvp``)
+    replaced by :func:`_igam_temme`'s where ``tm``; blocks without such an
+    element skip it."""
+    def run(a_, x_):
+        a_ = snp.broadcast_to(a_, snp.shape(x_))
+        a_ = _util.safe(tm, a_, _TEMME_A)
+        x_ = _util.safe(tm, x_, _TEMME_A)
+        if not deriv:
+            return _igam_temme(a_, x_)
+        one = snp.ones_like(x_)
+        (tp, tq), (ta, _) = sciax.jvp(_igam_temme, (a_, x_), (one, 0.0 * one))
+        _, (tx, _) = sciax.jvp(_igam_temme, (a_, x_), (0.0 * one, one))
+        return tp, tq, ta, tx
+
+    n = 4 if deriv else 2
+    out = _util.if_any(tm, run, (0.0,) * n, a, x)
+    old = (p, q, dp, dpdx)[:n]
+    return tuple(snp.where(tm, o, v) for o, v in zip(out, old))
 
 
 def _igam_value(a: Any, x: Any, p_direct: Any, cf: Any, qs: Any, tol: float,
@@ -536,8 +651,9 @@ def gammainc(a: Any, x: Any) -> Any:
     Differentiable in both ``a`` and ``x`` (forward and reverse, first
     order): ``d/dx`` is the gamma density and ``d/da`` is summed alongside
     the series or continued fraction, to about the accuracy of the value.
-    Iterations are capped at 5000 (float64), which limits full accuracy to
-    ``a`` below about ``10^5`` when ``x`` is close to ``a``.
+    For ``a >= 1000`` and ``|x/a - 1| <= 0.3`` Temme's uniform expansion
+    (DLMF 8.12) replaces the sums, whose step count grows as ``sqrt(a)``
+    there; elsewhere iterations are capped at 5000 (float64).
 
     Examples
     --------
@@ -749,6 +865,16 @@ def gammainccinv(a: Any, y: Any) -> Any:
 
 # --- incomplete beta --------------------------------------------------------------
 
+def _log_inv_a_beta(a: Any, b: Any, b1: Any) -> Any:
+    """``-log(a1 B(a, b))`` for ``a, b < 10``, ``b1`` the shape other than
+    ``a1``: with ``lgamma(z) = lgam1p(z) - log z``, ``lgam1p(a + b) -
+    lgam1p(a) - lgam1p(b) + log(b1 / (a + b))``, whose terms are small where
+    the shapes are, not ``lgamma(a) + lgamma(b) - lgamma(a + b) + log a1``
+    (terms ~5 cancelling to ~1 at a = b = 0.01: betainc lost 4e-15 there,
+    and betaincinv, whose x moves ~1/a times as much as I, 4e-13)."""
+    return (_lgam1p(a + b) - _lgam1p(a) - _lgam1p(b)) + snp.log(b1 / (a + b))
+
+
 def _ibeta_prefactor(a: Any, b: Any, x: Any, y: Any, lx: Any, ly: Any
                      ) -> tuple[Any, Any, Any]:
     """``K = x^a y^b / (a B(a, b))`` and ``d log K / da``, ``d log K / db``
@@ -768,7 +894,15 @@ def _ibeta_prefactor(a: Any, b: Any, x: Any, y: Any, lx: Any, ly: Any
     da_big = l1 + _log_minus_digamma(ab) - lmd_ab - 1.0 / ab
     db_big = l2 + _log_minus_digamma(bb) - lmd_ab
     as_, bs = _util.safe(~big, a, 1.0), _util.safe(~big, b, 1.0)
-    lk = as_ * lx + bs * ly - _betaln(as_, bs) - snp.log(as_)
+    lo, hi = snp.minimum(as_, bs), snp.maximum(as_, bs)
+    one_big = hi >= 10.0
+    his = _util.safe(one_big, hi, 10.0)
+    los = _util.safe(one_big, lo, 1.0)
+    # -log(a B(a, b)) as in _ibeta_value's small form
+    c_big = (-(_lgam1p(los) + _util.lgamma_ratio_large(los, his))
+             + snp.where(as_ == lo, 0.0, snp.log(los / his)))
+    c_small = _log_inv_a_beta(snp.minimum(as_, 10.0), snp.minimum(bs, 10.0), bs)
+    lk = as_ * lx + bs * ly + snp.where(one_big, c_big, c_small)
     psab = _digamma(as_ + bs)
     da = lx - _digamma(as_) + psab - 1.0 / as_
     db = ly - _digamma(bs) + psab
@@ -846,12 +980,30 @@ def _ibeta_value_cf(a: Any, b: Any, x: Any, tol: float, max_iter: int,
     return out[0]
 
 
+# below this, a side's 1 + d_1 has lost 2.5 digits (chosen on 4000 points
+# with one shape in (0.01, 0.1): 0.01 and above move the worst error to
+# points where the other side's fraction is no better)
+_IBETA_CANCEL = 0.003
+
+
 def _ibeta_swap(a_: Any, b_: Any, x_: Any) -> tuple:
     """``(swap, a1, b1, x1, y1, log x1, log y1)``: as Cephes, the smaller tail
-    is summed (``I_x(a, b) = 1 - I_{1-x}(b, a)`` where ``x (a + b) > a``); the
-    logs come from ``x`` itself, since ``1 - x`` rounds."""
+    is summed (``I_x(a, b) = 1 - I_{1-x}(b, a)`` where ``x (a + b) > a``),
+    unless that side's first partial denominator ``1 + d_1`` nearly cancels
+    (below ``_IBETA_CANCEL`` of its terms) while the other side's fraction
+    converges (Numerical Recipes' ``x < (a + 1) / (a + b + 2)``): with one
+    shape small and the other large, ``I_x(0.035, 10^4)`` at ``x = 10^-5``
+    ran the swapped fraction with ``1 + d_1 = 1e-4`` and lost 9e-12 (now
+    2e-15; the other tail is then >= ~0.02, so its ``1 -`` costs little).
+    The logs come from ``x`` itself, since ``1 - x`` rounds."""
     y_ = 1.0 - x_
-    swap = x_ * (a_ + b_) > a_
+    smaller = x_ * (a_ + b_) > a_
+    # 1 + d_1 of each side, (1 + a y - b x) / (a + 1) and its mirror
+    cancel_n = 1.0 + a_ * y_ - b_ * x_ < _IBETA_CANCEL * (a_ + 1.0)
+    cancel_s = 1.0 + b_ * x_ - a_ * y_ < _IBETA_CANCEL * (b_ + 1.0)
+    conv_n = x_ * (a_ + b_ + 2.0) < a_ + 1.0
+    conv_s = y_ * (a_ + b_ + 2.0) < b_ + 1.0
+    swap = snp.where(smaller, ~(cancel_s & conv_n), cancel_n & conv_s)
     a1, b1 = snp.where(swap, b_, a_), snp.where(swap, a_, b_)
     x1, y1 = snp.where(swap, y_, x_), snp.where(swap, x_, y_)
     lxx, lyy = snp.log(x_), _util.log1p(-x_)
@@ -899,14 +1051,17 @@ def _ibeta_value(a: Any, b: Any, x: Any) -> tuple:
         def lbeta_big(lo, hi):       # hi >= 10 > lo: as _betaln
             los = _util.safe(one_big, lo, 1.0)
             his = _util.safe(one_big, hi, 10.0)
-            return (lax.lgamma(los) + _util.lgamma_ratio_large(los, his),)
+            # lgamma(lo) = lgam1p(lo) - log lo, the log joining log a1's
+            a1s = snp.where(swap, bs, as_)
+            return (-(_lgam1p(los) + _util.lgamma_ratio_large(los, his))
+                    + snp.where(a1s == lo, 0.0, snp.log(los / his)),)
 
         def lbeta_small(lo, hi):
-            return (lax.lgamma(lo) + lax.lgamma(hi) - lax.lgamma(lo + hi),)
+            return (_log_inv_a_beta(as_, bs, snp.where(swap, as_, bs)),)
 
-        (lbeta,) = _util.by_block(one_big, lbeta_big, lbeta_small, lo, hi)
+        (c,) = _util.by_block(one_big, lbeta_big, lbeta_small, lo, hi)
         return (snp.where(swap, bs, as_) * lx1 + snp.where(swap, as_, bs) * ly1
-                - lbeta - log_a1,)
+                + c,)
 
     (lk,) = _util.by_block(big, big_form, small_form, a_, b_)
     f = _ibeta_value_cf(snp.broadcast_to(a1, snp.shape(x1)),

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import mesh, register
+from . import mesh, mp, register
+from .gamma import _SCIPY_TAILS, mp_igam
 
 F = "cdflib"
 _DF = np.logspace(-0.5, 3, 12)
@@ -12,11 +13,19 @@ _P = np.array([1e-12, 1e-5, 0.01, 0.25, 0.5, 0.75, 0.99, 1 - 1e-10])
 _X = np.logspace(-3, 3, 12)
 register("stdtr", F, lambda: mesh(_DF, np.linspace(-40, 40, 41)))
 register("stdtrit", F, lambda: mesh(_DF, _P))
-register("chdtr", F, lambda: mesh(_DF, _X))
-register("chdtrc", F, lambda: mesh(_DF, _X))
+register("chdtr", F, lambda: mesh(_DF, _X),
+         reference=mp(lambda v, x: mp_igam(v / 2, x / 2, False)),
+         note=_SCIPY_TAILS.format("4.4e-13", "df = 481, x = 23: 1e-219"))
+register("chdtrc", F, lambda: mesh(_DF, _X),
+         reference=mp(lambda v, x: mp_igam(v / 2, x / 2, True)),
+         note=_SCIPY_TAILS.format("5.5e-13", "df = 481, x = 1000: 1e-38"))
 register("chdtri", F, lambda: mesh(_DF, _P))
-register("gdtr", F, lambda: mesh(np.array([0.5, 2.0]), _DF, _X))
-register("gdtrc", F, lambda: mesh(np.array([0.5, 2.0]), _DF, _X))
+register("gdtr", F, lambda: mesh(np.array([0.5, 2.0]), _DF, _X),
+         reference=mp(lambda a, b, x: mp_igam(b, a * x, False)),
+         note=_SCIPY_TAILS.format("1.1e-12", "b = 1000, a x = 570: 1e-60"))
+register("gdtrc", F, lambda: mesh(np.array([0.5, 2.0]), _DF, _X),
+         reference=mp(lambda a, b, x: mp_igam(b, a * x, True)),
+         note=_SCIPY_TAILS.format("4.4e-13", "b = 1000, a x = 2000: 1e-136"))
 register("pdtr", F, lambda: mesh(np.arange(0, 40, 3.0), _X))
 register("pdtrc", F, lambda: mesh(np.arange(0, 40, 3.0), _X))
 register("pdtri", F, lambda: mesh(np.arange(0, 40, 3.0), _P))
