@@ -95,7 +95,9 @@ SLOW_DOCTESTS |= {f"sciax.optimize._legacy.{name}" for name in (
                                           "sciax.optimize._fmin_cobyla.fmin_cobyla"}
 # examples that compile for 4-6 s each (measured 2026-12-03)
 SLOW_DOCTESTS |= {"sciax.stats._kde.gaussian_kde", "sciax.stats._tests_more.kendalltau",
-                  "sciax.stats._tests_more.fligner"}
+                  "sciax.stats._tests_more.fligner",
+                  # the two-level quadrature compiles for ~10 s (2026-12-03)
+                  "sciax.stats._studentized_range.studentized_range_gen"}
 
 
 # Node ids measured at >= 2.5 s each in the default run (the list says when and how).

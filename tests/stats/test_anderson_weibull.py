@@ -36,6 +36,7 @@ def _samples():
     return out
 
 
+@pytest.mark.slow  # ~7 s: 12 three-parameter fits, each its own compile
 def test_anderson_weibull_min_matches_scipy():
     fitted = raised = 0
     for x in _samples():

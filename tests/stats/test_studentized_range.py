@@ -20,12 +20,17 @@ import functools
 import math
 
 import numpy as np
+import pytest
 import scipy.special as sc
 import scipy.stats as ss
 
 import sciax
 import sciax.numpy as snp
 import sciax.stats as xs
+
+# Each test compiles the two-level quadrature (the shared program alone ~27 s on
+# two cores): the file runs with the slow tests, in CI's second step.
+pytestmark = pytest.mark.slow
 
 sr = xs.studentized_range
 KS = (2.0, 3.0, 5.0, 10.0, 20.0)
