@@ -463,8 +463,8 @@ def anderson(x, dist="norm", *, method=None):
     ``fit_result`` and no ``FutureWarning``.  Where SciPy raises for
     ``weibull_min`` (a fit at the sample minimum, a shape below 1, no
     stationary point) this raises ``ValueError`` too when called eagerly,
-    and returns a NaN statistic under ``jit``/``vmap``.  The logistic and Gumbel parameters are solved to
-    convergence (Newton, a fixed number of steps under jit), where SciPy's
+    and returns a NaN statistic under ``jit``/``vmap``.  The logistic and
+    Gumbel parameters are solved to convergence (Newton, a fixed number of steps under jit), where SciPy's
     logistic root stops at ``fsolve``'s ``xtol=1e-5``: statistics differ from
     SciPy's by up to about 1e-6 relative there.  *Transformations*: jit, vmap, and the statistic is
     differentiable in the data.
