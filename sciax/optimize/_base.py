@@ -56,6 +56,12 @@ class Status(enum.Enum):
     TNC_XCONV = "Converged (|x_n-x_(n-1)| ~= 0)"
     TRUST_LINALG = "A linalg error occurred, such as a non-psd Hessian."
     CALLBACK = "`callback` raised `StopIteration`."
+    # Newton-CG's own wording of the two (SciPy prefixes them)
+    NEWTON_MAX_ITER = "Warning: Maximum number of iterations has been exceeded."
+    NEWTON_PR_LOSS = ("Warning: Desired error not necessarily achieved due to "
+                      "precision loss.")
+    NEWTON_CG_NOT_PD = ("Warning: CG iterations didn't converge. The Hessian is not "
+                        "positive definite.")
 
 
 _REASONS = list(Status)
@@ -68,7 +74,8 @@ _SCIPY_CODE = {
     Status.LBFGSB_ABNORMAL: 2, Status.TRUST_NOT_PD: 2, Status.XTOL: 0,
     Status.TNC_LOCAL_MIN: 0, Status.TNC_MAXFUN: 3, Status.TNC_LINESEARCH: 4,
     Status.TNC_FCONV: 1, Status.TNC_XCONV: 2, Status.TRUST_LINALG: 3,
-    Status.CALLBACK: 99,
+    Status.CALLBACK: 99, Status.NEWTON_MAX_ITER: 1, Status.NEWTON_PR_LOSS: 2,
+    Status.NEWTON_CG_NOT_PD: 3,
 }
 _SUCCESS = {Status.SUCCESS, Status.LBFGSB_PGTOL, Status.LBFGSB_FTOL, Status.XTOL,
             Status.TNC_LOCAL_MIN, Status.TNC_FCONV, Status.TNC_XCONV}
@@ -312,6 +319,10 @@ class AbstractMinimizer:
     maxiter_status = Status.MAX_ITER
     status_codes: dict = {}
     nit_offset = 0
+    #: does a step that stops the method with a failure (its ``step``'s own
+    #: reason) count as an iteration?  SciPy's Newton-CG leaves its loop before
+    #: counting one.
+    failed_step_counts = True
     #: may ``step`` be handed a zero gradient for a lane that has stopped?
     #: (see :func:`iterative_solve`)
     idle_on_zero_gradient = False
@@ -369,7 +380,7 @@ def iterative_solve(solver: AbstractMinimizer, obj: Objective, x0, lb, ub,
     reason0 = snp.where(_finite(state), solver.terminate(obj, state, lb, ub),
                         _INDEX[Status.NONFINITE]).astype(snp.int32)
     reason0 = snp.where((reason0 == RUNNING) & (maxiter <= 0),
-                        _INDEX[Status.MAX_ITER], reason0)
+                        _INDEX[solver.maxiter_status], reason0)
 
     def cond(carry):
         return carry[2] == RUNNING
@@ -388,8 +399,11 @@ def iterative_solve(solver: AbstractMinimizer, obj: Objective, x0, lb, ub,
             # stopped state and the select is inert.
             st = dataclasses.replace(st, g=snp.where(prev == RUNNING, st.g, 0.0))
         st, reason = solver.step(obj, st, lb, ub)
-        nit = nit + 1
         reason = snp.asarray(reason, snp.int32)
+        if solver.failed_step_counts:
+            nit = nit + 1
+        else:
+            nit = nit + (reason == RUNNING).astype(nit.dtype)
         term = solver.terminate(obj, st, lb, ub)
         reason = snp.where(reason == RUNNING, term, reason)
         reason = snp.where(_finite(st), reason, _INDEX[Status.NONFINITE])

@@ -189,6 +189,8 @@ class NewtonCGMinimizer(AbstractMinimizer):
     name = "newton-cg"
     idle_on_zero_gradient = True
     uses_hess = True
+    maxiter_status = Status.NEWTON_MAX_ITER
+    failed_step_counts = False
 
     def init(self, obj, x0, lb, ub):
         st = _start(obj, x0, None)
@@ -227,7 +229,7 @@ class NewtonCGMinimizer(AbstractMinimizer):
             out = dict(z=snp.where(neg, z_neg, snp.where(flat, c["z"], z1)),
                        r=snp.where(stop, c["r"], r1), p=snp.where(stop, c["p"], p1),
                        dri0=snp.where(stop, c["dri0"], dri1), i=c["i"] + 1,
-                       nh=c["nh"] + 1)
+                       nh=c["nh"] + 1, brk=stop)
             more = ~stop & (snp.sum(snp.abs(out["r"])) > termcond) & (
                 out["i"] < 20 * n)
             out["go"] = more
@@ -235,21 +237,32 @@ class NewtonCGMinimizer(AbstractMinimizer):
 
         r0 = g
         c0 = dict(z=snp.zeros_like(g), r=r0, p=-r0, dri0=snp.dot(r0, r0),
-                  i=snp.int32(0), nh=snp.int32(0),
+                  i=snp.int32(0), nh=snp.int32(0), brk=snp.bool_(False),
                   go=snp.sum(snp.abs(r0)) > termcond)
         c = lax.while_loop(cg_cond, cg_body, c0)
+        # SciPy's inner loop is a ``for`` over 20 n iterations whose ``else`` (all
+        # of them run, none ended on flat or negative curvature) stops the method
+        # with status 3 before the line search.
+        exhausted = (c["i"] >= 20 * n) & ~c["brk"]
         pk = c["z"]
         d0 = snp.dot(g, pk)
         # SciPy passes the previous value (old_old_fval) to the line search
         # from the second iteration on: the first trial is min(1, 2.02 df / d0)
         ls = wolfe12(obj.value_and_grad, st.x, pk, st.f, g,
                      initial_step(st.f, st.f_prev, d0), c1=self.c1, c2=self.c2)
-        ok = ls["ok"]
-        upd = ls["alpha"] * pk
+        # At an exact stationary point (g = 0, so p = 0) SciPy's line search
+        # accepts its first trial and the zero update ends the method with
+        # success; a search along p = 0 has no descent to find.
+        zero = ~snp.any(pk != 0)
+        ok = ls["ok"] | zero
+        upd = snp.where(zero, 0.0, ls["alpha"] * pk)
         new = LineSearchState(
-            x=snp.where(ok, st.x + upd, st.x), f=snp.where(ok, ls["f"], st.f),
-            g=snp.where(ok, ls["g"], g), f_prev=snp.where(ok, st.f, st.f_prev),
+            x=snp.where(ok, st.x + upd, st.x), f=snp.where(ls["ok"], ls["f"], st.f),
+            g=snp.where(ls["ok"], ls["g"], g), f_prev=snp.where(ok, st.f, st.f_prev),
             mat=st.mat,
             nfev=st.nfev + ls["nfev"], njev=st.njev + ls["nfev"],
             nhev=st.nhev + c["nh"], last_step=upd)
-        return new, snp.where(ok, RUNNING, reason_index(Status.PRECISION_LOSS))
+        kept = dataclasses.replace(st, nhev=st.nhev + c["nh"])
+        new = sciax.tree_util.tree_map(lambda a, b: snp.where(exhausted, a, b), kept, new)
+        return new, snp.where(exhausted, reason_index(Status.NEWTON_CG_NOT_PD),
+                              snp.where(ok, RUNNING, reason_index(Status.NEWTON_PR_LOSS)))

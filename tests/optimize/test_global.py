@@ -527,13 +527,16 @@ def test_bh_jit_and_vmap_equal_eager():
     kw = dict(minimizer_kwargs={"method": "BFGS"}, niter=30, seed=3)
     eager = basinhopping(func1d, [1.0], **kw)
     jitted = sciax.jit(lambda x0: basinhopping(func1d, x0, **kw))(snp.array([1.0]))
-    np.testing.assert_array_equal(a(jitted.x), a(eager.x))
+    # The same accepted hops and counters; x to rounding, not bitwise: eager runs
+    # its own compiled programs, and LLVM forms multiply-adds differently at other
+    # optimisation levels (5.6e-17 apart at -O0, CI's slow step).
+    np.testing.assert_allclose(a(jitted.x), a(eager.x), rtol=1e-14)
     assert int(jitted.nfev) == int(eager.nfev)
     x0s = snp.array([[1.0], [-0.5], [0.3]])
     rv = sciax.vmap(lambda x0: basinhopping(func1d, x0, **kw))(x0s)
     for i in range(3):
         r = basinhopping(func1d, x0s[i], **kw)
-        np.testing.assert_array_equal(a(rv.x)[i], a(r.x))
+        np.testing.assert_allclose(a(rv.x)[i], a(r.x), rtol=1e-14)
         assert int(a(rv.nfev)[i]) == int(r.nfev)
         assert rv.message[i] == r.message
 

@@ -296,3 +296,37 @@ def test_float32_line_search_limits_stay_in_range():
         r = minimize(rosen, snp.asarray([-1.2, 1.0], "float32"), method="BFGS")
     assert r.x.dtype == np.float32 and int(r.status) == 0
     np.testing.assert_allclose(np.asarray(r.x), [1.0, 1.0], atol=1e-3)
+
+
+def test_newton_cg_stops_as_scipy():
+    # Newton-CG words its failures as SciPy's does ("Warning: ..."), stops with
+    # status 3 before the line search when the inner CG runs all 20 n
+    # iterations, counts no iteration for a failed step, and ends with success
+    # at an exact stationary point (g = 0) instead of a failed search along 0.
+    # hessp below is not symmetric (positive curvature p.Ap = |p|^2, but CG's
+    # residuals never vanish), so CG exhausts its iterations.
+    A = np.array([[1.0, 10.0], [-10.0, 1.0]])
+    x0 = np.array([3.0, -2.0])
+    r = minimize(lambda x: snp.sum(x ** 2), snp.asarray(x0), method="Newton-CG",
+                 hessp=lambda x, p: snp.asarray(A) @ p)
+    s = so.minimize(lambda x: np.sum(x ** 2), x0, jac=lambda x: 2 * x,
+                    hessp=lambda x, p: A @ p, method="Newton-CG")
+    assert (int(r.status), r.message, int(r.nit), int(r.nhev)) == (
+        s.status, s.message, s.nit, s.nhev)
+    np.testing.assert_array_equal(np.asarray(r.x), x0)
+    r = minimize(rosen, snp.array([-1.2, 1.0]), method="Newton-CG",
+                 options={"maxiter": 3})
+    s = so.minimize(so.rosen, [-1.2, 1.0], jac=so.rosen_der, hess=so.rosen_hess,
+                    method="Newton-CG", options={"maxiter": 3})
+    assert (int(r.status), r.message, int(r.nit)) == (s.status, s.message, s.nit)
+    # xtol = 1e-30 ends only on a zero update: x reaches the minimiser of this
+    # quartic exactly, g = 0 there, and both report success
+    f = lambda x, m: m.sum(x ** 4) + 1e-3 * m.sum(x)  # noqa: E731
+    x0 = np.array([1.0, -2.0, 0.5])
+    r = minimize(lambda x: f(x, snp), snp.asarray(x0), method="Newton-CG",
+                 options={"xtol": 1e-30})
+    s = so.minimize(lambda x: f(x, np), x0, jac=lambda x: 4 * x ** 3 + 1e-3,
+                    hess=lambda x: np.diag(12 * x ** 2), method="Newton-CG",
+                    options={"xtol": 1e-30})
+    assert (int(r.status), r.message) == (s.status, s.message) and r.success
+    np.testing.assert_allclose(np.asarray(r.x), s.x, rtol=1e-12)
