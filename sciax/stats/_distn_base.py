@@ -34,6 +34,8 @@ from sciax import lax
 from sciax.stats import _fit, _sf
 
 _INF = math.inf
+# generic discrete entropy: terms per loop trip, and trips at most (2^17 terms)
+_ENT_CHUNK, _ENT_TRIPS = 256, 512
 
 
 # --- argument handling -------------------------------------------------------------
@@ -746,24 +748,33 @@ class rv_discrete(rv_generic):
         return self._ppf(1.0 - q, *s)
 
     def _entropy(self, *s):
-        # -sum pmf log pmf over the support, summed until the tail is negligible
+        # -sum pmf log pmf over the support, _ENT_CHUNK terms a trip from the
+        # lower end (or the 1e-17 quantile), until a chunk past the mode adds
+        # less than 1e-17 of the sum.  The old test of sf(k) > 1e-18 never
+        # ended where sf is 1 - cdf (a floor of ~1e-16: logser) and ran its
+        # 100,000 one-term trips, each an O(k) cdf (minutes under CI).
         lo, hi = self._support(*s)
         start = snp.where(snp.isfinite(lo), lo, self._ppf(1e-17, *s))
+        start, hi, *s = snp.broadcast_arrays(start, hi, *s)
+        s = [v[..., None] for v in s]
+        offs = snp.arange(_ENT_CHUNK, dtype=start.dtype)
 
         def body(c):
-            k, acc, i = c
+            k0, acc, go, i = c
+            k = k0[..., None] + offs
             lp = self._logpmf(k, *s)
-            term = snp.where(snp.isfinite(lp) & (k <= hi), -snp.exp(lp) * lp, 0.0)
-            return k + 1.0, acc + term, i + 1
+            term = snp.where(snp.isfinite(lp) & (k <= hi[..., None]), -snp.exp(lp) * lp, 0.0)
+            t = snp.sum(term, axis=-1)
+            acc1 = acc + snp.where(go, t, 0.0)
+            falling = ~(lp[..., -1] >= lp[..., 0])
+            done = (k0 + _ENT_CHUNK > hi) | (falling & (snp.abs(t) <= 1e-17 * snp.abs(acc1)))
+            return k0 + _ENT_CHUNK, acc1, go & ~done, i + 1
 
         def cond(c):
-            k, acc, i = c
-            head = (k <= start) | (self._sf(k - 1.0, *s) > 1e-18)
-            return snp.any(head & (k <= hi)) & (i < 100000)
+            return snp.any(c[2]) & (c[3] < _ENT_TRIPS)
 
-        zero = snp.zeros_like(start)
-        _, acc, _ = lax.while_loop(cond, body, (start, zero, 0))
-        return acc
+        init = (start, snp.zeros_like(start), snp.ones(start.shape, bool), 0)
+        return lax.while_loop(cond, body, init)[1]
 
     def _munp(self, n, *s):
         raise NotImplementedError(f"{self.name} has no generic moments")
