@@ -143,8 +143,10 @@ def test_derivatives():
     ref = [float(mp.diff(lambda t: mp.besselj(t, xx) + 2 * mp.besselk(t, xx), mp.mpf(vv)))
            for vv, xx in zip(v, x)]
     np.testing.assert_allclose(dv, ref, rtol=1e-10)
-    # jit and vmap agree with eager.
-    np.testing.assert_array_equal(np.asarray(sciax.vmap(S.jv)(v, x)), np.asarray(S.jv(v, x)))
+    # vmap agrees with eager to rounding: separate programs, and LLVM -O0 (CI's
+    # slow step) forms other multiply-adds (1 ulp seen).
+    np.testing.assert_allclose(np.asarray(sciax.vmap(S.jv)(v, x)), np.asarray(S.jv(v, x)),
+                               rtol=1e-15)
     # Airy: w'' = x w.
     xa = np.array([-5.0, -1.0, 0.5, 3.0])
     g = sciax.vmap(sciax.grad(lambda t: S.airy(t)[0]))(xa)
