@@ -768,14 +768,16 @@ def _binom(n: Any, k: Any) -> Any:
 
     v_prod = lax.fori_loop(0, 20, body, snp.ones_like(n))
     gen = ~prod_ok & ~(kint & (k < 0))
-    # integer k and n < -1: binom(n, k) = (-1)^k binom(k - n - 1, k), whose
-    # beta function has positive arguments (binom(-30.5, 200) through
-    # beta(-229.5, 201) cancelled lgammas ~900 to ~85: 2.6e-13; now 3e-14)
+    # integer k and n < -1: binom(n, k) = (-1)^k binom(k - n - 1, k) =
+    # (-1)^k / ((k - n) B(-n, k + 1)), a beta function of positive arguments
+    # that are exact (binom(-30.5, 200) through beta(-229.5, 201) cancelled
+    # lgammas ~900 to ~85: 2.6e-13, and near n = -1 the rounding of 1 + n -
+    # k lost 1.4e-9; now 1e-14 and 2e-15)
     negk = gen & kint & (n < -1.0)
-    ng = snp.where(negk, k - n - 1.0, n)
     sg = snp.where(negk & (snp.remainder(k, 2.0) == 1.0), -1.0, 1.0)
-    ng, kg = _util.safe(gen, ng, 2.0), _util.safe(gen, k, 0.5)
-    v_gen = sg / ((ng + 1.0) * beta(1.0 + ng - kg, 1.0 + kg))
+    ng, kg = _util.safe(gen, n, 2.0), _util.safe(gen, k, 0.5)
+    v_gen = sg / (snp.where(negk, kg - ng, ng + 1.0)
+                  * beta(snp.where(negk, -ng, 1.0 + ng - kg), 1.0 + kg))
     # k >> n: reflect Gamma(n - k + 1) so the huge arguments only meet in a
     # Stirling ratio, Gamma(k - n) / Gamma(k + 1), and sin(pi (n + 1 - k)) is
     # formed from sinpi/cospi of n + 1 and k separately (no rounding of n - k)
