@@ -1048,6 +1048,23 @@ def _bgrat_coefs(n: int) -> tuple:
                  for k in range(1, n + 1))
 
 
+def _igam_q_small_a(a: Any, x: Any) -> tuple[Any, Any]:
+    """``(Q(a, x), x^a e^-x / Gamma(a + 1))`` as :func:`_igam_value`, for valid ``0 < a < _TEMME_A``,
+    ``x > 0``: no Temme branch, no edge cases and one loop without the
+    straggler groups (a smaller program for :func:`_ibeta_bgrat`, whose
+    region is rare: it added 1.2 s to the compilation of betainc's program
+    through :func:`_igam`, 0.5 s this way)."""
+    cf = (x > 1.1) & (x >= a)
+    lx = snp.log(snp.minimum(x, 1.1))
+    qs = (x <= 1.1) & snp.where(x <= 0.5, a * lx >= -0.4, a <= 1.1 * x)
+    d, e = _igam_prefactor(a, x, False)
+    v0, v1 = _igam_value_sums(a, x, cf, qs, _util.eps(x), _max_iter(x),
+                              first=None)
+    em1 = snp.expm1(_util.safe(qs, e, 0.0))
+    q_sm = -em1 - a * (1.0 + em1) * v1
+    return snp.where(cf, a * d * v0, snp.where(qs, q_sm, 1.0 - d * v1)), d
+
+
 def _ibeta_bgrat(a: Any, b: Any, lx: Any) -> tuple[Any, Any]:
     """``(I_x(a, b), converged)`` by BGRAT (see ``_BGRAT_A``) for ``a >=
     14``, ``b > 0``, ``lx = log x`` in ``[-log 2, 0)`` (from the unrounded
@@ -1062,9 +1079,10 @@ def _ibeta_bgrat(a: Any, b: Any, lx: Any) -> tuple[Any, Any]:
     lm = (a * _util.log1pmx(r) - 0.5 * _util.log1p(r)
           + b * _util.log1p(0.5 * (b + 1.0) / t)
           + _util.lgamma_corr(a + b) - _util.lgamma_corr(a))
-    # Q(b, u) as gammaincc, and H = b u^b e^-u / Gamma(b + 1)
-    q = _igam(b, u, False)[1]
-    h = b * snp.exp(b * snp.log(u) - u - _lgam1p(b))
+    # Q(b, u) as gammaincc (b <= _BGRAT_B, below Temme's region), and H = b
+    # u^b e^-u / Gamma(b + 1) from its prefactor
+    q, d = _igam_q_small_a(b, u)
+    h = b * d
     it2 = 1.0 / (t * t)
     l2 = lx * lx                              # (u / T)^2
     c = _bgrat_coefs(_BGRAT_N)
