@@ -43,6 +43,7 @@ import sciax
 import sciax.numpy as snp
 from sciax import lax
 from sciax.special import _util
+from sciax.special._convenience import _two_prod, _two_sum
 from sciax.special._gamma import _betaln, _digamma
 from sciax.special._util import promote
 
@@ -875,8 +876,32 @@ def _log_inv_a_beta(a: Any, b: Any, b1: Any) -> Any:
     return (_lgam1p(a + b) - _lgam1p(a) - _lgam1p(b)) + snp.log(b1 / (a + b))
 
 
-def _ibeta_prefactor(a: Any, b: Any, x: Any, y: Any, lx: Any, ly: Any
-                     ) -> tuple[Any, Any, Any]:
+def _ibeta_big_exponent(a: Any, b: Any, x: Any, y: Any, x_lo: Any = 0.0,
+                        y_lo: Any = 0.0) -> Any:
+    """``a log1pmx(t1) + b log1pmx(t2)``, the exponent of the prefactor for
+    ``a, b >= 10``, with ``c = b x - a y``, ``t1 = c / a``, ``t2 = -c / b``.
+    ``c`` is formed from exact products (Dekker) and the low parts ``x_lo``,
+    ``y_lo`` of ``x``, ``y`` (``1 - x`` rounds where ``x < 1/2``), and what
+    its rounding moved is put back to first order, ``c_lo (1/(1 + t1) - 1/(1 + t2))``,
+    where both logarithms come from ``log1p(t)``: the exponent is up to
+    ~700, and at ``1 - I_0.7(2848, 2848)`` (3e-218) the rounding of c
+    alone moved it by 1.5e-13."""
+    p1, e1 = _two_prod(b, x)
+    p2, e2 = _two_prod(a, y)
+    c, e3 = _two_sum(p1, -p2)
+    c_lo = ((e1 - e2) + e3) + (b * x_lo - a * y_lo)
+    t1, t2 = c / a, -c / b
+    # log(1 + t1) = log(x (a + b) / a), exact where 1 + t1 would round
+    lo1, lo2 = t1 < -0.5, t2 < -0.5
+    l1 = snp.where(lo1, snp.log(x * ((a + b) / a)), _util.log1p(t1))
+    l2 = snp.where(lo2, snp.log(y * ((a + b) / b)), _util.log1p(t2))
+    # (in the other branch the -t terms alone carry c, and they cancel)
+    fix = snp.where(lo1 | lo2, 0.0, c_lo * (1.0 / (1.0 + t1) - 1.0 / (1.0 + t2)))
+    return a * _util.log1pmx(t1, l1) + b * _util.log1pmx(t2, l2) + fix
+
+
+def _ibeta_prefactor(a: Any, b: Any, x: Any, y: Any, lx: Any, ly: Any,
+                     x_lo: Any = 0.0, y_lo: Any = 0.0) -> tuple[Any, Any, Any]:
     """``K = x^a y^b / (a B(a, b))`` and ``d log K / da``, ``d log K / db``
     (``lx``, ``ly``: ``log x``, ``log y`` from the unrounded argument)."""
     big = (a >= 10) & (b >= 10)
@@ -886,7 +911,7 @@ def _ibeta_prefactor(a: Any, b: Any, x: Any, y: Any, lx: Any, ly: Any
     # log(1 + t1) = log(x (a + b) / a), exact where 1 + t1 would round
     l1 = snp.where(t1 < -0.5, snp.log(x * ((ab + bb) / ab)), _util.log1p(t1))
     l2 = snp.where(t2 < -0.5, snp.log(y * ((ab + bb) / bb)), _util.log1p(t2))
-    lk_big = (ab * _util.log1pmx(t1, l1) + bb * _util.log1pmx(t2, l2)
+    lk_big = (_ibeta_big_exponent(ab, bb, x, y, x_lo, y_lo)
               + 0.5 * snp.log(ab * bb / (ab + bb)) - _util.LOG_SQRT_2PI
               - _util.lgamma_corr(ab) - _util.lgamma_corr(bb)
               + _util.lgamma_corr(ab + bb) - snp.log(ab))
@@ -1154,6 +1179,14 @@ def _ibeta_bgrat_use(a: Any, b: Any, x: Any) -> tuple[Any, Any, Any]:
     return use, snp.where(big_a, v, 1.0 - v), snp.where(big_a, 1.0 - v, v)
 
 
+def _ibeta_low_parts(x: Any, swap: Any) -> tuple[Any, Any]:
+    """The low parts of ``x1``, ``y1`` after :func:`_ibeta_swap`: ``1 - x``
+    rounds where ``x < 1/2``, and ``(1 - (1 - x)) - x`` is what it lost
+    (both subtractions exact); ``x`` itself is exact."""
+    y_lo = (1.0 - (1.0 - x)) - x
+    return snp.where(swap, y_lo, 0.0), snp.where(swap, 0.0, y_lo)
+
+
 def _ibeta_value(a: Any, b: Any, x: Any) -> tuple:
     """``(I, 1 - I)`` of :func:`_ibeta` without derivatives; 0-d ``a`` and
     ``b`` (a distribution's shapes) stay 0-d, so what depends on them alone
@@ -1167,6 +1200,7 @@ def _ibeta_value(a: Any, b: Any, x: Any) -> tuple:
     a_, b_ = _util.safe(ok_ab, a, 1.0), _util.safe(ok_ab, b, 1.0)
     x_ = _util.safe(ok_x, x, 0.5)
     swap, a1, b1, x1, y1, lx1, ly1 = _ibeta_swap(a_, b_, x_)
+    x1_lo, y1_lo = _ibeta_low_parts(x_, swap)
     log_a1 = snp.where(swap, snp.log(b_), snp.log(a_))
     big = (a_ >= 10) & (b_ >= 10)
 
@@ -1176,14 +1210,10 @@ def _ibeta_value(a: Any, b: Any, x: Any) -> tuple:
         ab, bb = _util.safe(big, a_, 10.0), _util.safe(big, b_, 10.0)
         a1b = snp.where(swap, bb, ab)
         b1b = snp.where(swap, ab, bb)
-        c = b1b * x1 - a1b * y1
-        t1, t2 = c / a1b, -c / b1b
-        l1 = snp.where(t1 < -0.5, snp.log(x1 * ((ab + bb) / a1b)), _util.log1p(t1))
-        l2 = snp.where(t2 < -0.5, snp.log(y1 * ((ab + bb) / b1b)), _util.log1p(t2))
         sym = (0.5 * snp.log(ab * bb / (ab + bb)) - _util.LOG_SQRT_2PI
                - _util.lgamma_corr(ab) - _util.lgamma_corr(bb)
                + _util.lgamma_corr(ab + bb))
-        return (a1b * _util.log1pmx(t1, l1) + b1b * _util.log1pmx(t2, l2)
+        return (_ibeta_big_exponent(a1b, b1b, x1, y1, x1_lo, y1_lo)
                 + sym - log_a1,)
 
     def small_form(a_, b_):
@@ -1232,7 +1262,8 @@ def _ibeta(a: Any, b: Any, x: Any, deriv: bool = True) -> tuple:
     a_, b_ = _util.safe(ok, a, 1.0), _util.safe(ok, b, 1.0)
     x_ = _util.safe(ok, x, 0.5)
     swap, a1, b1, x1, y1, lx1, ly1 = _ibeta_swap(a_, b_, x_)
-    k, lka, lkb = _ibeta_prefactor(a1, b1, x1, y1, lx1, ly1)
+    k, lka, lkb = _ibeta_prefactor(a1, b1, x1, y1, lx1, ly1,
+                                   *_ibeta_low_parts(x_, swap))
     f, dfa, dfb = _ibeta_cf(a1, b1, x1, tol, mi, deriv)
     i1 = k * f
     # the values as _ibeta_value's; the derivatives stay the fraction's
