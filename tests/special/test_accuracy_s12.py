@@ -2,7 +2,8 @@
 mpmath at points where the old code was worst: ``betainc``/``betaincc`` with
 one shape large and the other small (DiDonato and Morris' BGRAT series), and
 ``beta``/``binom`` where the rounding of a sum of the arguments moved the
-value.  Each test fails on the code before session 12 (figures in the
+value, and ``betainc``'s big-shape prefactor, whose ``c = b x - a y`` lost
+its rounding in the deep tails.  Each test fails on the code before session 12 (figures in the
 comments); one compiled call per test."""
 
 from __future__ import annotations
@@ -35,17 +36,30 @@ def test_betainc_one_shape_large_one_small():
            (0.019, 3197.0, 4.4e-4), (7.905e4, 1.072, 0.999962),
            (11.61, 9.422e4, 0.000134018), (3.204e4, 1.338, 0.999887),
            (7.591e4, 31.49, 0.99952), (12.14, 3.48e4, 0.000744215)]
-    a, b, x = (np.array(v) for v in zip(*pts))
+    # two more points, both shapes large, deep in a tail (3e-218): the
+    # prefactor's c = b x - a y lost 1.7e-13 (1 - I at x = 0.7) and 1.3e-13
+    # (I at x = 0.3, where 1 - x rounds) to its rounding; now 1.7e-15 and
+    # 3.8e-14.  The exponent is ~500, so its own half-ulp is 2.8e-14: 8e-14.
+    deep = [(2848.035868435799, 2848.035868435799, 0.7),
+            (2848.035868435799, 2848.035868435799, 0.3)]
+    a, b, x = (np.array(v) for v in zip(*(pts + deep)))
     i, ic = sciax.jit(lambda a, b, x: (ss.betainc(a, b, x), ss.betaincc(a, b, x)))(
         snp.asarray(a), snp.asarray(b), snp.asarray(x))
+    i, ic = np.asarray(i), np.asarray(ic)
     ref, refc = [], []
     for ai, bi, xi in pts:
         A, B, X = mpmath.mpf(ai), mpmath.mpf(bi), mpmath.mpf(xi)
         # each tail as its own integral (1 - X is exact in mpmath)
         ref.append(mpmath.betainc(A, B, 0, X, regularized=True))
         refc.append(mpmath.betainc(B, A, 0, 1 - X, regularized=True))
-    assert _rel(i, ref).max() < 2e-14
-    assert _rel(ic, refc).max() < 2e-14
+    n = len(pts)
+    assert _rel(i[:n], ref).max() < 2e-14
+    assert _rel(ic[:n], refc).max() < 2e-14
+    # (the small tail only: mpmath's hypergeometric sum fails on the other)
+    A = mpmath.mpf(deep[0][0])
+    r_deep = [mpmath.betainc(A, A, 0, 1 - mpmath.mpf(0.7), regularized=True),
+              mpmath.betainc(A, A, 0, mpmath.mpf(0.3), regularized=True)]
+    assert _rel([ic[n], i[n + 1]], r_deep).max() < 8e-14
 
 
 def test_beta_binom_argument_rounding():
