@@ -207,6 +207,43 @@ def if_any(mask: Any, fn: Callable, fill: tuple, *ops: Any) -> tuple:
     return tuple(lax.cond(snp.any(mask), lambda *o: tuple(fn(*o)), skip, *ops))
 
 
+def if_any_grouped(mask: Any, fn: Callable, fill: tuple, *ops: Any,
+                   group: int = 64) -> tuple:
+    """:func:`if_any` for a region that is rare but may touch every block:
+    ``fn`` runs on the elements of ``mask`` only, gathered ``group`` at a
+    time (the last group padded with copies of the first element of its
+    group), and its results are scattered back; elsewhere ``fill``.  ``ops``
+    are arrays shaped like ``mask``; ``fn`` is elementwise and sees only
+    elements of ``mask``.  Arrays of at most ``2 group`` elements run
+    :func:`if_any` as a whole."""
+    shape = snp.shape(mask)
+    size = int(np.prod(shape, dtype=np.int64))
+    if size <= 2 * group:
+        return if_any(mask, fn, fill, *ops)
+    flat = tuple(snp.reshape(v, (size,)) for v in ops)
+    left0 = snp.reshape(mask, (size,))
+    dt = flat[0].dtype
+    out0 = tuple(snp.full((size,), f, dtype=dt) for f in fill)
+
+    def cond(c):
+        return snp.any(c[1])
+
+    def body(c):
+        out, left = c
+        # the first ``group`` elements left (a prefix sum numbers them, as in
+        # converge's straggler groups), padded with the first
+        pos = snp.cumsum(left.astype(np.int32)) - 1
+        slot = snp.where(left & (pos < group), pos, group)
+        idx = snp.full((group + 1,), snp.argmax(left).astype(np.int32))
+        idx = idx.at[slot].set(snp.arange(size, dtype=np.int32))[:group]
+        res = fn(*(v[idx] for v in flat))
+        out = tuple(o.at[idx].set(r) for o, r in zip(out, res))
+        return out, left.at[idx].set(False)
+
+    out, _ = lax.while_loop(cond, body, (out0, left0))
+    return tuple(snp.reshape(o, shape) for o in out)
+
+
 def converge(step: Callable, init: tuple, params: tuple = (), *,
              max_iter: int, active: Any = None, first: int | None = None,
              group: int = 64, unroll: int = 1) -> tuple:
