@@ -61,6 +61,18 @@ def _zoom_trial(c):
     return snp.where(bad, aq, aj)
 
 
+def vdot(a, b):
+    """``a . b`` of two vectors, as a row of a matrix-vector product.
+
+    XLA rewrites a vector-vector dot into multiply-and-reduce, and its CPU
+    compiler splits a reduction over more than 32 elements into a windowed
+    reduction and a second reduction, which LLVM unrolls element by element
+    inside a solver's loop kernel (~15 ms of compile each at n = 100).  A
+    two-row matrix-vector product stays a dot: one small tiled loop.
+    """
+    return (snp.stack([a, snp.zeros_like(a)]) @ b)[0]
+
+
 def _in_range(v, dtype):
     """``v`` as a 0-d array of ``dtype``; a Python float such as the searches'
     1e-100 / 1e100 limits is first held within the dtype's normal range
@@ -437,7 +449,7 @@ def _mt_advance(c, k: _MTConsts):
 
 def _mt_consts(x, p, f0, g0, ftol, gtol, xtol, stpmin, stpmax, maxiter) -> _MTConsts:
     dtype = x.dtype
-    ginit = snp.dot(g0, p)
+    ginit = vdot(g0, p)
     return _MTConsts(f0=f0, ginit=ginit, gtest=ftol * ginit, gtol=gtol, xtol=xtol,
                      stpmin=_in_range(stpmin, dtype), stpmax=_in_range(stpmax, dtype),
                      maxiter=maxiter)
@@ -459,7 +471,7 @@ def more_thuente(value_and_grad: Callable, x, p, f0, g0, stp, *, ftol=1e-4, gtol
 
     def evaluate(c, stp):
         f, gv = value_and_grad(x + stp * p)
-        return dict(_mt_test(c, stp, f, snp.dot(gv, p), k), g=gv)
+        return dict(_mt_test(c, stp, f, vdot(gv, p), k), g=gv)
 
     # The loop is rotated: the first trial is evaluated and tested before it,
     # and each trip advances the interval and then evaluates, so the common
@@ -524,7 +536,7 @@ def wolfe12(value_and_grad: Callable, x, p, f0, g0, alpha1, *, c1=1e-4, c2=0.9,
     start = c0["task"] == 0
     t1 = snp.where(start, alpha1, 0.0)
     f1, g1 = value_and_grad(x + t1 * p)
-    c1_ = dict(_mt_test(c0, t1, f1, snp.dot(g1, p), k), g=g1)
+    c1_ = dict(_mt_test(c0, t1, f1, vdot(g1, p), k), g=g1)
     c1_["phase"] = mt_phase(c1_, accept(t1, f1, g1))
     c0["phase"] = zoom_phase.astype(snp.int32)
     carry = _to_zoom({key: snp.where(start, c1_[key], c0[key]) for key in c0}, zinit)
@@ -535,7 +547,7 @@ def wolfe12(value_and_grad: Callable, x, p, f0, g0, alpha1, *, c1=1e-4, c2=0.9,
         zc = {key: c[_SHARED.get(key, key)] for key in _ZOOM_KEYS}
         trial = snp.where(in_mt, nstp, _zoom_next(zc))
         f_t, g_t = value_and_grad(x + trial * p)
-        d_t = snp.dot(g_t, p)
+        d_t = vdot(g_t, p)
         ok_extra = accept(trial, f_t, g_t)
         m = _mt_test(cm, trial, f_t, d_t, k)
         m["phase"] = mt_phase(m, ok_extra)
