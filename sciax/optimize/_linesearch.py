@@ -533,31 +533,37 @@ def wolfe12(value_and_grad: Callable, x, p, f0, g0, alpha1, *, c1=1e-4, c2=0.9,
         return snp.where(c["task"] == 0, _PH_MT, snp.where(
             (c["task"] == 1) & ok_extra, _PH_DONE, zoom_phase)).astype(snp.int32)
 
-    start = c0["task"] == 0
-    t1 = snp.where(start, alpha1, 0.0)
-    f1, g1 = value_and_grad(x + t1 * p)
-    c1_ = dict(_mt_test(c0, t1, f1, vdot(g1, p), k), g=g1)
-    c1_["phase"] = mt_phase(c1_, accept(t1, f1, g1))
-    c0["phase"] = zoom_phase.astype(snp.int32)
-    carry = _to_zoom({key: snp.where(start, c1_[key], c0[key]) for key in c0}, zinit)
+    # A search More-Thuente cannot start (not a descent direction, or the
+    # trial below stpmin) goes straight to the fallback, or fails.
+    c0["phase"] = snp.where(c0["task"] == 0, _PH_MT, zoom_phase).astype(snp.int32)
+    c0["trial"] = alpha1  # the next trial: More-Thuente's first and the fallback's
+    carry = _to_zoom(c0, zinit)
 
     def body(c):
+        # Each trip evaluates the trial chosen by the previous one, runs the
+        # tests of the search in progress, and then picks the next trial, so
+        # the objective is traced once, in this body.
         in_mt = c["phase"] == _PH_MT
-        cm, nstp = _mt_advance(c, k)
-        zc = {key: c[_SHARED.get(key, key)] for key in _ZOOM_KEYS}
-        trial = snp.where(in_mt, nstp, _zoom_next(zc))
+        trial = c["trial"]
         f_t, g_t = value_and_grad(x + trial * p)
         d_t = vdot(g_t, p)
         ok_extra = accept(trial, f_t, g_t)
-        m = _mt_test(cm, trial, f_t, d_t, k)
+        m = _mt_test(c, trial, f_t, d_t, k)
         m["phase"] = mt_phase(m, ok_extra)
+        # dcsrch's interval update for the next trial; where the tests stopped
+        # More-Thuente it is discarded (the slots it writes are then unused, or
+        # rewritten by _to_zoom), so it needs no select of its own.
+        m, nstp = _mt_advance(m, k)
         m = _to_zoom(m, zinit)
+        zc = {key: c[_SHARED.get(key, key)] for key in _ZOOM_KEYS}
         z = dict(c, stp=trial, fe=f_t, ge=d_t, nfev=c["nfev"] + 1)
         upd = _zoom_update(zc, trial, f_t, d_t, ok_extra, f0, d0, c1, c2, amax, 10)
         z.update({_SHARED.get(key, key): v for key, v in upd.items()})
         z["phase"] = snp.where(z["zstage"] == _DONE, _PH_DONE, snp.where(
             z["zstage"] == _FAIL, _PH_FAIL, _PH_ZOOM)).astype(snp.int32)
         out = {key: snp.where(in_mt, m[key], z[key]) for key in c}
+        zn = {key: out[_SHARED.get(key, key)] for key in _ZOOM_KEYS}
+        out["trial"] = snp.where(out["phase"] == _PH_MT, nstp, _zoom_next(zn))
         out["g"] = g_t
         return out
 
