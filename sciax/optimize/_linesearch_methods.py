@@ -104,8 +104,10 @@ class BFGSMinimizer(AbstractMinimizer):
             g=snp.where(ok, ls["g"], st.g), f_prev=snp.where(ok, st.f, st.f_prev),
             mat=snp.where(ok, H1, H), nfev=st.nfev + ls["nfev"],
             njev=st.njev + ls["nfev"], nhev=st.nhev, last_step=s)
-        if self.xrtol == 0:  # SciPy's default: |s| <= 0, without the two norms
-            small = ~snp.any(s != 0)
+        if self.xrtol == 0:
+            # SciPy's default: |s| <= 0, i.e. s.s <= 0 (as numpy's norm, s.s
+            # underflows to 0 only with every s_i^2), as a matrix-vector dot
+            small = vdot(s, s) <= 0
         else:
             small = snp.linalg.norm(s) <= self.xrtol * (self.xrtol + snp.linalg.norm(x1))
         grad_ok = _vecnorm(new.g, self.norm) <= self.gtol
