@@ -30,10 +30,10 @@ METHODS = ["BFGS", "CG", "Newton-CG", "L-BFGS-B", "trust-ncg", "trust-exact", "d
 NEEDS_HESS = {"Newton-CG", "trust-ncg", "trust-exact", "dogleg", "trust-krylov"}
 
 
-def solve_pair(pname, method):
+def solve_pair(pname, method, options=None):
     p = PROBLEMS[pname]
     x0 = np.array(p.x0, float)
-    ours = sopt.minimize(p.fun, snp.asarray(x0), method=method)
+    ours = sopt.minimize(p.fun, snp.asarray(x0), method=method, options=options)
     g = sciax.jit(sciax.grad(p.fun))
     h = sciax.jit(sciax.hessian(p.fun))
     kw = {}
@@ -45,14 +45,14 @@ def solve_pair(pname, method):
         warnings.simplefilter("ignore")
         try:
             ref = so.minimize(lambda x: float(p.fun(snp.asarray(x))), x0, method=method,
-                              **kw)
+                              options=options, **kw)
         except (np.linalg.LinAlgError, ValueError):  # dogleg on an indefinite hessian
             ref = None
     return ours, ref
 
 
 def _check(pname, method):
-    ours, ref = solve_pair(pname, method)
+    ours, ref = solve_pair(pname, method, CAP_LIMITED.get((pname, method)))
     if ref is None:
         pytest.skip(f"SciPy's {method} raises on {pname}")
     f, fr = float(ours.fun), float(ref.fun)
@@ -77,6 +77,21 @@ GTOL_LIMITED = {
     # iterations) or 2.3409e-5 (95) as XLA's loop kernels round, SciPy's 2.3229e-5
     # (98), the minimum 2.24997e-5.
     ("penalty1_4", "CG"),
+}
+
+
+# Cells where SciPy's default iteration cap falls while both libraries are still
+# descending, so that the f values at the cap compare two points of a descent
+# rather than two results; they are compared with a cap that both converge under.
+CAP_LIMITED = {
+    # Newton-CG's iterates crawl along Wood's saddle (f ~ 7.876) for hundreds of
+    # iterations and leave it at an iteration that rounding decides: ours and
+    # SciPy's part at the 16th digit at the second iteration (where XLA contracts
+    # a multiply-add into an FMA moves with the program's fusions).  Measured
+    # (2026-12-03) with the default cap 800: SciPy converges at 805 iterations
+    # (f = 0.0038 at 800), sciax at 792 to 1,048 depending on the build; with
+    # 2,000 both converge to f < 1e-12.
+    ("wood", "Newton-CG"): {"maxiter": 2000},
 }
 
 
