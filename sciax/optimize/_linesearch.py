@@ -560,10 +560,13 @@ def wolfe12(value_and_grad: Callable, x, p, f0, g0, alpha1, *, c1=1e-4, c2=0.9,
         ok_extra = accept(trial, f_t, g_t)
         m = _mt_test(c, trial, f_t, d_t, k)
         m["phase"] = mt_phase(m, ok_extra)
-        # dcsrch's interval update for the next trial; where the tests stopped
-        # More-Thuente it is discarded (the slots it writes are then unused, or
-        # rewritten by _to_zoom), so it needs no select of its own.
-        m, nstp = _mt_advance(m, k)
+        # dcsrch's interval update for the next trial, skipped where the tests
+        # stopped More-Thuente (the common case, the first trial accepted, then
+        # costs no dcstep: 16 -> 13 us a solve of 2-D Rosenbrock); its state is
+        # then kept as tested (the slots it writes are unused, or rewritten by
+        # _to_zoom).  Under vmap the cond is a select and the update is discarded.
+        m, nstp = lax.cond(m["phase"] == _PH_MT, lambda m: _mt_advance(m, k),
+                           lambda m: (m, m["stp"]), m)
         m = _to_zoom(m, zinit)
         z = dict(c, stp=trial, fe=f_t, ge=d_t, nfev=c["nfev"] + 1)
         upd = _zoom_update(zc, trial, f_t, d_t, ok_extra, f0, d0, c1, c2, amax, 10)
