@@ -15,7 +15,7 @@ import sciax.numpy as snp
 from sciax import lax
 
 from sciax.optimize._base import (RUNNING, AbstractMinimizer, Status, reason_index)
-from sciax.optimize._linesearch import initial_step, wolfe12
+from sciax.optimize._linesearch import initial_step, vdot, wolfe12
 
 
 def _vecnorm(x, ord):
@@ -84,27 +84,30 @@ class BFGSMinimizer(AbstractMinimizer):
     def step(self, obj, st, lb, ub):
         H = st.mat
         p = -(H @ st.g)
-        d0 = snp.dot(st.g, p)
+        d0 = vdot(st.g, p)
         ls = wolfe12(obj.value_and_grad, st.x, p, st.f, st.g,
                           initial_step(st.f, st.f_prev, d0), c1=self.c1, c2=self.c2)
         s = ls["alpha"] * p
         x1 = st.x + s
         y = ls["g"] - st.g
-        rho_inv = snp.dot(y, s)
+        Hy = H @ y
+        # y.s and y.Hy as one matrix-vector product (see vdot)
+        rho_inv, yHy = snp.stack([s, Hy]) @ y
         rho = snp.where(rho_inv == 0, 1000.0, 1.0 / snp.where(rho_inv == 0, 1.0,
                                                                 rho_inv))
-        Hy = H @ y
         # (I - rho s y^T) H (I - rho y s^T) + rho s s^T, expanded.
         H1 = (H - rho * (snp.outer(s, Hy) + snp.outer(Hy, s))
-              + (rho * rho * snp.dot(y, Hy) + rho) * snp.outer(s, s))
+              + (rho * rho * yHy + rho) * snp.outer(s, s))
         ok = ls["ok"]
         new = LineSearchState(
             x=snp.where(ok, x1, st.x), f=snp.where(ok, ls["f"], st.f),
             g=snp.where(ok, ls["g"], st.g), f_prev=snp.where(ok, st.f, st.f_prev),
             mat=snp.where(ok, H1, H), nfev=st.nfev + ls["nfev"],
             njev=st.njev + ls["nfev"], nhev=st.nhev, last_step=s)
-        if self.xrtol == 0:  # SciPy's default: |s| <= 0, without the two norms
-            small = ~snp.any(s != 0)
+        if self.xrtol == 0:
+            # SciPy's default: |s| <= 0, i.e. s.s <= 0 (as numpy's norm, s.s
+            # underflows to 0 only with every s_i^2), as a matrix-vector dot
+            small = vdot(s, s) <= 0
         else:
             small = snp.linalg.norm(s) <= self.xrtol * (self.xrtol + snp.linalg.norm(x1))
         grad_ok = _vecnorm(new.g, self.norm) <= self.gtol
