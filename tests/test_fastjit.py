@@ -121,6 +121,64 @@ def test_least_recently_used_order_follows_hits():
     assert [k[1] for k in f._cache] == [a.aval.key, c.aval.key]
 
 
+def test_repeated_hits_keep_the_order_and_see_evictions_and_clears():
+    """The C path remembers its last hit and skips the lookup and the move
+    for the same signature; order, evictions and clears stay as on the
+    Python path."""
+    compiled = []
+    f = sciax.jit(lambda x: compiled.append(x.shape) or x + 1)
+    a, b, c = snp.ones(1), snp.ones(2), snp.ones(3)
+    for x in (a, b, a, a, a, b, b):
+        _same(f(x), f._call(x))
+    assert [k[1] for k in f._cache] == [a.aval.key, b.aval.key]
+    f(a), f(a)  # repeated hits: a is the most recently used
+    assert [k[1] for k in f._cache] == [b.aval.key, a.aval.key]
+    old = f._cache.maxsize
+    f._cache.maxsize = 2
+    try:
+        f(c)  # evicts b
+        f(c)
+        assert [k[1] for k in f._cache] == [a.aval.key, c.aval.key]
+        f(a), f(a)
+        assert [k[1] for k in f._cache] == [c.aval.key, a.aval.key]
+    finally:
+        f._cache.maxsize = old
+    assert compiled == [(1,), (2,), (3,)]
+    f(a), f(a)
+    (stale,) = (e for k, e in f._cache.items() if k[1] == a.aval.key)
+
+    def boom(bufs):
+        raise AssertionError("a cleared entry ran")
+    stale.fast = (boom, *stale.fast[1:])
+    f._cache.clear()  # the remembered entry is gone: compiled again
+    _same(f(a), a + 1)
+    _same(f(a), a + 1)
+    assert len(f._cache) == 1
+    entry = next(iter(f._cache.values()))  # a replaced fast tuple is read each call
+    assert entry is not stale
+    real = entry.fast
+    entry.fast = (lambda bufs: real[0](bufs), *real[1:])
+    try:
+        _same(f(a), a + 1)
+    finally:
+        entry.fast = real
+
+
+def test_tuple_results_are_built_in_c_other_trees_by_the_registry():
+    import collections
+    pair = collections.namedtuple("pair", "p q")
+    xs = (snp.arange(3.0), snp.ones(()))
+    cases = [lambda xs: (xs[0] + 1, xs[1] * 2), lambda xs: (xs[0],),
+             lambda xs: (), lambda xs: [xs[0] + 1, xs[1]],
+             lambda xs: pair(xs[0], xs[1]), lambda xs: (xs[0], (xs[1],)),
+             lambda xs: ((xs[0] + xs[1]),) * 3]
+    for fun in cases:
+        f = sciax.jit(fun)
+        out = _both(f, xs)
+        assert type(out) is type(fun(xs))
+        _same(f(xs), out)
+
+
 def test_under_transformations_the_python_path_traces():
     f = sciax.jit(lambda x: snp.sin(x) * x)
     x = snp.asarray(0.7)

@@ -266,6 +266,12 @@ def _check_hashable(value: Any, what: str) -> None:
             "so they must be hashable, e.g. a tuple instead of a list") from None
 
 
+@functools.lru_cache(maxsize=64)
+def _tuple_tree(n: int) -> Any:
+    """The tree of a tuple of ``n`` arrays."""
+    return _flatten((0,) * n)[1]
+
+
 class _Entry:
     """A compiled signature of a jitted function, laid out for the hot path:
     ``run(bufs).consume_with_handlers(handlers)`` executes (jaxlib's
@@ -285,9 +291,11 @@ class _Entry:
         self.single = (self.out_avals[0] if len(self.out_avals) == 1
                        and out_tree.num_nodes == 1 and out_tree.num_leaves == 1
                        else None)
-        # the same, as one tuple for the C hot path (sciax/_src/_fastjit.c)
+        # the same, as one tuple for the C hot path (sciax/_src/_fastjit.c),
+        # which builds a result that is a flat tuple of arrays itself
+        flat_out = out_tree == _tuple_tree(len(self.out_avals))
         self.fast = (self.run, self.handlers, self.single, out_tree, self.out_avals,
-                     tuple(const_bufs))
+                     tuple(const_bufs), flat_out)
 
 
 class Lowered:
@@ -338,7 +346,7 @@ def _fast_base() -> type:
     if _fastjit is None or os.environ.get("SCIAX_NO_FASTJIT", "") not in ("", "0"):
         return object
     _fastjit.configure(Array, _state, eval_trace, _FLAT, _POSITIONAL, _flatten,
-                       scalar_array)
+                       scalar_array, ShapedArray)
     return _fastjit.FastJit
 
 
