@@ -361,6 +361,8 @@ def _clear_jit_caches(name: str, value: Any) -> None:
             f._cache.clear()
             f._trace_cache.clear()
             f._call_cache.clear()
+            if _FastBase is not object:  # the C path's last hit goes too
+                f._set_fast(None if f._has_statics else f._cache, f._call)
 
 
 config.on_change(_clear_jit_caches)
