@@ -257,6 +257,38 @@ def test_python_scalars_become_their_cached_arrays_on_both_paths():
     _both(h, (2, [3.0]))
 
 
+def test_numpy_arrays_are_transferred_on_both_paths():
+    """NumPy arguments take the C path too: one transfer each, keyed by the
+    canonical abstract value, as the Python path keys them."""
+    f = sciax.jit(lambda x, ys: x * 2 + ys[0] - ys[1])
+    x = np.arange(6.0).reshape(2, 3)
+    ys = (np.ones(3, np.float32), np.arange(3))  # promotion, an int argument
+    out = _both(f, x, ys)
+    np.testing.assert_array_equal(out, x * 2 + 1 - np.arange(3))
+    _both(f, x.T.copy().T, ys)  # a non-contiguous array: same signature
+    _both(f, snp.asarray(x), ys)  # an Array of the same type: same signature
+    assert len(f._cache) == 1
+    _both(f, x.astype(np.int32), ys)
+    assert len(f._cache) == 2
+    g = sciax.jit(lambda a: a + 1)
+    _both(g, np.array(2.5))  # 0-d
+    _both(g, np.zeros((0, 2)))
+    with pytest.raises(TypeError):
+        g(np.array(["a"]))
+    with pytest.raises(TypeError):
+        g._call(np.array(["a"]))
+    sciax.config.update("enable_x64", False)
+    try:
+        out = _both(g, np.arange(3.0))  # narrowed to 32 bits after the change
+        assert out.dtype == np.float32
+    finally:
+        sciax.config.update("enable_x64", True)
+    assert g(np.arange(3.0)).dtype == np.float64
+    from sciax._src.backend.array import device_put
+    w = device_put(np.arange(3.0), weak_type=True)  # the backend's keeps weak types
+    assert w.aval.weak_type and not device_put(np.arange(3.0)).aval.weak_type
+
+
 def test_a_scalar_out_of_range_raises_as_on_the_python_path():
     f = sciax.jit(lambda n: n + 1)
     f(1), f(2)

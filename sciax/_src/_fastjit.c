@@ -6,7 +6,8 @@
  * sciax Arrays.  In Python those steps cost about 1.9 us per call on top of
  * the executable's own ~3 us, against ~0.8 us for JAX's C++ fast path.  This
  * module does the same steps in C for the commonest calls -- positional
- * arguments that are Arrays, Python scalars, or tuples and lists of them, no
+ * arguments that are Arrays, Python scalars, NumPy arrays (each transferred by
+ * the Python function it is given), or tuples and lists of them, no
  * keyword arguments,
  * outside any transformation -- and hands
  * every other call (and every miss) to the Python method it is given, which
@@ -47,6 +48,8 @@ static PyObject *g_positional = NULL;     /* the key's tag: positional pytrees *
 static PyObject *g_flatten = NULL;        /* the pytree registry's flatten */
 static PyObject *g_scalar = NULL;         /* Python scalar -> its cached 0-d Array */
 static PyTypeObject *g_aval_type = NULL;  /* ShapedArray (exact type only) */
+static PyTypeObject *g_ndarray_type = NULL; /* numpy.ndarray (exact type only) */
+static PyObject *g_ndarray = NULL;        /* NumPy array -> its Array (a transfer) */
 static Py_ssize_t g_off_buf = -1, g_off_aval = -1, g_off_npy = -1, g_off_key = -1;
 /* Tree structures of tuples and lists of Arrays, as a signature of small
    ints -> the registry's treedef: flattening those in C costs far less than
@@ -97,10 +100,11 @@ static PyObject *
 configure(PyObject *mod, PyObject *args)
 {
     PyObject *array_type, *state, *eval_trace, *flat, *positional, *flatten, *scalar,
-        *aval_type;
-    if (!PyArg_ParseTuple(args, "O!OOOOOOO!", &PyType_Type, &array_type, &state,
+        *aval_type, *ndarray_type, *ndarray;
+    if (!PyArg_ParseTuple(args, "O!OOOOOOO!O!O", &PyType_Type, &array_type, &state,
                           &eval_trace, &flat, &positional, &flatten, &scalar,
-                          &PyType_Type, &aval_type))
+                          &PyType_Type, &aval_type, &PyType_Type, &ndarray_type,
+                          &ndarray))
         return NULL;
     Py_ssize_t ob, oa, on, ok;
     if (slot_offset((PyTypeObject *)array_type, "_buf", &ob) < 0
@@ -110,6 +114,10 @@ configure(PyObject *mod, PyObject *args)
         return NULL;
     Py_INCREF(aval_type);
     Py_XSETREF(g_aval_type, (PyTypeObject *)aval_type);
+    Py_INCREF(ndarray_type);
+    Py_XSETREF(g_ndarray_type, (PyTypeObject *)ndarray_type);
+    Py_INCREF(ndarray);
+    Py_XSETREF(g_ndarray, ndarray);
     g_off_key = ok;
     Py_INCREF(array_type);
     Py_INCREF(state);
@@ -156,7 +164,14 @@ is_scalar(PyObject *x)
            || PyComplex_CheckExact(x);
 }
 
-/* Walk exact tuples and lists down to exact Arrays (or Python scalars), appending the leaves to
+/* A leaf the hit path takes: an exact Array, Python scalar or NumPy array. */
+static int
+is_leaf(PyObject *x)
+{
+    return Py_TYPE(x) == g_array_type || is_scalar(x) || Py_TYPE(x) == g_ndarray_type;
+}
+
+/* Walk exact tuples and lists down to exact Arrays (or Python scalars, NumPy arrays), appending the leaves to
    ``leaves`` and the structure to ``sig`` (-1 an Array, 2L a tuple of L
    items, 2L + 1 a list); 0 on success, 1 for anything else (take the
    registry), -1 on error. */
@@ -165,7 +180,7 @@ walk(PyObject *x, PyObject **leaves, Py_ssize_t *nl, long *sig, Py_ssize_t *ns)
 {
     if (*ns >= 2 * MAX_LEAVES)
         return 1;
-    if (Py_TYPE(x) == g_array_type || is_scalar(x)) {
+    if (is_leaf(x)) {
         if (*nl >= MAX_LEAVES)
             return 1;
         leaves[(*nl)++] = x;
@@ -261,7 +276,7 @@ fast_call(FastJit *self, PyObject *args)
     int flat = 1;
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *a = PyTuple_GET_ITEM(args, i);
-        if (Py_TYPE(a) != g_array_type && !is_scalar(a)) {
+        if (!is_leaf(a)) {
             flat = 0;
             break;
         }
@@ -276,7 +291,8 @@ fast_call(FastJit *self, PyObject *args)
     for (Py_ssize_t i = 0; i < nl; i++) {
         if (Py_TYPE(leaves[i]) == g_array_type)
             continue;
-        PyObject *arr = PyObject_CallOneArg(g_scalar, leaves[i]);
+        PyObject *arr = PyObject_CallOneArg(
+            Py_TYPE(leaves[i]) == g_ndarray_type ? g_ndarray : g_scalar, leaves[i]);
         if (arr == NULL || Py_TYPE(arr) != g_array_type) {
             Py_XDECREF(arr);
             PyErr_Clear(); /* e.g. an int out of range: the Python path says so */
@@ -803,7 +819,7 @@ static PyTypeObject EagerHitType = {
 static PyMethodDef module_methods[] = {
     {"configure", configure, METH_VARARGS,
      "configure(Array, trace_state, eval_trace, flat_tag, positional_tag, flatten, "
-     "scalar_array, ShapedArray)"},
+     "scalar_array, ShapedArray, numpy.ndarray, ndarray_array)"},
     {NULL, NULL, 0, NULL},
 };
 

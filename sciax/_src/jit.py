@@ -19,10 +19,13 @@ import weakref
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+import numpy as np
+
 from sciax._src import compile_log, dispatch
 from sciax._src.config import config
 from sciax._src.backend.array import Array
-from sciax._src.backend.array import device_put as _device_put, scalar_array
+from sciax._src.backend.array import (device_put as _device_put, ndarray_array,
+                                      scalar_array)
 from sciax._src.backend.pytree import registry
 
 try:  # the optional C accelerator of the cache-hit path (built by setup.py)
@@ -346,7 +349,7 @@ def _fast_base() -> type:
     if _fastjit is None or os.environ.get("SCIAX_NO_FASTJIT", "") not in ("", "0"):
         return object
     _fastjit.configure(Array, _state, eval_trace, _FLAT, _POSITIONAL, _flatten,
-                       scalar_array, ShapedArray)
+                       scalar_array, ShapedArray, np.ndarray, ndarray_array)
     return _fastjit.FastJit
 
 
