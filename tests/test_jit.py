@@ -436,3 +436,20 @@ def test_one_kernel_only_for_small_exact_programs():
     finally:
         sciax.config.update("cpu_loop_kernel_bytes", old)
     assert lowering._SEQUENTIAL_KERNELS == 8
+
+
+def test_constants_of_dead_code_are_not_passed():
+    import sciax.numpy as snp
+    big = snp.arange(1000.0)
+    used = snp.arange(3.0)
+
+    def f(x):
+        _ = x * big.sum()  # dead: its constant is not an argument of the program
+        return x + used
+    jf = sciax.jit(f)
+    np.testing.assert_array_equal(np.asarray(jf(np.ones(3))), [1.0, 2.0, 3.0])
+    entry = next(iter(jf._cache.values()))
+    assert [np.asarray(b).shape for b in entry.const_bufs] in ([(3,)], [])
+    g = sciax.jit(sciax.grad(lambda a: snp.linalg.slogdet(a)[1]))
+    a = np.eye(4) * 3 + np.ones((4, 4))
+    np.testing.assert_allclose(np.asarray(g(a)), np.linalg.inv(a).T, rtol=1e-13)

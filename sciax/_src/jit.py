@@ -44,7 +44,8 @@ _ARRAY = frozenset({Array})
 _FLAT = object()
 _POSITIONAL = object()
 from sciax._src.core.avals import ShapedArray, get_aval
-from sciax._src.core.jaxpr import ClosedJaxpr, Jaxpr, close_over_consts, eval_jaxpr
+from sciax._src.core.jaxpr import (ClosedJaxpr, Jaxpr, Var, close_over_consts,
+                                   eval_jaxpr)
 from sciax._src.core.trace import (Primitive, Tracer, UnexpectedTracerError, _state,
                                    eval_trace, set_current_trace)
 from sciax._src.interpreters import ad, batching, lowering, partial_eval as pe
@@ -267,6 +268,20 @@ def _check_hashable(value: Any, what: str) -> None:
             f"static argument {what} of type {type(value).__name__} is not hashable "
             f"(value {value!r:.60}): static arguments form part of the jit cache key, "
             "so they must be hashable, e.g. a tuple instead of a list") from None
+
+
+def _used_consts(jaxpr: Jaxpr, consts: Sequence[Any]) -> tuple[Jaxpr, list]:
+    """``jaxpr`` without the constvars that no equation or output reads, and
+    the remaining consts: dead code removed after tracing (the sign of a
+    determinant under ``grad``, say) leaves its constants behind, and every
+    call would pass their buffers."""
+    used = {v for e in jaxpr.eqns for v in e.invars if type(v) is Var}
+    used.update(v for v in jaxpr.outvars if type(v) is Var)
+    keep = [i for i, v in enumerate(jaxpr.constvars) if v in used]
+    if len(keep) == len(jaxpr.constvars):
+        return jaxpr, list(consts)
+    return (Jaxpr([jaxpr.constvars[i] for i in keep], jaxpr.invars, jaxpr.outvars,
+                  jaxpr.eqns), [consts[i] for i in keep])
 
 
 @functools.lru_cache(maxsize=64)
@@ -551,9 +566,10 @@ class JitWrapped(_FastBase):
         t0 = time.perf_counter()
         closed, out_tree = self._trace(in_tree, statics, avals)
         t1 = time.perf_counter()
-        exe = dispatch.compile_jaxpr(closed.jaxpr)
+        jaxpr, consts = _used_consts(closed.jaxpr, closed.consts)
+        exe = dispatch.compile_jaxpr(jaxpr)
         const_bufs = []
-        for c in closed.consts:
+        for c in consts:
             if isinstance(c, Tracer):
                 raise UnexpectedTracerError(c)
             const_bufs.append(dispatch.to_buffer(c)[0])
