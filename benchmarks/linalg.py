@@ -18,7 +18,8 @@ well-conditioned random matrices:
 
 Each figure is the median over rounds in which the three libraries take
 turns, so a change of machine load hits all columns alike; each round waits
-for its result.  The script checks that the libraries agree before timing.
+for its result, and the order rotates from round to round, so that no library
+always runs right after SciPy's (multithreaded OpenBLAS) call.  The script checks that the libraries agree before timing.
 JAX is imported after sciax has made its client (it is needed only here).
 """
 
@@ -113,10 +114,13 @@ def _run(case: tuple, rounds: int, budget: float) -> tuple[float, float, float]:
     _agree(name, outs)
     times: list[list[float]] = [[], [], []]
     t_end = time.perf_counter() + budget
+    fns = (fs, fj, fn)
     for r in range(rounds):
-        for i, f in enumerate((fs, fj, fn)):
+        # the order rotates: a library's call after SciPy's finds OpenBLAS's
+        # threads still spinning, which on a machine of few cores slows it
+        for i in (r % 3, (r + 1) % 3, (r + 2) % 3):
             t0 = time.perf_counter()
-            _block(f(*args))
+            _block(fns[i](*args))
             times[i].append(time.perf_counter() - t0)
         if r >= 2 and time.perf_counter() > t_end:
             break

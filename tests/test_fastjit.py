@@ -121,6 +121,64 @@ def test_least_recently_used_order_follows_hits():
     assert [k[1] for k in f._cache] == [a.aval.key, c.aval.key]
 
 
+def test_repeated_hits_keep_the_order_and_see_evictions_and_clears():
+    """The C path remembers its last hit and skips the lookup and the move
+    for the same signature; order, evictions and clears stay as on the
+    Python path."""
+    compiled = []
+    f = sciax.jit(lambda x: compiled.append(x.shape) or x + 1)
+    a, b, c = snp.ones(1), snp.ones(2), snp.ones(3)
+    for x in (a, b, a, a, a, b, b):
+        _same(f(x), f._call(x))
+    assert [k[1] for k in f._cache] == [a.aval.key, b.aval.key]
+    f(a), f(a)  # repeated hits: a is the most recently used
+    assert [k[1] for k in f._cache] == [b.aval.key, a.aval.key]
+    old = f._cache.maxsize
+    f._cache.maxsize = 2
+    try:
+        f(c)  # evicts b
+        f(c)
+        assert [k[1] for k in f._cache] == [a.aval.key, c.aval.key]
+        f(a), f(a)
+        assert [k[1] for k in f._cache] == [c.aval.key, a.aval.key]
+    finally:
+        f._cache.maxsize = old
+    assert compiled == [(1,), (2,), (3,)]
+    f(a), f(a)
+    (stale,) = (e for k, e in f._cache.items() if k[1] == a.aval.key)
+
+    def boom(bufs):
+        raise AssertionError("a cleared entry ran")
+    stale.fast = (boom, *stale.fast[1:])
+    f._cache.clear()  # the remembered entry is gone: compiled again
+    _same(f(a), a + 1)
+    _same(f(a), a + 1)
+    assert len(f._cache) == 1
+    entry = next(iter(f._cache.values()))  # a replaced fast tuple is read each call
+    assert entry is not stale
+    real = entry.fast
+    entry.fast = (lambda bufs: real[0](bufs), *real[1:])
+    try:
+        _same(f(a), a + 1)
+    finally:
+        entry.fast = real
+
+
+def test_tuple_results_are_built_in_c_other_trees_by_the_registry():
+    import collections
+    pair = collections.namedtuple("pair", "p q")
+    xs = (snp.arange(3.0), snp.ones(()))
+    cases = [lambda xs: (xs[0] + 1, xs[1] * 2), lambda xs: (xs[0],),
+             lambda xs: (), lambda xs: [xs[0] + 1, xs[1]],
+             lambda xs: pair(xs[0], xs[1]), lambda xs: (xs[0], (xs[1],)),
+             lambda xs: ((xs[0] + xs[1]),) * 3]
+    for fun in cases:
+        f = sciax.jit(fun)
+        out = _both(f, xs)
+        assert type(out) is type(fun(xs))
+        _same(f(xs), out)
+
+
 def test_under_transformations_the_python_path_traces():
     f = sciax.jit(lambda x: snp.sin(x) * x)
     x = snp.asarray(0.7)
@@ -197,6 +255,38 @@ def test_python_scalars_become_their_cached_arrays_on_both_paths():
     h = sciax.jit(lambda ps: ps[0] * ps[1][0])
     _both(h, (2.0, [snp.ones(2)]))
     _both(h, (2, [3.0]))
+
+
+def test_numpy_arrays_are_transferred_on_both_paths():
+    """NumPy arguments take the C path too: one transfer each, keyed by the
+    canonical abstract value, as the Python path keys them."""
+    f = sciax.jit(lambda x, ys: x * 2 + ys[0] - ys[1])
+    x = np.arange(6.0).reshape(2, 3)
+    ys = (np.ones(3, np.float32), np.arange(3))  # promotion, an int argument
+    out = _both(f, x, ys)
+    np.testing.assert_array_equal(out, x * 2 + 1 - np.arange(3))
+    _both(f, x.T.copy().T, ys)  # a non-contiguous array: same signature
+    _both(f, snp.asarray(x), ys)  # an Array of the same type: same signature
+    assert len(f._cache) == 1
+    _both(f, x.astype(np.int32), ys)
+    assert len(f._cache) == 2
+    g = sciax.jit(lambda a: a + 1)
+    _both(g, np.array(2.5))  # 0-d
+    _both(g, np.zeros((0, 2)))
+    with pytest.raises(TypeError):
+        g(np.array(["a"]))
+    with pytest.raises(TypeError):
+        g._call(np.array(["a"]))
+    sciax.config.update("enable_x64", False)
+    try:
+        out = _both(g, np.arange(3.0))  # narrowed to 32 bits after the change
+        assert out.dtype == np.float32
+    finally:
+        sciax.config.update("enable_x64", True)
+    assert g(np.arange(3.0)).dtype == np.float64
+    from sciax._src.backend.array import device_put
+    w = device_put(np.arange(3.0), weak_type=True)  # the backend's keeps weak types
+    assert w.aval.weak_type and not device_put(np.arange(3.0)).aval.weak_type
 
 
 def test_a_scalar_out_of_range_raises_as_on_the_python_path():

@@ -347,3 +347,109 @@ def test_jit_with_a_collective_under_vmap_jvp_and_grad():
     np.testing.assert_allclose(np.asarray(g), np.full(3, 12.0))
     g = sciax.vmap(sciax.grad(lambda x: lax.psum(x, "i")), axis_name="i")(xs)
     np.testing.assert_allclose(np.asarray(g), np.full(3, 3.0))
+
+
+# -- small programs of many outputs: one kernel (sciax/_src/interpreters/lowering.py) --
+
+def _one_kernel_and_separate(fun, *args):
+    """``fun`` jitted as lowered by default (one kernel) and with the rule off
+    (XLA's separate kernels): the results must agree bit for bit."""
+    from sciax._src.interpreters import lowering
+    f = sciax.jit(fun)
+    assert "xla_cpu_small_call" in f.lower(*args).as_text()
+    a = f(*args)
+    old = lowering._SEQUENTIAL_KERNELS
+    lowering._SEQUENTIAL_KERNELS = 10 ** 9
+    try:
+        g = sciax.jit(fun)
+        assert "xla_cpu_small_call" not in g.lower(*args).as_text()
+        b = g(*args)
+    finally:
+        lowering._SEQUENTIAL_KERNELS = old
+    la, ta = sciax.tree_util.tree_flatten(a)
+    lb, tb = sciax.tree_util.tree_flatten(b)
+    assert ta == tb
+    for x, y in zip(la, lb):
+        x, y = np.asarray(x), np.asarray(y)
+        assert x.dtype == y.dtype and x.shape == y.shape
+        np.testing.assert_array_equal(x, y)  # NaNs in the same places
+        assert np.array_equal(np.signbit(x), np.signbit(y))
+
+
+def test_many_small_outputs_run_as_one_kernel_with_the_same_bits():
+    import sciax.numpy as snp
+    rng = np.random.default_rng(0)
+    shapes = [(3,), (), (2, 5), (0,), (4,), (7,), (1,), (3, 3), (6,), (2,)]
+    ps = tuple(rng.standard_normal(s) for s in shapes)
+    gs = tuple(rng.standard_normal(s) for s in shapes)
+
+    def step(ps, gs, lr):  # a pytree of parameters updated leaf by leaf
+        m = [0.9 * g + 0.1 * g * g for g in gs]
+        return tuple(p - lr * u / (snp.sqrt(snp.abs(u)) + 1e-8) for p, u in zip(ps, m))
+    _one_kernel_and_separate(step, ps, gs, 0.1)
+    # arguments no instruction reads (XLA aborted on those before the call
+    # returned its parameters), pass-through, duplicated and constant outputs
+    _one_kernel_and_separate(lambda ps: tuple(ps[0] + i for i in range(10)), ps)
+    _one_kernel_and_separate(lambda ps: (2.0,) * 9 + (np.arange(3.0), snp.ones(2)), ps)
+    _one_kernel_and_separate(lambda ps: ps + (ps[0] * 2,) * 3, ps)
+    _one_kernel_and_separate(
+        sciax.grad(lambda ps: sum(snp.sum(p * 3.0) for p in ps)), ps)
+    # special values, rounding and conversions, layout operations
+    v = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 2.5, -2.5, 0.5, 1.5, 3e9, -3e9,
+                  1e300, -1e-310, 5e-324])
+    for dt in (np.float64, np.float32):
+        with np.errstate(over="ignore"):
+            xs = (v.astype(dt),) * 10
+        _one_kernel_and_separate(lambda xs: (
+            xs[0].astype(np.int32), xs[1].astype(np.uint32), snp.round(xs[2]),
+            snp.sign(xs[3]), snp.maximum(xs[4], 0.0), snp.minimum(xs[5], xs[5][0]),
+            snp.sqrt(xs[6]), xs[7] / xs[8][3], snp.floor(xs[9]), xs[0].astype(np.int64),
+            snp.clip(xs[2], -1.0, 1.0), (xs[3] > xs[4]).astype(np.int8),
+            snp.where(xs[1] > 0, xs[1], -xs[1])), xs)
+    m = tuple(rng.standard_normal((4, 3)).astype(np.float32) for _ in range(10))
+    _one_kernel_and_separate(lambda m: (
+        m[0].T, m[1].reshape(12), m[2][1:3, ::2], snp.concatenate([m[3], m[4]]),
+        snp.broadcast_to(m[5][0], (2, 4, 3)), lax.iota(np.int32, 5) + 1, m[6][:, 0],
+        snp.expand_dims(m[7], 0), m[8] * 2, m[9][None]), m)
+    ints = tuple(rng.integers(-5, 5, size=4).astype(np.int32) for _ in range(10))
+    _one_kernel_and_separate(lambda xs: (
+        xs[0] + 1, xs[1] * 2, -xs[2], abs(xs[3]), xs[4] > 0, (xs[5] & 3) | 1,
+        snp.maximum(xs[6], 0), lax.div(xs[7], xs[7] - xs[7]), lax.div(xs[8], 3),
+        lax.div(xs[9] * 0 + np.int32(-2 ** 31), xs[9] * 0 - 1)), ints)
+
+
+def test_one_kernel_only_for_small_exact_programs():
+    from sciax._src.interpreters import lowering
+    x = np.ones(3)
+    def lowered(f, *a):
+        return "xla_cpu_small_call" in sciax.jit(f).lower(*a).as_text()
+    assert lowered(lambda x: (x + 1,) * 9, x)
+    assert not lowered(lambda x: (x + 1,) * 8, x)  # XLA runs these in sequence
+    assert not lowered(lambda x: (lax.exp(x),) * 9, x)  # not an exact operation
+    assert not lowered(lambda x: (x.sum(),) * 9, x)  # reductions: XLA's kernels
+    assert not lowered(lambda x: (x + 1,) * 9, np.ones(1 << 14))  # 128 kB values
+    assert not lowered(lambda x: (x + 1,) * 9, np.ones(3, np.complex128))
+    old = sciax.config.cpu_loop_kernel_bytes
+    sciax.config.update("cpu_loop_kernel_bytes", 0)
+    try:
+        assert not lowered(lambda x: (x + 1,) * 9, x)  # turned off
+    finally:
+        sciax.config.update("cpu_loop_kernel_bytes", old)
+    assert lowering._SEQUENTIAL_KERNELS == 8
+
+
+def test_constants_of_dead_code_are_not_passed():
+    import sciax.numpy as snp
+    big = snp.arange(1000.0)
+    used = snp.arange(3.0)
+
+    def f(x):
+        _ = x * big.sum()  # dead: its constant is not an argument of the program
+        return x + used
+    jf = sciax.jit(f)
+    np.testing.assert_array_equal(np.asarray(jf(np.ones(3))), [1.0, 2.0, 3.0])
+    entry = next(iter(jf._cache.values()))
+    assert [np.asarray(b).shape for b in entry.const_bufs] in ([(3,)], [])
+    g = sciax.jit(sciax.grad(lambda a: snp.linalg.slogdet(a)[1]))
+    a = np.eye(4) * 3 + np.ones((4, 4))
+    np.testing.assert_allclose(np.asarray(g(a)), np.linalg.inv(a).T, rtol=1e-13)

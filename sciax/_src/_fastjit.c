@@ -6,7 +6,8 @@
  * sciax Arrays.  In Python those steps cost about 1.9 us per call on top of
  * the executable's own ~3 us, against ~0.8 us for JAX's C++ fast path.  This
  * module does the same steps in C for the commonest calls -- positional
- * arguments that are Arrays, Python scalars, or tuples and lists of them, no
+ * arguments that are Arrays, Python scalars, NumPy arrays (each transferred by
+ * the Python function it is given), or tuples and lists of them, no
  * keyword arguments,
  * outside any transformation -- and hands
  * every other call (and every miss) to the Python method it is given, which
@@ -20,9 +21,19 @@
  *           (tree, POSITIONAL, leaf keys...)      (leaves, tree = flatten(args))
  *   entry = self._cache[key]            (a miss -> the Python path)
  *   self._cache.move_to_end(key)        (only when it holds > 1 entries)
- *   run, handlers, single, out_tree, out_avals, const_bufs = entry.fast
+ *   run, handlers, single, out_tree, out_avals, const_bufs, flat_out = entry.fast
  *   outs  = run([*const_bufs, a0._buf, ...]).consume_with_handlers(handlers)
  *   return Array(outs[0], single) or out_tree.unflatten([Array(b, a) ...])
+ *          (a tuple of the Arrays, built here, when flat_out: out_tree is one)
+ *
+ * A repeated signature skips the key's hash, the lookup and the move: each
+ * jitted function remembers its last hit (the key, its entry, and the cache's
+ * length and ``removals`` then).  When the new call's key would hold the very
+ * same objects (the tree, and each leaf's ``aval.key``, compared by identity),
+ * no entry has left the cache since (``removals``) and none was added (its
+ * length), the entry is the same and already the most recently used: every
+ * change of the cache's order other than by this path's own hits goes through
+ * the Python call (a miss, any other call), which forgets the memo.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -36,7 +47,10 @@ static PyObject *g_flat = NULL;           /* the key's tag: one Array per argume
 static PyObject *g_positional = NULL;     /* the key's tag: positional pytrees */
 static PyObject *g_flatten = NULL;        /* the pytree registry's flatten */
 static PyObject *g_scalar = NULL;         /* Python scalar -> its cached 0-d Array */
-static Py_ssize_t g_off_buf = -1, g_off_aval = -1, g_off_npy = -1;
+static PyTypeObject *g_aval_type = NULL;  /* ShapedArray (exact type only) */
+static PyTypeObject *g_ndarray_type = NULL; /* numpy.ndarray (exact type only) */
+static PyObject *g_ndarray = NULL;        /* NumPy array -> its Array (a transfer) */
+static Py_ssize_t g_off_buf = -1, g_off_aval = -1, g_off_npy = -1, g_off_key = -1;
 /* Tree structures of tuples and lists of Arrays, as a signature of small
    ints -> the registry's treedef: flattening those in C costs far less than
    a call of the registry (0.1 against 0.6 us for a tuple of three). */
@@ -51,7 +65,19 @@ typedef struct {
     PyObject_HEAD
     PyObject *cache; /* the signature cache (an OrderedDict) */
     PyObject *slow;  /* the Python call: slow(*args, **kwargs) */
+    /* the last hit: its key and entry, and the cache's removals and length
+       then (see the header); NULL when forgotten */
+    PyObject *m_key, *m_entry, *m_removals;
+    Py_ssize_t m_len;
 } FastJit;
+
+static void
+forget(FastJit *self)
+{
+    Py_CLEAR(self->m_key);
+    Py_CLEAR(self->m_entry);
+    Py_CLEAR(self->m_removals);
+}
 
 static int
 slot_offset(PyTypeObject *type, const char *name, Py_ssize_t *off)
@@ -73,15 +99,26 @@ slot_offset(PyTypeObject *type, const char *name, Py_ssize_t *off)
 static PyObject *
 configure(PyObject *mod, PyObject *args)
 {
-    PyObject *array_type, *state, *eval_trace, *flat, *positional, *flatten, *scalar;
-    if (!PyArg_ParseTuple(args, "O!OOOOOO", &PyType_Type, &array_type, &state,
-                          &eval_trace, &flat, &positional, &flatten, &scalar))
+    PyObject *array_type, *state, *eval_trace, *flat, *positional, *flatten, *scalar,
+        *aval_type, *ndarray_type, *ndarray;
+    if (!PyArg_ParseTuple(args, "O!OOOOOOO!O!O", &PyType_Type, &array_type, &state,
+                          &eval_trace, &flat, &positional, &flatten, &scalar,
+                          &PyType_Type, &aval_type, &PyType_Type, &ndarray_type,
+                          &ndarray))
         return NULL;
-    Py_ssize_t ob, oa, on;
+    Py_ssize_t ob, oa, on, ok;
     if (slot_offset((PyTypeObject *)array_type, "_buf", &ob) < 0
         || slot_offset((PyTypeObject *)array_type, "aval", &oa) < 0
-        || slot_offset((PyTypeObject *)array_type, "_npy", &on) < 0)
+        || slot_offset((PyTypeObject *)array_type, "_npy", &on) < 0
+        || slot_offset((PyTypeObject *)aval_type, "key", &ok) < 0)
         return NULL;
+    Py_INCREF(aval_type);
+    Py_XSETREF(g_aval_type, (PyTypeObject *)aval_type);
+    Py_INCREF(ndarray_type);
+    Py_XSETREF(g_ndarray_type, (PyTypeObject *)ndarray_type);
+    Py_INCREF(ndarray);
+    Py_XSETREF(g_ndarray, ndarray);
+    g_off_key = ok;
     Py_INCREF(array_type);
     Py_INCREF(state);
     Py_INCREF(eval_trace);
@@ -127,7 +164,14 @@ is_scalar(PyObject *x)
            || PyComplex_CheckExact(x);
 }
 
-/* Walk exact tuples and lists down to exact Arrays (or Python scalars), appending the leaves to
+/* A leaf the hit path takes: an exact Array, Python scalar or NumPy array. */
+static int
+is_leaf(PyObject *x)
+{
+    return Py_TYPE(x) == g_array_type || is_scalar(x) || Py_TYPE(x) == g_ndarray_type;
+}
+
+/* Walk exact tuples and lists down to exact Arrays (or Python scalars, NumPy arrays), appending the leaves to
    ``leaves`` and the structure to ``sig`` (-1 an Array, 2L a tuple of L
    items, 2L + 1 a list); 0 on success, 1 for anything else (take the
    registry), -1 on error. */
@@ -136,7 +180,7 @@ walk(PyObject *x, PyObject **leaves, Py_ssize_t *nl, long *sig, Py_ssize_t *ns)
 {
     if (*ns >= 2 * MAX_LEAVES)
         return 1;
-    if (Py_TYPE(x) == g_array_type || is_scalar(x)) {
+    if (is_leaf(x)) {
         if (*nl >= MAX_LEAVES)
             return 1;
         leaves[(*nl)++] = x;
@@ -228,11 +272,11 @@ fast_call(FastJit *self, PyObject *args)
        Array (backend.array.scalar_array), as the Python path does. */
     PyObject *leaves[MAX_LEAVES], *owned[MAX_LEAVES];
     Py_ssize_t nl = n, nown = 0, head = 1;
-    PyObject *tree = NULL, *key = NULL, *fast = NULL, *ret = NULL;
+    PyObject *tree = NULL, *key = NULL, *fast = NULL, *ret = NULL, *removals = NULL;
     int flat = 1;
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *a = PyTuple_GET_ITEM(args, i);
-        if (Py_TYPE(a) != g_array_type && !is_scalar(a)) {
+        if (!is_leaf(a)) {
             flat = 0;
             break;
         }
@@ -247,7 +291,8 @@ fast_call(FastJit *self, PyObject *args)
     for (Py_ssize_t i = 0; i < nl; i++) {
         if (Py_TYPE(leaves[i]) == g_array_type)
             continue;
-        PyObject *arr = PyObject_CallOneArg(g_scalar, leaves[i]);
+        PyObject *arr = PyObject_CallOneArg(
+            Py_TYPE(leaves[i]) == g_ndarray_type ? g_ndarray : g_scalar, leaves[i]);
         if (arr == NULL || Py_TYPE(arr) != g_array_type) {
             Py_XDECREF(arr);
             PyErr_Clear(); /* e.g. an int out of range: the Python path says so */
@@ -257,52 +302,102 @@ fast_call(FastJit *self, PyObject *args)
         leaves[i] = arr;
     }
 
-    key = PyTuple_New(nl + head);
-    if (key == NULL)
-        goto error;
-    if (head == 1) {
-        Py_INCREF(g_flat);
-        PyTuple_SET_ITEM(key, 0, g_flat);
-    }
-    else {
-        Py_INCREF(tree);
-        PyTuple_SET_ITEM(key, 0, tree);
-        Py_INCREF(g_positional);
-        PyTuple_SET_ITEM(key, 1, g_positional);
-    }
+    /* Each leaf's aval.key: read from ShapedArray's slot (borrowed), or by
+       attribute for another aval type (a new reference, kept in owned). */
+    PyObject *akeys[MAX_LEAVES];
     for (Py_ssize_t i = 0; i < nl; i++) {
         PyObject *aval = SLOT(leaves[i], g_off_aval);
         if (aval == NULL || SLOT(leaves[i], g_off_buf) == NULL)
             goto slow;
-        PyObject *k = PyObject_GetAttr(aval, s_key);
-        if (k == NULL) {
+        PyObject *k;
+        if (Py_TYPE(aval) == g_aval_type) {
+            k = SLOT(aval, g_off_key);
+            if (k == NULL)
+                goto slow;
+        }
+        else {
+            k = PyObject_GetAttr(aval, s_key);
+            if (k == NULL) {
+                PyErr_Clear();
+                goto slow;
+            }
+            owned[nown++] = k;
+        }
+        akeys[i] = k;
+    }
+
+    PyObject *entry = NULL; /* borrowed */
+    Py_ssize_t len = PyDict_GET_SIZE(self->cache);
+    if (self->m_key != NULL && PyTuple_GET_SIZE(self->m_key) == nl + head
+        && len == self->m_len
+        && PyTuple_GET_ITEM(self->m_key, 0) == (head == 1 ? g_flat : tree)
+        && (head == 1 || PyTuple_GET_ITEM(self->m_key, 1) == g_positional)) {
+        Py_ssize_t i = 0;
+        while (i < nl && PyTuple_GET_ITEM(self->m_key, i + head) == akeys[i])
+            i++;
+        if (i == nl) {
+            removals = PyObject_GetAttr(self->cache, s_removals);
+            if (removals == NULL)
+                goto error;
+            int same = PyObject_RichCompareBool(removals, self->m_removals, Py_EQ);
+            if (same < 0)
+                goto error;
+            if (same)
+                entry = self->m_entry; /* already the most recently used */
+        }
+    }
+    if (entry == NULL) {
+        key = PyTuple_New(nl + head);
+        if (key == NULL)
+            goto error;
+        if (head == 1) {
+            Py_INCREF(g_flat);
+            PyTuple_SET_ITEM(key, 0, g_flat);
+        }
+        else {
+            Py_INCREF(tree);
+            PyTuple_SET_ITEM(key, 0, tree);
+            Py_INCREF(g_positional);
+            PyTuple_SET_ITEM(key, 1, g_positional);
+        }
+        for (Py_ssize_t i = 0; i < nl; i++) {
+            Py_INCREF(akeys[i]);
+            PyTuple_SET_ITEM(key, i + head, akeys[i]);
+        }
+        entry = PyDict_GetItemWithError(self->cache, key); /* borrowed */
+        if (entry == NULL) {
             PyErr_Clear();
             goto slow;
         }
-        PyTuple_SET_ITEM(key, i + head, k);
-    }
-    PyObject *entry = PyDict_GetItemWithError(self->cache, key); /* borrowed */
-    if (entry == NULL) {
-        PyErr_Clear();
-        goto slow;
+        if (len > 1) { /* least recently used order */
+            PyObject *r = PyObject_CallMethodOneArg(self->cache, s_move_to_end, key);
+            if (r == NULL)
+                goto error; /* a real error: report it */
+            Py_DECREF(r);
+        }
+        if (removals == NULL && (removals = PyObject_GetAttr(self->cache, s_removals)) == NULL)
+            goto error;
+        /* remember this hit (the entry first: key and removals are ours) */
+        Py_INCREF(entry);
+        Py_XSETREF(self->m_entry, entry);
+        Py_INCREF(key);
+        Py_XSETREF(self->m_key, key);
+        Py_INCREF(removals);
+        Py_XSETREF(self->m_removals, removals);
+        self->m_len = len;
     }
     Py_INCREF(entry);
     fast = PyObject_GetAttr(entry, s_fast);
     Py_DECREF(entry);
-    if (fast == NULL || !PyTuple_Check(fast) || PyTuple_GET_SIZE(fast) != 6) {
+    if (fast == NULL || !PyTuple_Check(fast) || PyTuple_GET_SIZE(fast) != 7) {
         PyErr_Clear();
         goto slow;
-    }
-    if (PyDict_GET_SIZE(self->cache) > 1) { /* least recently used order */
-        PyObject *r = PyObject_CallMethodOneArg(self->cache, s_move_to_end, key);
-        if (r == NULL)
-            goto error; /* a real error: report it */
-        Py_DECREF(r);
     }
 
     PyObject *run = PyTuple_GET_ITEM(fast, 0), *handlers = PyTuple_GET_ITEM(fast, 1);
     PyObject *single = PyTuple_GET_ITEM(fast, 2), *out_tree = PyTuple_GET_ITEM(fast, 3);
     PyObject *out_avals = PyTuple_GET_ITEM(fast, 4), *consts = PyTuple_GET_ITEM(fast, 5);
+    int flat_out = PyTuple_GET_ITEM(fast, 6) == Py_True;
     Py_ssize_t nc = PyTuple_GET_SIZE(consts);
     PyObject *bufs = PyList_New(nc + nl);
     if (bufs == NULL)
@@ -332,6 +427,24 @@ fast_call(FastJit *self, PyObject *args)
     }
     if (single != Py_None) {
         ret = new_array(PyList_GET_ITEM(outs, 0), single);
+    }
+    else if (flat_out) { /* a tuple of Arrays: no tree to call */
+        Py_ssize_t m = PyList_GET_SIZE(outs);
+        PyObject *arrays = PyTuple_New(m);
+        if (arrays != NULL) {
+            Py_ssize_t i = 0;
+            for (; i < m; i++) {
+                PyObject *a = new_array(PyList_GET_ITEM(outs, i),
+                                        PyTuple_GET_ITEM(out_avals, i));
+                if (a == NULL)
+                    break;
+                PyTuple_SET_ITEM(arrays, i, a);
+            }
+            if (i == m)
+                ret = arrays;
+            else
+                Py_DECREF(arrays);
+        }
     }
     else {
         Py_ssize_t m = PyList_GET_SIZE(outs);
@@ -363,6 +476,7 @@ error: /* an error to report: ret is NULL with the error set */
 done:
     Py_XDECREF(fast);
     Py_XDECREF(key);
+    Py_XDECREF(removals);
     for (Py_ssize_t i = 0; i < nown; i++)
         Py_DECREF(owned[i]);
     return ret;
@@ -380,6 +494,7 @@ FastJit_call(FastJit *self, PyObject *args, PyObject *kwargs)
         PyErr_SetString(PyExc_TypeError, "jitted function is not initialised");
         return NULL;
     }
+    forget(self); /* the Python call may change the cache's order */
     return PyObject_Call(self->slow, args, kwargs);
 }
 
@@ -401,6 +516,7 @@ FastJit_set_fast(FastJit *self, PyObject *args)
         Py_XSETREF(self->cache, cache);
     }
     Py_XSETREF(self->slow, slow);
+    forget(self);
     Py_RETURN_NONE;
 }
 
@@ -409,6 +525,9 @@ FastJit_traverse(FastJit *self, visitproc visit, void *arg)
 {
     Py_VISIT(self->cache);
     Py_VISIT(self->slow);
+    Py_VISIT(self->m_key);
+    Py_VISIT(self->m_entry);
+    Py_VISIT(self->m_removals);
     return 0;
 }
 
@@ -417,6 +536,7 @@ FastJit_clear(FastJit *self)
 {
     Py_CLEAR(self->cache);
     Py_CLEAR(self->slow);
+    forget(self);
     return 0;
 }
 
@@ -699,7 +819,7 @@ static PyTypeObject EagerHitType = {
 static PyMethodDef module_methods[] = {
     {"configure", configure, METH_VARARGS,
      "configure(Array, trace_state, eval_trace, flat_tag, positional_tag, flatten, "
-     "scalar_array)"},
+     "scalar_array, ShapedArray, numpy.ndarray, ndarray_array)"},
     {NULL, NULL, 0, NULL},
 };
 

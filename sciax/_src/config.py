@@ -120,6 +120,9 @@ class Config:
         1 kB to 1 MiB (the default here) runs a Lorenz ``solve_ivp`` or a BFGS
         ``minimize`` several times faster and compiles them faster; larger
         loop bodies keep XLA's multithreaded kernels.  0 keeps XLA's default.
+        A jitted program of more than 8 outputs computed by exact elementwise
+        and layout operations on values of at most this many bytes (and
+        64 kB) is compiled as one kernel too (0: as XLA chooses).
         Applies to programs compiled after it is set; a value in ``XLA_FLAGS``
         (``--xla_backend_extra_options=xla_cpu_small_while_loop_byte_threshold=N``)
         takes precedence (``SCIAX_CPU_LOOP_KERNEL_BYTES``).

@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sciax._src.backend.array import Array, device_put, scalar_array
+import numpy as np
+
+from sciax._src.backend.array import Array, device_put, ndarray_array, scalar_array
 from sciax._src.backend.compile import Executable
 from sciax._src.config import config
 from sciax._src.core.avals import ShapedArray, get_aval
@@ -44,6 +46,9 @@ def to_buffer(x: Any) -> tuple[Any, ShapedArray]:
         return x._buf, x.aval
     if type(x) in _SCALAR_TYPES:
         arr = scalar_array(x)
+        return arr._buf, arr.aval
+    if type(x) is np.ndarray:
+        arr = ndarray_array(x)
         return arr._buf, arr.aval
     if isinstance(x, Tracer):
         raise UnexpectedTracerError(x)

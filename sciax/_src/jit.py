@@ -19,10 +19,13 @@ import weakref
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+import numpy as np
+
 from sciax._src import compile_log, dispatch
 from sciax._src.config import config
 from sciax._src.backend.array import Array
-from sciax._src.backend.array import device_put as _device_put, scalar_array
+from sciax._src.backend.array import (device_put as _device_put, ndarray_array,
+                                      scalar_array)
 from sciax._src.backend.pytree import registry
 
 try:  # the optional C accelerator of the cache-hit path (built by setup.py)
@@ -41,7 +44,8 @@ _ARRAY = frozenset({Array})
 _FLAT = object()
 _POSITIONAL = object()
 from sciax._src.core.avals import ShapedArray, get_aval
-from sciax._src.core.jaxpr import ClosedJaxpr, Jaxpr, close_over_consts, eval_jaxpr
+from sciax._src.core.jaxpr import (ClosedJaxpr, Jaxpr, Var, close_over_consts,
+                                   eval_jaxpr)
 from sciax._src.core.trace import (Primitive, Tracer, UnexpectedTracerError, _state,
                                    eval_trace, set_current_trace)
 from sciax._src.interpreters import ad, batching, lowering, partial_eval as pe
@@ -266,6 +270,26 @@ def _check_hashable(value: Any, what: str) -> None:
             "so they must be hashable, e.g. a tuple instead of a list") from None
 
 
+def _used_consts(jaxpr: Jaxpr, consts: Sequence[Any]) -> tuple[Jaxpr, list]:
+    """``jaxpr`` without the constvars that no equation or output reads, and
+    the remaining consts: dead code removed after tracing (the sign of a
+    determinant under ``grad``, say) leaves its constants behind, and every
+    call would pass their buffers."""
+    used = {v for e in jaxpr.eqns for v in e.invars if type(v) is Var}
+    used.update(v for v in jaxpr.outvars if type(v) is Var)
+    keep = [i for i, v in enumerate(jaxpr.constvars) if v in used]
+    if len(keep) == len(jaxpr.constvars):
+        return jaxpr, list(consts)
+    return (Jaxpr([jaxpr.constvars[i] for i in keep], jaxpr.invars, jaxpr.outvars,
+                  jaxpr.eqns), [consts[i] for i in keep])
+
+
+@functools.lru_cache(maxsize=64)
+def _tuple_tree(n: int) -> Any:
+    """The tree of a tuple of ``n`` arrays."""
+    return _flatten((0,) * n)[1]
+
+
 class _Entry:
     """A compiled signature of a jitted function, laid out for the hot path:
     ``run(bufs).consume_with_handlers(handlers)`` executes (jaxlib's
@@ -285,9 +309,11 @@ class _Entry:
         self.single = (self.out_avals[0] if len(self.out_avals) == 1
                        and out_tree.num_nodes == 1 and out_tree.num_leaves == 1
                        else None)
-        # the same, as one tuple for the C hot path (sciax/_src/_fastjit.c)
+        # the same, as one tuple for the C hot path (sciax/_src/_fastjit.c),
+        # which builds a result that is a flat tuple of arrays itself
+        flat_out = out_tree == _tuple_tree(len(self.out_avals))
         self.fast = (self.run, self.handlers, self.single, out_tree, self.out_avals,
-                     tuple(const_bufs))
+                     tuple(const_bufs), flat_out)
 
 
 class Lowered:
@@ -337,8 +363,11 @@ def _fast_base() -> type:
     built or ``SCIAX_NO_FASTJIT=1``."""
     if _fastjit is None or os.environ.get("SCIAX_NO_FASTJIT", "") not in ("", "0"):
         return object
-    _fastjit.configure(Array, _state, eval_trace, _FLAT, _POSITIONAL, _flatten,
-                       scalar_array)
+    try:
+        _fastjit.configure(Array, _state, eval_trace, _FLAT, _POSITIONAL, _flatten,
+                           scalar_array, ShapedArray, np.ndarray, ndarray_array)
+    except TypeError:  # an extension built from an older source: rebuild it
+        return object  # (tests/test_fastjit.py fails until then)
     return _fastjit.FastJit
 
 
@@ -353,6 +382,8 @@ def _clear_jit_caches(name: str, value: Any) -> None:
             f._cache.clear()
             f._trace_cache.clear()
             f._call_cache.clear()
+            if _FastBase is not object:  # the C path's last hit goes too
+                f._set_fast(None if f._has_statics else f._cache, f._call)
 
 
 config.on_change(_clear_jit_caches)
@@ -538,9 +569,10 @@ class JitWrapped(_FastBase):
         t0 = time.perf_counter()
         closed, out_tree = self._trace(in_tree, statics, avals)
         t1 = time.perf_counter()
-        exe = dispatch.compile_jaxpr(closed.jaxpr)
+        jaxpr, consts = _used_consts(closed.jaxpr, closed.consts)
+        exe = dispatch.compile_jaxpr(jaxpr)
         const_bufs = []
-        for c in closed.consts:
+        for c in consts:
             if isinstance(c, Tracer):
                 raise UnexpectedTracerError(c)
             const_bufs.append(dispatch.to_buffer(c)[0])

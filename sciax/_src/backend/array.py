@@ -207,6 +207,8 @@ def device_put(x: Any, device: Any = None, *, weak_type: bool = False) -> Array:
         dt = dtypes.python_scalar_dtype(x)
         weak_type = weak_type or dtypes.is_weakly_typed(x)
         value = np.asarray(x, dtype=dt)
+    elif type(x) is np.ndarray and not weak_type:
+        return ndarray_array(x, device)
     else:
         value = np.asarray(x)
         dt = dtypes.canonicalize_dtype(value.dtype)
@@ -249,9 +251,33 @@ def scalar_array(x: bool | int | float | complex) -> Array:
     return arr
 
 
+# NumPy arrays -> their abstract values, by (shape, dtype): one ShapedArray per
+# signature instead of a new one (and a dtype canonicalisation) per transfer, so
+# that a jitted function called with NumPy arrays finds its cache key's parts
+# by identity (the C hit path remembers its last key that way).  The x64 mode
+# changes the dtypes, so a change empties it.
+_ndarray_avals: dict = {}
+
+
+def ndarray_array(x: np.ndarray, device: Any = None) -> Array:
+    """``device_put(x)`` for a NumPy array (exact type ``np.ndarray``), with its
+    abstract value from a bounded cache."""
+    key = (x.shape, x.dtype)
+    aval = _ndarray_avals.get(key)
+    if aval is None:
+        aval = ShapedArray(x.shape, dtypes.canonicalize_dtype(x.dtype))
+        if len(_ndarray_avals) >= 1024:
+            _ndarray_avals.clear()
+        _ndarray_avals[key] = aval
+    if aval.dtype != x.dtype:
+        x = x.astype(aval.dtype)
+    return Array(put_buffer(x, aval, device), aval)
+
+
 def _on_config(name: str, value: Any) -> None:
     if name == "enable_x64":
         _scalar_arrays.clear()
+        _ndarray_avals.clear()
 
 
 config.on_change(_on_config)

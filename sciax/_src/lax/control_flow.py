@@ -646,7 +646,12 @@ def _scan_impl_fun(*args, jaxpr, num_consts, num_carry, length, reverse, unroll)
               for acc, v in zip(ys, y)]
         return ew.add(i, 1), list(new_carry), ys
 
-    i0 = ew.convert_element_type(0, np.int32)
+    # The counter has fori_loop's index type (the default int), so that a
+    # fori_loop from 0 -- a scan carrying its own index -- compiles to a loop
+    # with one counter: XLA merges loop-carried values that start equal and
+    # are updated alike, which an int32 and an int64 counter are not (two
+    # more kernels an iteration).
+    i0 = ew.convert_element_type(0, dtypes.default_int())
     _, carry, ys = while_loop(lambda s: ew.lt(s[0], length), body, (i0, list(init), ys0))
     return [*carry, *ys]
 
