@@ -19,6 +19,7 @@ import numpy as np
 import sciax
 import sciax.numpy as snp
 from sciax import lax
+from sciax.custom_batching import custom_vmap
 
 from sciax.optimize._base import (Objective, OptimizeResult, OptimizeWarning,
                                   iterative_solve, scipy_status)
@@ -267,8 +268,8 @@ def _runner(fun, jac, hess, hessp, solver, callback, disp, xkey, args_tree, stat
             ub = snp.full(x0f.shape, snp.inf, x0f.dtype)
         dyn_nd = [lax.stop_gradient(d) for d in dyn]
         obj = obj_for(dyn_nd)
-        state, nit, reason = iterative_solve(solver if bounded else solver.for_unbounded(),
-                                             obj, x0f, lb, ub, callback, disp)
+        state, nit, reason = _solve(solver if bounded else solver.for_unbounded(),
+                                    obj_for, x0f, lb, ub, dyn_nd, callback, disp)
         x, f = state.x, state.f
         float_dyn = [d for d in dyn if snp.issubdtype(snp.asarray(d).dtype,
                                                        snp.inexact)]
@@ -291,6 +292,29 @@ def _runner(fun, jac, hess, hessp, solver, callback, disp, xkey, args_tree, stat
         return res
 
     return run
+
+
+def _solve(solver, obj_for, x0f, lb, ub, dyn, callback, disp):
+    """:func:`iterative_solve` of ``obj_for(dyn)`` from ``x0f``; under ``vmap``
+    (over ``x0``, ``args`` or both) the solver's batched form runs instead
+    (see ``AbstractMinimizer.for_batched``), batched by ``vmap`` as usual."""
+    def solve_with(s):
+        return lambda x0f, lb, ub, dyn: iterative_solve(s, obj_for(dyn), x0f, lb, ub,
+                                                        callback, disp)
+
+    if not solver.has_batched_form():
+        return solve_with(solver)(x0f, lb, ub, dyn)
+    solve = custom_vmap(solve_with(solver))
+
+    @solve.def_vmap
+    def _batched(size, in_batched, x0f, lb, ub, dyn):
+        axes = [0 if b else None for b in in_batched[:3]] + [
+            [0 if b else None for b in in_batched[3]]]
+        out = sciax.vmap(solve_with(solver.for_batched()), in_axes=tuple(axes),
+                         axis_size=size)(x0f, lb, ub, dyn)
+        return out, True
+
+    return solve(x0f, lb, ub, list(dyn))
 
 
 def _is_slsqp(method) -> bool:
