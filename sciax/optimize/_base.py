@@ -364,8 +364,8 @@ class AbstractMinimizer:
     def for_batched(self) -> "AbstractMinimizer":
         """The solver to run for a batch of problems under ``vmap``: a copy
         with ``batched`` set, whose loops may take a form that is faster when
-        every trip computes all lanes (``minimize`` runs it through a batching
-        rule; BFGS, CG and Newton-CG: see ``wolfe12``'s ``batched``).  The
+        every trip computes all lanes (``minimize``'s batching rule runs it off
+        the CPU; BFGS, CG and Newton-CG: see ``wolfe12``'s ``batched``).  The
         searches and iterates are those of ``self``."""
         if not self.has_batched_form():
             return self
@@ -416,7 +416,8 @@ def iterative_solve(solver: AbstractMinimizer, obj: Objective, x0, lb, ub,
     Returns ``(state, nit, reason)``.  Each stop test is written once here:
     the iteration limit, non-finite values, the solver's own ``terminate``.
     Under ``vmap`` the loop's predicate is per lane and finished lanes are
-    frozen, so each lane keeps its own iterate, status and counters.
+    frozen, so each lane keeps its own iterate, status and counters
+    (``minimize`` batches it by its own rule: see ``_minimize._solve``).
     """
     maxiter = solver.max_iter(x0.shape[0])
 
