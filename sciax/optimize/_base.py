@@ -10,6 +10,7 @@ callbacks and per-lane status under ``vmap`` are written once.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import enum
 import inspect
@@ -326,6 +327,8 @@ class AbstractMinimizer:
     #: may ``step`` be handed a zero gradient for a lane that has stopped?
     #: (see :func:`iterative_solve`)
     idle_on_zero_gradient = False
+    #: is this the variant :meth:`for_batched` made (set on that copy only)?
+    batched = False
 
     def max_iter(self, n: int) -> int:
         m = getattr(self, "maxiter", None)
@@ -353,6 +356,22 @@ class AbstractMinimizer:
         are then infinite constants of the program): ``self``, or a variant
         that skips work which infinite bounds make void."""
         return self
+
+    def has_batched_form(self) -> bool:
+        """Does :meth:`for_batched` give a different program than ``self``?"""
+        return False
+
+    def for_batched(self) -> "AbstractMinimizer":
+        """The solver to run for a batch of problems under ``vmap``: a copy
+        with ``batched`` set, whose loops may take a form that is faster when
+        every trip computes all lanes (``minimize``'s batching rule runs it off
+        the CPU; BFGS, CG and Newton-CG: see ``wolfe12``'s ``batched``).  The
+        searches and iterates are those of ``self``."""
+        if not self.has_batched_form():
+            return self
+        new = copy.copy(self)
+        object.__setattr__(new, "batched", True)
+        return new
 
     def extra_stop(self, state) -> Any:
         """An evaluation-count limit: the reason index, or ``RUNNING``."""
@@ -397,7 +416,8 @@ def iterative_solve(solver: AbstractMinimizer, obj: Objective, x0, lb, ub,
     Returns ``(state, nit, reason)``.  Each stop test is written once here:
     the iteration limit, non-finite values, the solver's own ``terminate``.
     Under ``vmap`` the loop's predicate is per lane and finished lanes are
-    frozen, so each lane keeps its own iterate, status and counters.
+    frozen, so each lane keeps its own iterate, status and counters
+    (``minimize`` batches it by its own rule: see ``_minimize._solve``).
     """
     maxiter = solver.max_iter(x0.shape[0])
 

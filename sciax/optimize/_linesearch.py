@@ -61,7 +61,7 @@ def _zoom_trial(c):
     return snp.where(bad, aq, aj)
 
 
-def vdot(a, b):
+def vdot(a, b, batched=False):
     """``a . b`` of two vectors, as a row of a matrix-vector product.
 
     XLA rewrites a vector-vector dot into multiply-and-reduce, and its CPU
@@ -69,7 +69,14 @@ def vdot(a, b):
     reduction and a second reduction, which LLVM unrolls element by element
     inside a solver's loop kernel (~15 ms of compile each at n = 100).  A
     two-row matrix-vector product stays a dot: one small tiled loop.
+
+    ``batched=True`` gives the plain ``dot`` instead, for the batched forms of
+    the solvers: under ``vmap`` the two-row product becomes a batched
+    matrix-vector product, one small product per lane, which made 1,000
+    batched 10-D Rosenbrock solves ~8% slower than multiply-and-reduce.
     """
+    if batched:
+        return snp.dot(a, b)
     return (snp.stack([a, snp.zeros_like(a)]) @ b)[0]
 
 
@@ -84,11 +91,13 @@ def _in_range(v, dtype):
 
 
 def _zoom_init(f0, d0, alpha1):
-    """The bracketing/zoom search's state before its first trial (``alpha1``)."""
+    """The search's state before its first trial (``alpha1``).  While
+    bracketing, ``(a_lo, phi_lo, dphi_lo)`` is Algorithm 3.5's previous step
+    ``alpha_{i-1}`` (0 to start) and ``a1`` the next trial."""
     z = snp.zeros_like(f0)
     return dict(zstage=snp.int32(_BRACKET), i_br=snp.int32(0), i_zoom=snp.int32(0),
-                a0=z, phi_a0=f0, dphi_a0=d0, a1=alpha1, a_lo=z, a_hi=z, phi_lo=f0,
-                phi_hi=f0, dphi_lo=d0, a_rec=z, phi_rec=f0)
+                a1=alpha1, a_lo=z, a_hi=z, phi_lo=f0, phi_hi=f0, dphi_lo=d0, a_rec=z,
+                phi_rec=f0)
 
 
 def _zoom_next(c):
@@ -101,57 +110,48 @@ def _zoom_update(c, trial, f_t, d_t, ok_extra, f0, d0, c1, c2, amax, maxiter):
     """The search's state after evaluating ``trial`` (value ``f_t``, slope
     ``d_t``); ``ok_extra`` is the caller's extra acceptance test there.  Only
     the search's own fields (those of :func:`_zoom_init`) are returned, with
-    ``zstage`` ``_DONE`` when ``trial`` is accepted."""
+    ``zstage`` ``_DONE`` when ``trial`` is accepted.
+
+    Bracketing (Algorithm 3.5) and zoom (3.6) update the same pair: with the
+    previous step held as ``lo``, bracketing's "zoom(alpha_{i-1}, alpha_i)" is
+    zoom's new ``hi``, its "zoom(alpha_i, alpha_{i-1})" zoom's swap, and a
+    longer step zoom's new ``lo``; they differ in the remembered third point
+    (reset on entering zoom), the counters and the next trial."""
     in_bracket = c["zstage"] == _BRACKET
     finite = snp.isfinite(f_t) & snp.isfinite(d_t)
     armijo = f_t <= f0 + c1 * trial * d0
     curv = (snp.abs(d_t) <= -c2 * d0) & ok_extra
-
-    # --- bracketing phase (Algorithm 3.5)
-    b_hi = ~armijo | ((f_t >= c["phi_a0"]) & (c["i_br"] > 0)) | ~finite
-    b_done = ~b_hi & curv
-    b_rev = ~b_hi & ~curv & (d_t >= 0)
-    b_grow = ~b_hi & ~curv & ~b_rev
-    grow_stop = b_grow & ((c["i_br"] + 1 >= maxiter) | (trial >= amax))
-    # Entering zoom: (lo, hi) = (a0, trial) or (trial, a0).
-    enter = b_hi | b_rev
-    br = dict(a_lo=snp.where(b_hi, c["a0"], trial), a_hi=snp.where(b_hi, trial, c["a0"]),
-              phi_lo=snp.where(b_hi, c["phi_a0"], f_t),
-              phi_hi=snp.where(b_hi, f_t, c["phi_a0"]),
-              dphi_lo=snp.where(b_hi, c["dphi_a0"], d_t))
-    br = {k: snp.where(enter, v, c[k]) for k, v in br.items()}
-    br["a_rec"] = snp.where(enter, 0.0, c["a_rec"])
-    br["phi_rec"] = snp.where(enter, f0, c["phi_rec"])
-    br["i_zoom"] = snp.where(enter, 0, c["i_zoom"]).astype(snp.int32)
-    br["a0"] = snp.where(b_grow, trial, c["a0"])
-    br["phi_a0"] = snp.where(b_grow, f_t, c["phi_a0"])
-    br["dphi_a0"] = snp.where(b_grow, d_t, c["dphi_a0"])
-    br["a1"] = snp.where(b_grow, snp.minimum(2.0 * trial, amax), c["a1"])
-    br["i_br"] = c["i_br"] + 1
+    hi = ~armijo | ((f_t >= c["phi_lo"]) & ((c["i_br"] > 0) | ~in_bracket)) | ~finite
+    done = ~hi & curv
+    flip = ~hi & ~curv & snp.where(in_bracket, d_t >= 0,
+                                   d_t * (c["a_hi"] - c["a_lo"]) >= 0)
+    grow = in_bracket & ~hi & ~curv & ~flip
+    grow_stop = grow & ((c["i_br"] + 1 >= maxiter) | (trial >= amax))
+    enter = in_bracket & (hi | flip)
+    out = dict(c)
+    # the remembered point: (0, f0) on entering zoom, else the end replaced
+    out["a_rec"] = snp.where(enter, 0.0, snp.where(
+        in_bracket, c["a_rec"], snp.where(hi | flip, c["a_hi"], c["a_lo"])))
+    out["phi_rec"] = snp.where(enter, f0, snp.where(
+        in_bracket, c["phi_rec"], snp.where(hi | flip, c["phi_hi"], c["phi_lo"])))
+    out["a_hi"] = snp.where(hi, trial, snp.where(flip, c["a_lo"], c["a_hi"]))
+    out["phi_hi"] = snp.where(hi, f_t, snp.where(flip, c["phi_lo"], c["phi_hi"]))
+    out["a_lo"] = snp.where(hi, c["a_lo"], trial)
+    out["phi_lo"] = snp.where(hi, c["phi_lo"], f_t)
+    out["dphi_lo"] = snp.where(hi, c["dphi_lo"], d_t)
+    out["a1"] = snp.where(grow, snp.minimum(2.0 * trial, amax), c["a1"])
+    out["i_br"] = snp.where(in_bracket, c["i_br"] + 1, c["i_br"]).astype(snp.int32)
+    out["i_zoom"] = snp.where(enter, 0, snp.where(in_bracket, c["i_zoom"],
+                                                  c["i_zoom"] + 1)).astype(snp.int32)
     # Out of doublings (or at amax) with a descent point: accept it, as SciPy.
-    br["zstage"] = snp.where(b_done | grow_stop, _DONE,
-                             snp.where(enter, _ZOOM, _BRACKET)).astype(snp.int32)
-
-    # --- zoom phase (Algorithm 3.6)
-    z_hi = ~armijo | (f_t >= c["phi_lo"]) | ~finite
-    z_done = ~z_hi & curv
-    flip = ~z_hi & ~curv & (d_t * (c["a_hi"] - c["a_lo"]) >= 0)
-    zm = dict(c)
-    zm["phi_rec"] = snp.where(z_hi | flip, c["phi_hi"], c["phi_lo"])
-    zm["a_rec"] = snp.where(z_hi | flip, c["a_hi"], c["a_lo"])
-    zm["a_hi"] = snp.where(z_hi, trial, snp.where(flip, c["a_lo"], c["a_hi"]))
-    zm["phi_hi"] = snp.where(z_hi, f_t, snp.where(flip, c["phi_lo"], c["phi_hi"]))
-    zm["a_lo"] = snp.where(z_hi, c["a_lo"], trial)
-    zm["phi_lo"] = snp.where(z_hi, c["phi_lo"], f_t)
-    zm["dphi_lo"] = snp.where(z_hi, c["dphi_lo"], d_t)
-    zm["i_zoom"] = c["i_zoom"] + 1
-    zm["zstage"] = snp.where(z_done, _DONE, snp.where(
-        zm["i_zoom"] > maxiter, _FAIL, _ZOOM)).astype(snp.int32)
-    return {k: snp.where(in_bracket, br.get(k, c[k]), zm[k]) for k in _ZOOM_KEYS}
+    out["zstage"] = snp.where(done | grow_stop, _DONE, snp.where(
+        in_bracket, snp.where(enter, _ZOOM, _BRACKET),
+        snp.where(out["i_zoom"] > maxiter, _FAIL, _ZOOM))).astype(snp.int32)
+    return {k: out[k] for k in _ZOOM_KEYS}
 
 
-_ZOOM_KEYS = ("zstage", "i_br", "i_zoom", "a0", "phi_a0", "dphi_a0", "a1", "a_lo", "a_hi",
-              "phi_lo", "phi_hi", "dphi_lo", "a_rec", "phi_rec")
+_ZOOM_KEYS = ("zstage", "i_br", "i_zoom", "a1", "a_lo", "a_hi", "phi_lo", "phi_hi",
+              "dphi_lo", "a_rec", "phi_rec")
 
 
 def wolfe_search(value_and_grad: Callable, x, p, f0, g0, alpha1, *, c1=1e-4, c2=0.9,
@@ -303,44 +303,46 @@ def _dcstep(stx, fx, dx, sty, fy, dy, stp, fp, dp, brackt, stpmin, stpmax):
     """One safeguarded step of More & Thuente (1994), section 4: MINPACK-2's
     ``dcstep``, its four cases all computed and one selected.
 
-    The four cases' cubic steps are one computation on vectors of four lanes
-    (lane i is case i + 1), each lane with MINPACK's operations in MINPACK's
-    order, so the results are bit for bit those of the case-by-case code; XLA
-    compiles the lanes as a few kernels where the scalar cases took about
-    twenty.  Each cubic interpolates between an anchor ``u`` and a second
-    point ``v``: (stx, stp) in case 1, (stp, stx) in cases 2 and 3, (stp, sty)
-    in case 4; ``theta`` is the cubic's through (x, p), or (p, y) in case 4.
+    Each case does MINPACK's operations in MINPACK's order; cases 1-3 share
+    the cubic through (stx, fx, dx) and (stp, fp, dp).  (The cases were once
+    computed as vectors of four lanes, which took fewer kernels when each
+    fusion of a loop was a kernel of its own; inside the line search's
+    one-kernel loop the lanes' stacking and slicing cost ~15 ms of compile,
+    for the same bits.)
     """
-    def lanes(a, b, c, d):
-        return snp.stack([a, b, c, d])
-
-    # case 3's lane as a literal (an iota compare was a kernel of its own)
-    case3 = np.array([False, False, True, False])
     sgnd = snp.sign(dp) * snp.sign(dx)
-    d1 = lanes(dx, dx, dx, dy)
-    theta = (3.0 * (lanes(fx, fx, fx, fp) - lanes(fp, fp, fp, fy))
-             / (lanes(stp, stp, stp, sty) - lanes(stx, stx, stx, stp)) + d1 + dp)
-    s = snp.maximum(snp.maximum(snp.abs(theta), snp.abs(d1)), snp.abs(dp))
-    disc = (theta / s) ** 2 - (d1 / s) * (dp / s)
-    disc = snp.where(case3, snp.maximum(0.0, disc), disc)  # case 3 clips at 0
-    su, sv = lanes(stx, stp, stp, stp), lanes(stp, stx, stx, sty)
-    du, dv = lanes(dx, dp, dp, dp), lanes(dp, dx, dx, dy)
-    gamma = s * snp.sqrt(disc)
-    gamma = snp.where(sv < su, -gamma, gamma)
-    den = snp.where(case3, (gamma + (dv - du)) + gamma, ((gamma - du) + gamma) + dv)
-    r = ((gamma - du) + theta) / den
-    stpc = su + r * (sv - su)
+    # cases 1-3 share the cubic through (stx, fx, dx) and (stp, fp, dp)
+    theta = 3.0 * (fx - fp) / (stp - stx) + dx + dp
+    s = snp.maximum(snp.maximum(snp.abs(theta), snp.abs(dx)), snp.abs(dp))
+    disc = (theta / s) ** 2 - (dx / s) * (dp / s)
+    g = s * snp.sqrt(disc)
+    g3 = s * snp.sqrt(snp.maximum(0.0, disc))
+    # case 1: u = stx, v = stp
+    g1 = snp.where(stp < stx, -g, g)
+    r1 = ((g1 - dx) + theta) / (((g1 - dx) + g1) + dp)
+    stpc1 = stx + r1 * (stp - stx)
+    # case 2: u = stp, v = stx
+    g2 = snp.where(stx < stp, -g, g)
+    r2 = ((g2 - dp) + theta) / (((g2 - dp) + g2) + dx)
+    stpc2 = stp + r2 * (stx - stp)
+    # case 3: as case 2 with the discriminant clipped and MINPACK's denominator
+    g3 = snp.where(stx < stp, -g3, g3)
+    r3 = ((g3 - dp) + theta) / ((g3 + (dx - dp)) + g3)
+    stpc3_ = stp + r3 * (stx - stp)
+    # case 4: the cubic through (stp, fp, dp) and (sty, fy, dy)
+    theta4 = 3.0 * (fp - fy) / (sty - stp) + dy + dp
+    s4 = snp.maximum(snp.maximum(snp.abs(theta4), snp.abs(dy)), snp.abs(dp))
+    g4 = s4 * snp.sqrt((theta4 / s4) ** 2 - (dy / s4) * (dp / s4))
+    g4 = snp.where(sty < stp, -g4, g4)
+    r4 = ((g4 - dp) + theta4) / (((g4 - dp) + g4) + dy)
+    stpc4 = stp + r4 * (sty - stp)
     # the quadratic step of case 1 and the secant step of cases 2 and 3
-    q = snp.stack([dx, dp]) / snp.stack([(fx - fp) / (stp - stx) + dx, dp - dx])
-    stpq1 = stx + (q[0] / 2.0) * (stp - stx)
-    stpq2 = stp + q[1] * (stx - stp)
-    # case 1: higher function value, the minimum is bracketed
-    f1 = snp.where(snp.abs(stpc[0] - stx) <= snp.abs(stpq1 - stx), stpc[0],
-                   stpc[0] + (stpq1 - stpc[0]) / 2.0)
-    # case 2: derivatives of opposite sign, bracketed
-    f2 = snp.where(snp.abs(stpc[1] - stp) > snp.abs(stpq2 - stp), stpc[1], stpq2)
-    # case 3: same sign, derivative decreasing in magnitude
-    stpc3 = snp.where((r[2] < 0) & (gamma[2] != 0), stpc[2],
+    stpq1 = stx + ((dx / ((fx - fp) / (stp - stx) + dx)) / 2.0) * (stp - stx)
+    stpq2 = stp + (dp / (dp - dx)) * (stx - stp)
+    f1 = snp.where(snp.abs(stpc1 - stx) <= snp.abs(stpq1 - stx), stpc1,
+                   stpc1 + (stpq1 - stpc1) / 2.0)
+    f2 = snp.where(snp.abs(stpc2 - stp) > snp.abs(stpq2 - stp), stpc2, stpq2)
+    stpc3 = snp.where((r3 < 0) & (g3 != 0), stpc3_,
                       snp.where(stp > stx, stpmax, stpmin))
     f3b = snp.where(snp.abs(stpc3 - stp) < snp.abs(stpq2 - stp), stpc3, stpq2)
     f3b = snp.where(stp > stx, snp.minimum(stp + 0.66 * (sty - stp), f3b),
@@ -348,8 +350,7 @@ def _dcstep(stx, fx, dx, sty, fy, dy, stp, fp, dp, brackt, stpmin, stpmax):
     f3u = snp.where(snp.abs(stpc3 - stp) > snp.abs(stpq2 - stp), stpc3, stpq2)
     f3u = snp.clip(f3u, stpmin, stpmax)
     f3 = snp.where(brackt, f3b, f3u)
-    # case 4: same sign, derivative not decreasing
-    f4 = snp.where(brackt, stpc[3], snp.where(stp > stx, stpmax, stpmin))
+    f4 = snp.where(brackt, stpc4, snp.where(stp > stx, stpmax, stpmin))
     c1, c2 = fp > fx, sgnd < 0
     c3 = snp.abs(dp) < snp.abs(dx)
     stpf = snp.where(c1, f1, snp.where(c2, f2, snp.where(c3, f3, f4)))
@@ -447,9 +448,10 @@ def _mt_advance(c, k: _MTConsts):
     return new, nstp
 
 
-def _mt_consts(x, p, f0, g0, ftol, gtol, xtol, stpmin, stpmax, maxiter) -> _MTConsts:
+def _mt_consts(x, p, f0, g0, ftol, gtol, xtol, stpmin, stpmax, maxiter,
+               batched=False) -> _MTConsts:
     dtype = x.dtype
-    ginit = vdot(g0, p)
+    ginit = vdot(g0, p, batched)
     return _MTConsts(f0=f0, ginit=ginit, gtest=ftol * ginit, gtol=gtol, xtol=xtol,
                      stpmin=_in_range(stpmin, dtype), stpmax=_in_range(stpmax, dtype),
                      maxiter=maxiter)
@@ -496,7 +498,7 @@ def more_thuente(value_and_grad: Callable, x, p, f0, g0, stp, *, ftol=1e-4, gtol
 
 
 def wolfe12(value_and_grad: Callable, x, p, f0, g0, alpha1, *, c1=1e-4, c2=0.9,
-            extra=None):
+            extra=None, batched=False):
     """SciPy's ``_line_search_wolfe12``: More-Thuente first, and the
     bracketing/zoom search when it fails (or when its step fails ``extra``,
     which the fallback search then also requires).
@@ -516,8 +518,18 @@ def wolfe12(value_and_grad: Callable, x, p, f0, g0, alpha1, *, c1=1e-4, c2=0.9,
     two n-element reductions) to save ~1 us per 2-D Rosenbrock solve (the
     trip's loop overhead; dcsrch's update is skipped when the trial is
     accepted).  Under ``vmap`` a lane's phase is its own.
+
+    ``batched=True`` is the form for batched solves (``vmap``), where a loop
+    runs while any lane's search goes on and every trip computes the whole
+    body for every lane: More-Thuente's first trial is evaluated and tested
+    before the loop, so the loop takes a trip only when some lane needs a
+    second trial, and each trip starts with dcsrch's interval update (no
+    ``cond``: under ``vmap`` it would be a select that runs both branches);
+    dot products are plain (see :func:`vdot`).  The trials, and so the
+    searches, are the same.  1,000 batched 10-D Rosenbrock solves: 1.4x ->
+    ~0.9x optimistix's time.
     """
-    k = _mt_consts(x, p, f0, g0, c1, c2, 1e-14, 1e-100, 1e100, 100)
+    k = _mt_consts(x, p, f0, g0, c1, c2, 1e-14, 1e-100, 1e100, 100, batched)
     d0 = k.ginit
     amax = _in_range(1e100, x.dtype)
     alpha1 = snp.minimum(snp.asarray(alpha1, x.dtype), amax)
@@ -539,45 +551,81 @@ def wolfe12(value_and_grad: Callable, x, p, f0, g0, alpha1, *, c1=1e-4, c2=0.9,
     # A search More-Thuente cannot start (not a descent direction, or the
     # trial below stpmin) goes straight to the fallback, or fails.
     c0["phase"] = snp.where(c0["task"] == 0, _PH_MT, zoom_phase).astype(snp.int32)
-    c0["trial"] = alpha1  # More-Thuente's next trial
-    # the slope at the last trial is read only in the trip that evaluates it
-    del c0["ge"]
-    carry = _to_zoom(c0, zinit)
 
-    def body(c):
-        # Each trip evaluates one trial and runs the tests of the search in
-        # progress (so the objective is traced once, in this body); More-
-        # Thuente's next trial comes from the trip before (its interval update
-        # follows its tests), the fallback's is interpolated here from the
-        # carried state.
-        in_mt = c["phase"] == _PH_MT
-        zc = {key: c[_SHARED.get(key, key)] for key in _ZOOM_KEYS}
-        # (Interpolated at the end of the trip instead, each of its divisions
-        # was a kernel of its own that XLA filled with a copy of the trip's
-        # whole update.)
-        trial = snp.where(in_mt, c["trial"], _zoom_next(zc))
-        f_t, g_t = value_and_grad(x + trial * p)
-        d_t = vdot(g_t, p)
-        ok_extra = accept(trial, f_t, g_t)
-        m = _mt_test(c, trial, f_t, d_t, k)
-        m["phase"] = mt_phase(m, ok_extra)
-        # dcsrch's interval update for the next trial, skipped where the tests
-        # stopped More-Thuente (the common case, the first trial accepted, then
-        # costs no dcstep: 16 -> 13 us a solve of 2-D Rosenbrock); its state is
-        # then kept as tested (the slots it writes are unused, or rewritten by
-        # _to_zoom).  Under vmap the cond is a select and the update is discarded.
-        m, nstp = lax.cond(m["phase"] == _PH_MT, lambda m: _mt_advance(m, k),
-                           lambda m: (m, m["stp"]), m)
-        m = _to_zoom(m, zinit)
+    def fallback(c, zc, trial, f_t, d_t, ok_extra):
+        """The state after the fallback's tests at ``trial``."""
         z = dict(c, stp=trial, fe=f_t, ge=d_t, nfev=c["nfev"] + 1)
         upd = _zoom_update(zc, trial, f_t, d_t, ok_extra, f0, d0, c1, c2, amax, 10)
         z.update({_SHARED.get(key, key): v for key, v in upd.items()})
         z["phase"] = snp.where(z["zstage"] == _DONE, _PH_DONE, snp.where(
             z["zstage"] == _FAIL, _PH_FAIL, _PH_ZOOM)).astype(snp.int32)
-        out = {key: snp.where(in_mt, m[key], z[key]) for key in c}
-        out["trial"] = nstp  # More-Thuente's next trial (read while it runs)
-        out["g"] = g_t
-        return out
+        return z
+
+    if batched:
+        # More-Thuente's first trial before the loop (evaluation and tests
+        # only); each trip then advances the interval from the last trial
+        # (or interpolates the fallback's), evaluates and tests.
+        start = c0["task"] == 0
+        t1 = snp.where(start, alpha1, 0.0)  # a search that cannot start: at x
+        f1, g1 = value_and_grad(x + t1 * p)
+        m1 = dict(_mt_test(c0, t1, f1, vdot(g1, p, True), k), g=g1)
+        m1["phase"] = mt_phase(m1, accept(t1, f1, g1))
+        carry = _to_zoom({key: snp.where(start, m1[key], v) for key, v in c0.items()},
+                         zinit)
+
+        def body(c):
+            in_mt = c["phase"] == _PH_MT
+            cm, nstp = _mt_advance(c, k)
+            zc = {key: c[_SHARED.get(key, key)] for key in _ZOOM_KEYS}
+            trial = snp.where(in_mt, nstp, _zoom_next(zc))
+            f_t, g_t = value_and_grad(x + trial * p)
+            d_t = vdot(g_t, p, True)
+            ok_extra = accept(trial, f_t, g_t)
+            m = _mt_test(cm, trial, f_t, d_t, k)
+            m["phase"] = mt_phase(m, ok_extra)
+            m = _to_zoom(m, zinit)
+            z = fallback(c, zc, trial, f_t, d_t, ok_extra)
+            out = {key: snp.where(in_mt, m[key], z[key]) for key in c}
+            out["g"] = g_t
+            return out
+    else:
+        c0["trial"] = alpha1  # More-Thuente's next trial
+        # the slope at the last trial is read only in the trip that evaluates it
+        del c0["ge"]
+        carry = _to_zoom(c0, zinit)
+
+        def body(c):
+            # Each trip evaluates one trial and runs the tests of the search
+            # in progress (so the objective is traced once, in this body);
+            # More-Thuente's next trial comes from the trip before (its
+            # interval update follows its tests), the fallback's is
+            # interpolated here from the carried state.
+            in_mt = c["phase"] == _PH_MT
+            zc = {key: c[_SHARED.get(key, key)] for key in _ZOOM_KEYS}
+            # (Interpolated at the end of the trip instead, each of its
+            # divisions was a kernel of its own that XLA filled with a copy of
+            # the trip's whole update.)
+            trial = snp.where(in_mt, c["trial"], _zoom_next(zc))
+            f_t, g_t = value_and_grad(x + trial * p)
+            d_t = vdot(g_t, p)
+            ok_extra = accept(trial, f_t, g_t)
+            m = _mt_test(c, trial, f_t, d_t, k)
+            m["phase"] = mt_phase(m, ok_extra)
+            # dcsrch's interval update for the next trial, skipped where the
+            # tests stopped More-Thuente (the common case, the first trial
+            # accepted, then costs no dcstep: 16 -> 13 us a solve of 2-D
+            # Rosenbrock); its state is then kept as tested (the slots it
+            # writes are unused, or rewritten by _to_zoom).  Under vmap the
+            # cond would be a select that runs both branches (hence the
+            # batched form above).
+            m, nstp = lax.cond(m["phase"] == _PH_MT, lambda m: _mt_advance(m, k),
+                               lambda m: (m, m["stp"]), m)
+            m = _to_zoom(m, zinit)
+            z = fallback(c, zc, trial, f_t, d_t, ok_extra)
+            out = {key: snp.where(in_mt, m[key], z[key]) for key in c}
+            out["trial"] = nstp  # More-Thuente's next trial (read while it runs)
+            out["g"] = g_t
+            return out
 
     c = packed_while_loop(lambda c: c["phase"] < _PH_DONE, body, carry)
     ok = c["phase"] == _PH_DONE
@@ -590,8 +638,8 @@ _PH_MT, _PH_ZOOM, _PH_DONE, _PH_FAIL = 0, 1, 2, 3
 # The fallback search's scalars live in More-Thuente's slots (More-Thuente is
 # finished when the fallback starts): 14 float scalars in the loop instead of
 # 24, two packed vectors instead of three.
-_SHARED = dict(a0="stx", phi_a0="fx", dphi_a0="gx", a1="sty", a_lo="fy", a_hi="gy",
-               phi_lo="stmin", phi_hi="stmax", dphi_lo="width", a_rec="width1")
+_SHARED = dict(a_rec="stx", phi_rec="fx", a1="sty", a_lo="fy", a_hi="gy",
+               phi_lo="stmin", phi_hi="stmax", dphi_lo="width")
 
 
 def _to_zoom(c, zinit):

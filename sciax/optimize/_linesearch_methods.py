@@ -71,6 +71,10 @@ class BFGSMinimizer(AbstractMinimizer):
     name = "bfgs"
     idle_on_zero_gradient = True
 
+    def has_batched_form(self):
+        # batched, wolfe12 evaluates its first trial before its loop
+        return True
+
     def init(self, obj, x0, lb, ub):
         n = x0.shape[0]
         h0 = (snp.eye(n, dtype=x0.dtype) if self.hess_inv0 is None
@@ -84,15 +88,18 @@ class BFGSMinimizer(AbstractMinimizer):
     def step(self, obj, st, lb, ub):
         H = st.mat
         p = -(H @ st.g)
-        d0 = vdot(st.g, p)
+        d0 = vdot(st.g, p, self.batched)
         ls = wolfe12(obj.value_and_grad, st.x, p, st.f, st.g,
-                          initial_step(st.f, st.f_prev, d0), c1=self.c1, c2=self.c2)
+                     initial_step(st.f, st.f_prev, d0), c1=self.c1, c2=self.c2,
+                     batched=self.batched)
         s = ls["alpha"] * p
         x1 = st.x + s
         y = ls["g"] - st.g
         Hy = H @ y
-        # y.s and y.Hy as one matrix-vector product (see vdot)
-        rho_inv, yHy = snp.stack([s, Hy]) @ y
+        if self.batched:
+            rho_inv, yHy = snp.dot(s, y), snp.dot(Hy, y)
+        else:  # y.s and y.Hy as one matrix-vector product (see vdot)
+            rho_inv, yHy = snp.stack([s, Hy]) @ y
         rho = snp.where(rho_inv == 0, 1000.0, 1.0 / snp.where(rho_inv == 0, 1.0,
                                                                 rho_inv))
         # (I - rho s y^T) H (I - rho y s^T) + rho s s^T, expanded.
@@ -107,7 +114,7 @@ class BFGSMinimizer(AbstractMinimizer):
         if self.xrtol == 0:
             # SciPy's default: |s| <= 0, i.e. s.s <= 0 (as numpy's norm, s.s
             # underflows to 0 only with every s_i^2), as a matrix-vector dot
-            small = vdot(s, s) <= 0
+            small = vdot(s, s, self.batched) <= 0
         else:
             small = snp.linalg.norm(s) <= self.xrtol * (self.xrtol + snp.linalg.norm(x1))
         grad_ok = _vecnorm(new.g, self.norm) <= self.gtol
@@ -135,6 +142,10 @@ class CGMinimizer(AbstractMinimizer):
     name = "cg"
     idle_on_zero_gradient = True
 
+    def has_batched_form(self):
+        # batched, wolfe12 evaluates its first trial before its loop
+        return True
+
     def init(self, obj, x0, lb, ub):
         st = _start(obj, x0, None)
         return dataclasses.replace(st, mat=-st.g)
@@ -158,7 +169,7 @@ class CGMinimizer(AbstractMinimizer):
 
         ls = wolfe12(obj.value_and_grad, st.x, p, st.f, st.g,
                      initial_step(st.f, st.f_prev, d0), c1=self.c1, c2=self.c2,
-                     extra=descent)
+                     extra=descent, batched=self.batched)
         g1 = ls["g"]
         y = g1 - st.g
         beta = snp.maximum(0.0, snp.dot(y, g1) / snp.dot(st.g, st.g))
@@ -194,6 +205,10 @@ class NewtonCGMinimizer(AbstractMinimizer):
     uses_hess = True
     maxiter_status = Status.NEWTON_MAX_ITER
     failed_step_counts = False
+
+    def has_batched_form(self):
+        # batched, wolfe12 evaluates its first trial before its loop
+        return True
 
     def init(self, obj, x0, lb, ub):
         st = _start(obj, x0, None)
@@ -252,7 +267,8 @@ class NewtonCGMinimizer(AbstractMinimizer):
         # SciPy passes the previous value (old_old_fval) to the line search
         # from the second iteration on: the first trial is min(1, 2.02 df / d0)
         ls = wolfe12(obj.value_and_grad, st.x, pk, st.f, g,
-                     initial_step(st.f, st.f_prev, d0), c1=self.c1, c2=self.c2)
+                     initial_step(st.f, st.f_prev, d0), c1=self.c1, c2=self.c2,
+                     batched=self.batched)
         # At an exact stationary point (g = 0, so p = 0) SciPy's line search
         # accepts its first trial and the zero update ends the method with
         # success; a search along p = 0 has no descent to find.

@@ -163,8 +163,9 @@ def _vmap_equals_loop(n, method=None):
     same_nit = []
     for i, x0 in enumerate(x0s):
         r = minimize(rosen, snp.asarray(x0), method=method)
-        # Batched and unbatched kernels round differently and Rosenbrock
-        # amplifies that, so x agrees to the tolerance, not bitwise.
+        # On the CPU each lane is the single-problem program (bitwise equal);
+        # elsewhere the batched form's kernels round differently and
+        # Rosenbrock amplifies that, so x agrees to the tolerance.
         np.testing.assert_allclose(np.asarray(batched.x[i]), np.asarray(r.x),
                                    atol=1e-6)
         assert int(batched.status[i]) == int(r.status)
@@ -172,6 +173,32 @@ def _vmap_equals_loop(n, method=None):
         assert abs(int(batched.nit[i]) - int(r.nit)) <= 5
     assert all(batched.success)
     assert np.mean(same_nit) >= 0.9
+
+
+@pytest.mark.parametrize("method", ["BFGS", "CG"])
+def test_vmap_solves_each_problem_as_alone(method):
+    # vmap over x0, then over args: each lane's x, status and counters are
+    # those of the problem solved alone
+    x0s = _starts(6, seed=3)
+    rb = sciax.vmap(lambda x0: minimize(rosen, x0, method=method))(snp.asarray(x0s))
+    for i, x0 in enumerate(x0s):
+        r = minimize(rosen, snp.asarray(x0), method=method)
+        np.testing.assert_array_equal(np.asarray(rb.x[i]), np.asarray(r.x))
+        for key in ("status", "nit", "nfev", "njev"):
+            assert int(rb[key][i]) == int(r[key])
+    As = snp.asarray(x0s)
+    xa = sciax.vmap(lambda a: minimize(quad, snp.zeros(2), args=(a,),
+                                       method=method).x)(As)
+    for i in range(len(x0s)):
+        xi = minimize(quad, snp.zeros(2), args=(As[i],), method=method).x
+        np.testing.assert_array_equal(np.asarray(xa[i]), np.asarray(xi))
+
+
+def test_batched_form_off_the_cpu_equals_a_loop(monkeypatch):
+    # On other backends vmap runs BFGS's batched form (the line search's first
+    # trial before its loop, no cond): the same searches as single solves.
+    monkeypatch.setattr(sciax, "default_backend", lambda: "gpu")
+    _vmap_equals_loop(8)
 
 
 @pytest.mark.slow
