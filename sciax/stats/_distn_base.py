@@ -710,26 +710,37 @@ class rv_discrete(rv_generic):
         lo, hi = self._support(*s)
         q, lo, hi, *s = snp.broadcast_arrays(q, lo, hi, *s)
         k0 = snp.clip(snp.floor(self._ppf_guess(q, *s)), lo, hi)
+        # Each trace of _cdf is compiled once per call site, and a CDF such
+        # as skellam's (two ncx2 series) or binom's (betainc) takes seconds
+        # to compile: the CDFs at both ends of the bracket are one call on
+        # the two stacked, carried from the loop body to its condition, which
+        # used to trace them again (six call sites, now three).
+        c3 = self._cdf(snp.stack([k0 - 1.0, k0, k0 + 1.0]), *s)
+        ok0 = c3[1] >= q
         # expand a bracket (kl, kh] with cdf(kl) < q <= cdf(kh), by doubling steps
-        ok0 = self._cdf(k0, *s) >= q
-
-        def expand(c):
-            kl, kh, step, i = c
-            lo_bad = (self._cdf(kl, *s) >= q) & (kl >= lo)
-            hi_bad = self._cdf(kh, *s) < q
-            kl = snp.where(lo_bad, snp.maximum(kl - step, lo - 1.0), kl)
-            kh = snp.where(hi_bad, snp.minimum(kh + step, hi), kh)
-            return kl, kh, step * 2.0, i + 1
-
-        def expand_cond(c):
-            kl, kh, step, i = c
-            more = ((self._cdf(kl, *s) >= q) & (kl >= lo)) | (self._cdf(kh, *s) < q)
-            return snp.any(more) & (i < 1100)
-
         kl = snp.where(ok0, k0 - 1.0, k0)
         kh = snp.where(ok0, k0, k0 + 1.0)
-        kl, kh, _, _ = lax.while_loop(expand_cond, expand,
-                                      (kl, kh, snp.ones_like(kl), 0))
+        cl = snp.where(ok0, c3[0], c3[1])
+        ch = snp.where(ok0, c3[1], c3[2])
+
+        def bad(kl, cl, ch):
+            return (cl >= q) & (kl >= lo), ch < q
+
+        def expand(c):
+            kl, kh, cl, ch, step, i = c
+            lo_bad, hi_bad = bad(kl, cl, ch)
+            kl = snp.where(lo_bad, snp.maximum(kl - step, lo - 1.0), kl)
+            kh = snp.where(hi_bad, snp.minimum(kh + step, hi), kh)
+            c2 = self._cdf(snp.stack([kl, kh]), *s)
+            return kl, kh, c2[0], c2[1], step * 2.0, i + 1
+
+        def expand_cond(c):
+            kl, kh, cl, ch, step, i = c
+            lo_bad, hi_bad = bad(kl, cl, ch)
+            return snp.any(lo_bad | hi_bad) & (i < 1100)
+
+        kl, kh, _, _, _, _ = lax.while_loop(
+            expand_cond, expand, (kl, kh, cl, ch, snp.ones_like(kl), 0))
 
         def bisect(c):
             kl, kh = c
@@ -747,6 +758,12 @@ class rv_discrete(rv_generic):
         """Smallest integer k with sf(k) <= q."""
         return self._ppf(1.0 - q, *s)
 
+    def _entropy_start(self, lo, *s):
+        """Where the entropy's sum starts: the lower end of the support, or
+        where the mass below is negligible (here the 1e-17 quantile; a
+        distribution whose ppf is costly can give a cheaper bound)."""
+        return snp.where(snp.isfinite(lo), lo, self._ppf(1e-17, *s))
+
     def _entropy(self, *s):
         # -sum pmf log pmf over the support, _ENT_CHUNK terms a trip from the
         # lower end (or the 1e-17 quantile), until a chunk past the mode adds
@@ -754,7 +771,7 @@ class rv_discrete(rv_generic):
         # ended where sf is 1 - cdf (a floor of ~1e-16: logser) and ran its
         # 100,000 one-term trips, each an O(k) cdf (minutes under CI).
         lo, hi = self._support(*s)
-        start = snp.where(snp.isfinite(lo), lo, self._ppf(1e-17, *s))
+        start = self._entropy_start(lo, *s)
         start, hi, *s = snp.broadcast_arrays(start, hi, *s)
         s = [v[..., None] for v in s]
         offs = snp.arange(_ENT_CHUNK, dtype=start.dtype)
@@ -766,7 +783,10 @@ class rv_discrete(rv_generic):
             term = snp.where(snp.isfinite(lp) & (k <= hi[..., None]), -snp.exp(lp) * lp, 0.0)
             t = snp.sum(term, axis=-1)
             acc1 = acc + snp.where(go, t, 0.0)
-            falling = ~(lp[..., -1] >= lp[..., 0])
+            # past the mode the chunk ends lower than it starts, or the pmf has
+            # underflowed to 0 all along it (-inf >= -inf would never stop: skellam
+            # ran all 512 trips, 11 s, its ive out to k = 131,072)
+            falling = ~(lp[..., -1] >= lp[..., 0]) | ((t == 0) & (acc1 > 0))
             done = (k0 + _ENT_CHUNK > hi) | (falling & (snp.abs(t) <= 1e-17 * snp.abs(acc1)))
             return k0 + _ENT_CHUNK, acc1, go & ~done, i + 1
 
