@@ -307,6 +307,10 @@ class rv_continuous(rv_generic):
     # infinite ends (0 and 1 there, finite derivatives) and map NaN to NaN:
     # ``cdf``/``sf`` then clamp x into the support instead of masking.
     _total_tails = False
+    # True when ``_logpdf`` and ``_pdf`` map a NaN x to NaN (every formula
+    # does but one whose selects on x end in a constant, as trapezoid's):
+    # logpdf and pdf then need no NaN test of their own.
+    _nan_passes = True
 
     # -- standardized defaults --
 
@@ -493,21 +497,40 @@ class rv_continuous(rv_generic):
         y = (x - loc) / scale
         return y, snp.where((y > lo) & (y < hi), y, _safe_point(lo, hi))
 
-    def _logpdf_impl(self, x, *a):
+    @staticmethod
+    def _outside(y, lo, hi):
+        """``(y < lo) | (y > hi)`` (False at NaN) without the comparisons
+        against an end that is a static infinity; None when both are."""
+        mask = None
+        if not (isinstance(lo, (int, float)) and lo == -_INF):
+            mask = y < lo
+        if not (isinstance(hi, (int, float)) and hi == _INF):
+            mask = y > hi if mask is None else mask | (y > hi)
+        return mask
+
+    def _density_impl(self, fn, log, x, *a):
+        # The density is evaluated at a point inside the support where x is
+        # outside (so no inf/NaN reaches its derivatives there), and a NaN x
+        # goes through the formula, which maps it to NaN (_nan_passes).  A
+        # mask of static infinite ends, and a NaN test that XLA cannot drop,
+        # cost chi2.logpdf 11% on 10^6 points (3 compares and 3 selects where
+        # one of each does).
         s, loc, scale, valid, lo, hi = self._split(a)
         y = (x - loc) / scale
-        inside = (y >= lo) & (y <= hi)
-        ys = snp.where(inside, y, _safe_point(lo, hi))
-        out = snp.where(inside, self._logpdf(ys, *s) - snp.log(scale), -_INF)
-        return snp.where(valid & ~snp.isnan(y), out, snp.nan)
+        out = self._outside(y, lo, hi)
+        ys = y if out is None else snp.where(out, _safe_point(lo, hi), y)
+        v = fn(ys, *s)
+        v = v - snp.log(scale) if log else v / scale
+        if out is not None:
+            v = snp.where(out, -_INF if log else 0.0, v)
+        ok = valid if self._nan_passes else valid & ~snp.isnan(y)
+        return snp.where(ok, v, snp.nan)
+
+    def _logpdf_impl(self, x, *a):
+        return self._density_impl(self._logpdf, True, x, *a)
 
     def _pdf_impl(self, x, *a):
-        s, loc, scale, valid, lo, hi = self._split(a)
-        y = (x - loc) / scale
-        inside = (y >= lo) & (y <= hi)
-        ys = snp.where(inside, y, _safe_point(lo, hi))
-        out = snp.where(inside, self._pdf(ys, *s) / scale, 0.0)
-        return snp.where(valid & ~snp.isnan(y), out, snp.nan)
+        return self._density_impl(self._pdf, False, x, *a)
 
     def _tail_impl(self, fn, below, above, x, *a, total=False):
         s, loc, scale, valid, lo, hi = self._split(a)

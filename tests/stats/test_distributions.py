@@ -259,6 +259,16 @@ def test_bad_parameters_give_nan():
     # and no NaN gradient leaks from the masked branch
     g = sciax.grad(lambda s: stats.expon.logpdf(-1.0, 0.0, s) * 0 + s)(2.0)
     assert np.isfinite(g)
+    # a NaN x gives NaN (as SciPy): logpdf/pdf leave that to the formula
+    # (_nan_passes) except where a select on x ends in a constant (trapezoid)
+    x = np.array([np.nan, -np.inf, 0.3, np.inf])
+    for d, p in [(stats.norm, ()), (stats.expon, ()), (stats.uniform, ()),
+                 (stats.trapezoid, (0.2, 0.7)), (stats.triang, (0.4,)),
+                 (stats.genpareto, (-0.5,))]:
+        lp, pdf = np.asarray(d.logpdf(x, *p)), np.asarray(d.pdf(x, *p))
+        assert np.isnan(lp[0]) and np.isnan(pdf[0]), d.name
+        np.testing.assert_array_equal(lp[[1, 3]], [-np.inf, -np.inf], err_msg=d.name)
+        np.testing.assert_allclose(lp[2], getattr(ss, d.name).logpdf(0.3, *p), rtol=1e-14)
     with pytest.raises(ValueError, match="random_state"):
         stats.norm.rvs(size=3)
 
