@@ -78,7 +78,8 @@ def _err(ours, ref):
     at the zeros of a logpdf); equal values and shared NaNs count 0."""
     ours, ref = np.asarray(ours, dtype=np.float64), np.asarray(ref, dtype=np.float64)
     same = (ours == ref) | (np.isnan(ours) & np.isnan(ref))
-    err = np.where(same, 0.0, np.abs(ours - ref) / np.maximum(np.abs(ref), 1.0))
+    with np.errstate(invalid="ignore"):  # -inf - -inf where both are -inf
+        err = np.where(same, 0.0, np.abs(ours - ref) / np.maximum(np.abs(ref), 1.0))
     return float(np.max(err))
 
 
