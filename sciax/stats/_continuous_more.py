@@ -469,6 +469,7 @@ class trapezoid_gen(rv_continuous):
     """The trapezoidal distribution on ``[0, 1]`` with corners ``c <= d``."""
 
     name, shapes, a, b = "trapezoid", ("c", "d"), 0.0, 1.0
+    _nan_passes = False  # a NaN x lands in its pdf's constant middle branch
 
     def _argcheck(self, c, d):
         return (c >= 0) & (c <= 1) & (d >= 0) & (d <= 1) & (d >= c)

@@ -140,6 +140,7 @@ i1e = _dispatch("i1e")
 stdtr = _dispatch("stdtr")
 stdtrit = _dispatch("stdtrit")
 zeta = _dispatch("zeta")
+zetac = _dispatch("zetac")
 expn = _dispatch("expn")
 exp1 = _dispatch("exp1")
 
