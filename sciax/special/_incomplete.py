@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -92,6 +92,26 @@ _lgam1p = _util.lgam1p
 
 # --- incomplete gamma -------------------------------------------------------------
 
+# up to this, an exponent formed in double (a log and a product per term,
+# ~1.5 ulp each) costs at most ~2e-14 of the value; beyond it, it is
+# recomputed in double-double
+_DEEP = 64.0
+
+
+def _deep_exponent(e: Any, fn: Callable, *ops: Any) -> tuple[Any, Any]:
+    """``(hi, lo)``: the double exponent ``e`` where ``|e| <= _DEEP``, and
+    elsewhere ``fn(*ops)``'s double-double value of it, computed on those
+    (rare) elements only, gathered 64 at a time (float64; float32 keeps
+    ``e``).  In the deep tails the exponent is up to ~700, and its rounding
+    alone moved the value by 1e-13."""
+    if e.dtype != np.float64:
+        return e, snp.zeros_like(e)
+    deep = (snp.abs(e) > _DEEP) & snp.isfinite(e)
+    ops = snp.broadcast_arrays(*ops, e)[:-1]
+    hi, lo = _util.if_any_grouped(deep, fn, (0.0, 0.0), *ops)
+    return snp.where(deep, hi, e), snp.where(deep, lo, 0.0)
+
+
 def _igam_prefactor(a: Any, x: Any, deriv: bool = True) -> tuple:
     """``D = x^a e^-x / Gamma(a + 1)`` and, with ``deriv``, ``L = d log D /
     da = log x - digamma(a + 1)`` for ``a > 0``, ``x > 0``; without it, ``E =
@@ -99,16 +119,17 @@ def _igam_prefactor(a: Any, x: Any, deriv: bool = True) -> tuple:
     ``a`` are all below (or all at or above) 10 compute one form only."""
     def big_form(a, x):
         ab = _util.safe(a >= 10, a, 10.0)
-        # the exponent a log1pmx(x/a - 1) (up to ~700) in double-double:
-        # rounded to double, it cost 1e-13 of Q ~ 1e-254 at (1887, 2a)
-        eh, el = _util.xlogx_over_a(ab, x)
+        t = (x - ab) / ab
+        # log(1 + t) = log(x / a): exact even where 1 + t rounds (x << a)
+        l1p = snp.where(t < -0.5, snp.log(x / ab), _util.log1p(t))
+        # the exponent, in double-double where it is large: rounded to
+        # double, it cost 1e-13 of Q ~ 1e-254 at (1887, 2a)
+        eh, el = _deep_exponent(ab * _util.log1pmx(t, l1p), _util.xlogx_over_a,
+                                ab, x)
         s, e = _util.two_sum(eh, -_util.lgamma_corr(ab))
         d = snp.exp(s) * (1.0 + (e + el)) / snp.sqrt(2 * math.pi * ab)
         if not deriv:
             return (d,)
-        t = (x - ab) / ab
-        # log(1 + t) = log(x / a): exact even where 1 + t rounds (x << a)
-        l1p = snp.where(t < -0.5, snp.log(x / ab), _util.log1p(t))
         return d, l1p + _log_minus_digamma(ab) - 1.0 / ab
 
     def small_form(a, x):
@@ -135,7 +156,9 @@ def _igam_prefactor(a: Any, x: Any, deriv: bool = True) -> tuple:
             return snp.zeros_like(e), e
 
         d_big, e = _util.by_block(a >= 10, big_d, small_e, a, x)
-        return snp.where(a >= 10, d_big, snp.exp(e - x)), e
+        # e - x with its rounding (x up to ~700): exp(s) (1 + err)
+        s, err = _util.two_sum(e, -x)
+        return snp.where(a >= 10, d_big, snp.exp(s) * (1.0 + err)), e
     return _util.by_block(a >= 10, big_form, small_form, a, x)
 
 
@@ -903,23 +926,27 @@ def _ibeta_big_exponent(a: Any, b: Any, x: Any, y: Any, x_lo: Any = 0.0,
     return a * _util.log1pmx(t1, l1) + b * _util.log1pmx(t2, l2) + fix
 
 
-def _ibeta_big_exponent_dd(a: Any, b: Any, x: Any, y: Any, x_lo: Any,
-                           y_lo: Any) -> tuple[Any, Any]:
-    """:func:`_ibeta_big_exponent` as a double-double: ``a log(x (a + b) /
-    a) + b log(y (a + b) / b)`` with both ratios and logarithms in
-    double-double (:func:`_util.log_dd`), ``x + x_lo``, ``y + y_lo`` being
-    the exact arguments.  The two terms cancel to the exponent; each
-    logarithm's error is ~1e-16 of its series' tail ``u^3``, so the
-    cancellation costs ~1e-16 |t| of the exponent.  Rounded to double, the
-    exponent (~500) cost 1e-13 in the deep tails."""
-    z = snp.zeros_like(x)
-    sh, sl = _util.two_sum(a, b)
-    q1h, q1l = _util.dd_div(sh, sl, a, z)
-    q2h, q2l = _util.dd_div(sh, sl, b, z)
-    r1h, r1l = _util.dd_mul(x, x_lo, q1h, q1l)
-    r2h, r2l = _util.dd_mul(y, y_lo, q2h, q2l)
-    p1h, p1l = _util.dd_mul(a, z, *_util.log_dd(r1h, r1l))
-    p2h, p2l = _util.dd_mul(b, z, *_util.log_dd(r2h, r2l))
+def _ibeta_exponent_dd(a: Any, b: Any, x1: Any, y1: Any, x1_lo: Any,
+                       y1_lo: Any, swap: Any, big: Any) -> tuple[Any, Any]:
+    """The exponent of :func:`_ibeta_value`'s prefactor as a double-double,
+    ``a1 log(x1 q1) + b1 log(y1 q2)`` with ``a1, b1`` the shapes after the
+    ``swap``, ``x1 + x1_lo``, ``y1 + y1_lo`` the exact arguments, and ``q1 =
+    (a + b)/a1``, ``q2 = (a + b)/b1`` for ``a, b >= 10`` (``big``: the
+    exponent of :func:`_ibeta_big_exponent`), else 1 (``a1 log x1 + b1 log
+    y1``); ratios and logarithms (:func:`_util.log_dd`) in double-double.
+    In the big form the two terms cancel to the exponent: each logarithm's
+    error is ~1e-16 of its series' tail ``u^3``, ~1e-16 |t| of the result."""
+    sw, bg = swap > 0, big > 0
+    a1, b1 = snp.where(sw, b, a), snp.where(sw, a, b)
+    z = snp.zeros_like(x1)
+    one = snp.ones_like(x1)
+    sh, sl = _util.two_sum(a1, b1)
+    q1h, q1l = _util.dd_div(sh, sl, a1, z)
+    q2h, q2l = _util.dd_div(sh, sl, b1, z)
+    r1h, r1l = _util.dd_mul(x1, x1_lo, snp.where(bg, q1h, one), snp.where(bg, q1l, z))
+    r2h, r2l = _util.dd_mul(y1, y1_lo, snp.where(bg, q2h, one), snp.where(bg, q2l, z))
+    p1h, p1l = _util.dd_mul(a1, z, *_util.log_dd(r1h, r1l))
+    p2h, p2l = _util.dd_mul(b1, z, *_util.log_dd(r2h, r2l))
     return _util.dd_add(p1h, p1l, p2h, p2l)
 
 
@@ -1236,9 +1263,8 @@ def _ibeta_value(a: Any, b: Any, x: Any) -> tuple:
         sym = (0.5 * snp.log(ab * bb / (ab + bb)) - _util.LOG_SQRT_2PI
                - _util.lgamma_corr(ab) - _util.lgamma_corr(bb)
                + _util.lgamma_corr(ab + bb))
-        eh, el = _ibeta_big_exponent_dd(a1b, b1b, x1, y1, x1_lo, y1_lo)
-        hi, lo = _util.two_sum(eh, sym - log_a1)
-        return hi, lo + el
+        return (_ibeta_big_exponent(a1b, b1b, x1, y1, x1_lo, y1_lo),
+                sym - log_a1)
 
     def small_form(a_, b_):
         as_, bs = _util.safe(~big, a_, 1.0), _util.safe(~big, b_, 1.0)
@@ -1257,19 +1283,17 @@ def _ibeta_value(a: Any, b: Any, x: Any) -> tuple:
             return (_log_inv_a_beta(as_, bs, snp.where(swap, as_, bs)),)
 
         (c,) = _util.by_block(one_big, lbeta_big, lbeta_small, lo, hi)
-        # a1 log x1 + b1 log y1 in double-double (the logs of the exact
-        # x1 + x1_lo, y1 + y1_lo): in double, b log y ~ 500 cost 1e-13 of
-        # 1 - I_0.9(0.01, 231) = 5e-236
-        z = snp.zeros_like(x1)
-        p1h, p1l = _util.dd_mul(snp.where(swap, bs, as_), z,
-                                *_util.log_dd(x1, x1_lo))
-        p2h, p2l = _util.dd_mul(snp.where(swap, as_, bs), z,
-                                *_util.log_dd(y1, y1_lo))
-        eh, el = _util.dd_add(p1h, p1l, p2h, p2l)
-        hi, lo = _util.two_sum(eh, c)
-        return hi, lo + el
+        return (snp.where(swap, bs, as_) * lx1 + snp.where(swap, as_, bs) * ly1,
+                c)
 
-    lk, lk_lo = _util.by_block(big, big_form, small_form, a_, b_)
+    # lk = ex + rest, the exponent ex (a1 log x1 + b1 log y1, or the big
+    # form's) in double-double where it is large: in double, b log y ~ 500
+    # cost 1e-13 of 1 - I_0.9(0.01, 231) = 5e-236
+    ex, rest = _util.by_block(big, big_form, small_form, a_, b_)
+    exh, exl = _deep_exponent(ex, _ibeta_exponent_dd, a_, b_, x1, y1, x1_lo,
+                              y1_lo, swap.astype(x1.dtype), big.astype(x1.dtype))
+    lk, lk_lo = _util.two_sum(exh, rest)
+    lk_lo = lk_lo + exl
     # where BGRAT's value is taken, the fraction runs on an easy stand-in
     # (x = 1/2, a = b = 1: two steps) instead of its slow element (such an
     # element needs up to thousands of steps, and a block runs until its
