@@ -351,9 +351,7 @@ def _digamma(x: Any) -> Any:
     h1 = x - _PSI_ROOT_HI
     near = snp.abs(h1) < 0.2
     hs = _util.safe(near, h1, 0.0)
-    # Estrin's scheme: a 21-term Horner chain was latency-bound (terms
-    # shrink by |h psi^(k+1)/psi^(k)| <= 0.14 a step, so no cancellation)
-    taylor = (_util.polyval_estrin(tuple(_PSI_ROOT_TAYLOR[::-1]), hs) * hs
+    taylor = (_util.polyval(_PSI_ROOT_TAYLOR[::-1], hs) * hs
               - _PSI_ROOT_LO * _PSI_ROOT_TAYLOR[0])
     # reflection psi(x) = psi(1 - x) - pi cot(pi x), with cot exact at
     # half-integers, computed only when some element is negative (the
