@@ -1142,13 +1142,15 @@ def _igam_q_small_a(a: Any, x: Any) -> tuple[Any, Any]:
     # by_block switch compiles each twice; BGRAT's elements are few)
     big = a >= 10
     ab = _util.safe(big, a, 10.0)
-    t = (x - ab) / ab
-    l1p = snp.where(t < -0.5, snp.log(x / ab), _util.log1p(t))
-    d_big = (snp.exp(ab * _util.log1pmx(t, l1p) - _util.lgamma_corr(ab))
-             / snp.sqrt(2 * math.pi * ab))
+    # the exponents in double-double (x = u is up to ~700 in BGRAT's deep
+    # tails, and its rounding there is ~6e-14 of the value)
+    eh, el = _util.xlogx_over_a(ab, x)
+    s1, e1 = _util.two_sum(eh, -_util.lgamma_corr(ab))
+    d_big = snp.exp(s1) * (1.0 + (e1 + el)) / snp.sqrt(2 * math.pi * ab)
     a_s = _util.safe(~big, a, 1.0)
     e = a_s * snp.log(x) - _lgam1p(a_s)
-    d = snp.where(big, d_big, snp.exp(e - x))
+    s2, e2 = _util.two_sum(e, -x)
+    d = snp.where(big, d_big, snp.exp(s2) * (1.0 + e2))
     v0, v1 = _igam_value_sums(a, x, cf, qs, _util.eps(x), _max_iter(x),
                               first=None)
     em1 = snp.expm1(_util.safe(qs, e, 0.0))
@@ -1156,13 +1158,19 @@ def _igam_q_small_a(a: Any, x: Any) -> tuple[Any, Any]:
     return snp.where(cf, a * d * v0, snp.where(qs, q_sm, 1.0 - d * v1)), d
 
 
-def _ibeta_bgrat(a: Any, b: Any, lx: Any) -> tuple[Any, Any]:
+def _ibeta_bgrat(a: Any, b: Any, lx: Any, lx_lo: Any = 0.0) -> tuple[Any, Any]:
     """``(I_x(a, b), converged)`` by BGRAT (see ``_BGRAT_A``) for ``a >=
-    14``, ``b > 0``, ``lx = log x`` in ``[-log 2, 0)`` (from the unrounded
-    argument); ``converged`` where the last of the ``_BGRAT_N`` terms is
-    below ``2^-56`` of the sum."""
-    t = a + 0.5 * (b - 1.0)
-    u = -t * lx
+    14``, ``b > 0``, ``lx + lx_lo = log x`` in ``[-log 2, 0)`` (from the
+    unrounded argument); ``converged`` where the last of the ``_BGRAT_N``
+    terms is below ``2^-56`` of the sum.  ``u = -T log x`` (up to ~700) is
+    formed in double-double, and the sum is moved by its low part ``u_lo``
+    through ``d log Q(b, u) / du = -H / (u Q)`` (the leading term's; the
+    others are ~1/T of it)."""
+    z = snp.zeros_like(lx)
+    bh, bl = _util.two_sum(b, -1.0)
+    th, tl = _util.dd_add(a, z, 0.5 * bh, 0.5 * bl)
+    uh, ul = _util.dd_mul(th, tl, -lx, -lx_lo)
+    t, u = th, uh
     # log M = lgamma(a + b) - lgamma(a) - b log T by Stirling's series, as a
     # sum of small terms: (a - 1/2) log1p(b/a) - b = a log1pmx(b/a) -
     # log1p(b/a)/2, and log(a + b) - log T = log1p((b + 1) / (2T))
@@ -1194,7 +1202,10 @@ def _ibeta_bgrat(a: Any, b: Any, lx: Any) -> tuple[Any, Any]:
         term = p[m] * j
         s = s + term
     # (the flag as 0/1 in x's dtype, as _util.if_any fills)
-    return snp.exp(lm) * s, (snp.abs(term) <= 2.0 ** -56 * s).astype(s.dtype)
+    ok = (u > 0) & (q > 0)
+    fix = snp.where(ok, ul * (b * d) / _util.safe(ok, u * q, 1.0), 0.0)
+    return (snp.exp(lm) * s * (1.0 - fix),
+            (snp.abs(term) <= 2.0 ** -56 * s).astype(s.dtype))
 
 
 def _ibeta_bgrat_use(a: Any, b: Any, x: Any) -> tuple[Any, Any, Any]:
@@ -1219,8 +1230,12 @@ def _ibeta_bgrat_use(a: Any, b: Any, x: Any) -> tuple[Any, Any, Any]:
         big = _util.safe(region > 0, big, _BGRAT_A)
         small = _util.safe(region > 0, small, 0.5)
         xs = _util.safe(region > 0, x, 0.5)
-        lx = snp.where(big_a > 0, snp.log(xs), _util.log1p(-xs))
-        return _ibeta_bgrat(big, small, lx)
+        # log x, or log(1 - x) of the exact 1 - x = y + y_lo, in double-double
+        y = 1.0 - xs
+        y_lo = (1.0 - y) - xs
+        ba = big_a > 0
+        lh, ll = _util.log_dd(snp.where(ba, xs, y), snp.where(ba, 0.0, y_lo))
+        return _ibeta_bgrat(big, small, lh, ll)
 
     # (the flags as x's dtype, as the grouped gathers take one dtype)
     v, conv = _util.if_any_grouped(region, run, (1.0, 0.0), big, small, x,

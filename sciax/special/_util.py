@@ -152,14 +152,19 @@ def _split(a: Any) -> tuple[Any, Any]:
     """``a = hi + lo`` with ``hi`` the top 26 bits of ``a`` (its low 27
     significand bits cleared) and ``lo`` exact: masking the bits, unlike
     Veltkamp's ``c - (c - a)``, cannot be changed by a fused multiply-add."""
-    bits = lax.bitcast_convert_type(a, np.uint64)
-    hi = lax.bitcast_convert_type(bits & np.uint64(0xFFFFFFFFF8000000), np.float64)
+    if a.dtype == np.float32:        # 24-bit significand: keep 12 bits
+        bits = lax.bitcast_convert_type(a, np.uint32)
+        hi = lax.bitcast_convert_type(bits & np.uint32(0xFFFFF000), np.float32)
+    else:
+        bits = lax.bitcast_convert_type(a, np.uint64)
+        hi = lax.bitcast_convert_type(bits & np.uint64(0xFFFFFFFFF8000000),
+                                      np.float64)
     return hi, a - hi
 
 
 def two_prod(a: Any, b: Any) -> tuple[Any, Any]:
     """``a b = p + e`` (Dekker's product; ``e`` is exact up to the rounding
-    of the last partial product, ~2^-106 of ``p``).  float64 only."""
+    of the last partial product, ~2^-106 of ``p``; float32: ~2^-48)."""
     p = a * b
     a1, a2 = _split(a)
     b1, b2 = _split(b)
@@ -203,7 +208,7 @@ def log_dd(rh: Any, rl: Any) -> tuple[Any, Any]:
     atanh(u)``, ``u = (m - 1)/(m + 1)`` (``|u| <= 0.172``) in double-double,
     the series' tail ``2u^3 (1/3 + u^2/5 + ...)`` (< 1% of ``2u``) in double,
     and ``log(1 + rl/rh) = rl/rh`` to first order."""
-    ok = (rh >= np.finfo(np.float64).tiny) & (rh < np.inf)
+    ok = (rh >= np.finfo(rh.dtype).tiny) & (rh < np.inf)
     rh_ = safe(ok, rh, 1.0)
     m, k = snp.frexp(rh_)                         # m in [1/2, 1)
     low = m < _SQRT_HALF

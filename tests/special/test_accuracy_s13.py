@@ -29,7 +29,7 @@ def test_gammainc_deep_tails():
     # (a, x, upper tail?): Q ~ 1e-254 at x = 2a (a log1pmx(1) rounded),
     # P ~ 1e-278 at x = a/2, Q at x >> a with a >= 10 (gdtrc's 1e-136 row)
     # and a < 10 (e - x rounded), P ~ 1e-58 at a = 1000 (gdtr's row).  The
-    # old code lost 2.1e-13, 1.2e-13, 4.8e-14, 2.4e-14 and 3e-14; now <=
+    # old code lost 2.1e-13, 1.2e-13, 4.8e-14, 2.4e-14 and 2.0e-14; now <=
     # 6e-16.  Tolerance 5e-15.
     pts = [(1887.3887, 3774.7774, True), (3290.34, 1645.17, False),
            (25.6502, 569.608, True), (5.92553, 569.608, True),
@@ -46,11 +46,14 @@ def test_gammainc_deep_tails():
 
 def test_betainc_deep_tails():
     # the small-shape prefactor (b log y ~ 530 at 1 - I_0.9(0.01, 231) =
-    # 5e-236; I_1e-3(20, 30) = 2e-56) and the big-shape one (I_1e-5(65.8,
-    # 231) = 7e-263).  The old code lost 1.1e-14, 9.3e-15 and 1.7e-14; now
-    # <= 7e-16.  Tolerance 5e-15.
+    # 5e-236; I_1e-3(20, 30) = 2e-56), the big-shape one (I_1e-5(65.8,
+    # 231) = 7e-263), and BGRAT's deep tails (I_0.7(811, 5.34) = 1.3e-117,
+    # 1 - I_0.5(0.43, 811) = 1e-246: u = -T log x ~ 290 and ~560, rounded
+    # in double).  The old code lost 1.2e-14, 9.0e-15, 1.7e-14, 3.6e-14 and
+    # 3.8e-14; now <= 2.5e-15.  Tolerance 5e-15.
     pts = [(0.01, 231.013, 0.9, True), (65.7933, 231.013, 1e-5, False),
-           (20.0, 30.0, 1e-3, False)]
+           (20.0, 30.0, 1e-3, False), (811.131, 5.3367, 0.7, False),
+           (0.432876, 811.131, 0.5, True)]
     a, b, x, up = (np.array(v) for v in zip(*pts))
     i, ic = sciax.jit(lambda a, b, x: (ss.betainc(a, b, x), ss.betaincc(a, b, x)))(
         snp.asarray(a), snp.asarray(b), snp.asarray(x))
@@ -68,10 +71,10 @@ def test_fdtrc_deep_tails():
     # fdtrc down to 4e-253 (both of its branches, I and 1 - I), where the
     # rounding of w = dfn x / (dfd + dfn x) (~2 ulp, times an exponent
     # ~240) also moved the value.  The old code lost 4.1e-14 (5e-49) and
-    # 4.7e-14 (4e-253); now <= 1e-15.  The other two points (BGRAT at
-    # 1.8e-63, and 4e-15 through I_wc(12.8, 240)) measure 3.5e-15 and
-    # 5.5e-15 (old 3e-16 and 8e-15), the error of betainc at the exact
-    # argument (BGRAT's u and the log-beta term rounded in double).
+    # 4.7e-14 (4e-253); now <= 1e-15.  Of the other two points, BGRAT's
+    # at 1.8e-63 measures 4.6e-16, and the one at 4e-15 through I_wc(12.8,
+    # 240) 5.5e-15 (old 8e-15): betainc's error at the exact argument, its
+    # log-beta term rounded in double.
     # Tolerance 1e-14.  (fdtr shares the argument's code.)
     pts = [(111.034, 480.638, 6.57933), (111.034, 480.638, 81.1131),
            (1.36887, 480.638, 284.804), (480.638, 25.6502, 30.0)]
