@@ -10,12 +10,17 @@ floor)`` must be within the function's tolerance, or the script stops (the
 floor, 1e-300 unless stated, makes the measure absolute near the zeros of
 ``gammaln`` and ``digamma``, where relative error is ill-conditioned).
 JAX's error is reported, not enforced.  Timing runs in ``--rounds``
-alternating rounds (sciax, SciPy, JAX, then again): each round takes the
-median of ``--reps`` calls per library, and a row reports each library's
-best round (interference from other jobs only adds time) and the range of
-the per-round sciax/JAX ratios, so that a burst of load during one
-library's calls does not decide the row.  Ratios are sciax's time over
-SciPy's and over JAX's (below 1 is faster).  JAX is imported after sciax
+rounds of ``--reps`` repetitions; each repetition calls every library once,
+back to back, in an order rotated from one repetition to the next, so that
+the calls compared with each other meet the same load (blocks of five calls
+per library let a burst of other jobs land on one library only: on 2 shared
+cores, identical erfc programs measured 1.7-5.7x apart that way).  A round
+takes each library's median call (at least ``--reps`` calls, more for a
+fast row: about 0.1 s of sciax calls, at most 50), and a row reports each
+library's best round (interference from other jobs only adds time) and the
+range over rounds of the median ratio of sciax's call to the JAX call of
+the same repetition.  Ratios are sciax's time over SciPy's and over JAX's
+(below 1 is faster).  JAX is imported after sciax
 has created its client.
 """
 
@@ -63,15 +68,28 @@ def _cases(rng: np.random.Generator, n: int) -> list[tuple]:
     ]
 
 
-def _steady(fn, reps: int) -> float:
-    times = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        out = fn()
-        if hasattr(out, "block_until_ready"):
-            out.block_until_ready()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+def _call_ms(fn) -> float:
+    t0 = time.perf_counter()
+    out = fn()
+    if hasattr(out, "block_until_ready"):
+        out.block_until_ready()
+    return (time.perf_counter() - t0) * 1e3
+
+
+def _interleaved(calls: list, reps: int) -> tuple:
+    """Each library's median ms over ``reps`` repetitions that call every
+    library once in a rotated order, and the median sciax/JAX ratio of the
+    calls of one repetition (nan without JAX)."""
+    k = len(calls)
+    ms = [[] for _ in range(k)]
+    for r in range(reps):
+        for i in range(k):
+            j = (i + r) % k
+            ms[j].append(_call_ms(calls[j]))
+    med = [statistics.median(m) for m in ms] + [float("nan")] * (3 - k)
+    ratio = (statistics.median(a / b for a, b in zip(ms[0], ms[2])) if k == 3
+             else float("nan"))
+    return (*med, ratio)
 
 
 def _relerr(ours: np.ndarray, ref: np.ndarray, floor: float = FLOOR) -> float:
@@ -104,7 +122,7 @@ def main() -> None:
 
     rounds = 1 if args.quick else max(1, args.rounds)
     print(f"{n} float64 points; ms, best of {rounds} alternating rounds of the "
-          f"median of {reps}; ratio = sciax / other")
+          f"median of at least {reps} interleaved calls; ratio = sciax / other")
     head = (f"{'function':10s} {'sciax':>9s} {'SciPy':>9s} {'JAX':>9s} "
             f"{'vs SciPy':>9s} {'vs JAX':>8s} {'per round':>11s} {'err sciax':>10s}"
             f" {'err JAX':>9s} {'compile s':>9s}")
@@ -125,20 +143,24 @@ def main() -> None:
         # host-to-device copy of every input to each call
         xd = [snp.asarray(v) for v in xs]
         ours_fn(*xd).block_until_ready()
+        # a few-millisecond row gets more repetitions (about 0.1 s of sciax
+        # calls a round): its medians of five swung by 2x with the load
+        n_rep = reps if args.quick else max(
+            reps, min(50, int(0.1 / max(_call_ms(lambda: ours_fn(*xd)) * 1e-3, 1e-6))))
         jf, err_jax = None, float("nan")
         if hasattr(jsp, name):
             jf = jax.jit(getattr(jsp, name))
             xj = [jnp.asarray(v) for v in xs]
             err_jax = _relerr(np.asarray(jf(*xj)), ref, floor)
-        per = []                      # (sciax, SciPy, JAX) ms of each round
+        calls = [lambda: ours_fn(*xd), lambda: getattr(sp, name)(*xs)]
+        if jf is not None:
+            calls.append(lambda: jf(*xj))
+        per = []                      # (sciax, SciPy, JAX, sciax/JAX) of each round
         for _ in range(rounds):
-            per.append((_steady(lambda: ours_fn(*xd), reps) * 1e3,
-                        _steady(lambda: getattr(sp, name)(*xs), reps) * 1e3,
-                        float("nan") if jf is None
-                        else _steady(lambda: jf(*xj), reps) * 1e3))
+            per.append(_interleaved(calls, n_rep))
         t_ours, t_sp = min(p[0] for p in per), min(p[1] for p in per)
         t_jax = float("nan") if jf is None else min(p[2] for p in per)
-        rr = [p[0] / p[2] for p in per]
+        rr = [p[3] for p in per]
         rng_s = "-" if jf is None else f"{min(rr):.2f}-{max(rr):.2f}"
         row = (name, t_ours, t_sp, t_jax, t_ours / t_sp, t_ours / t_jax, err,
                err_jax, t_compile, rng_s)

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -92,6 +92,26 @@ _lgam1p = _util.lgam1p
 
 # --- incomplete gamma -------------------------------------------------------------
 
+# up to this, an exponent formed in double (a log and a product per term,
+# ~1.5 ulp each) costs at most ~2e-14 of the value; beyond it, it is
+# recomputed in double-double
+_DEEP = 64.0
+
+
+def _deep_exponent(e: Any, fn: Callable, *ops: Any) -> tuple[Any, Any]:
+    """``(hi, lo)``: the double exponent ``e`` where ``|e| <= _DEEP``, and
+    elsewhere ``fn(*ops)``'s double-double value of it, computed on those
+    (rare) elements only, gathered 64 at a time (float64; float32 keeps
+    ``e``).  In the deep tails the exponent is up to ~700, and its rounding
+    alone moved the value by 1e-13."""
+    if e.dtype != np.float64:
+        return e, snp.zeros_like(e)
+    deep = (snp.abs(e) > _DEEP) & snp.isfinite(e)
+    ops = snp.broadcast_arrays(*ops, e)[:-1]
+    hi, lo = _util.if_any_grouped(deep, fn, (0.0, 0.0), *ops)
+    return snp.where(deep, hi, e), snp.where(deep, lo, 0.0)
+
+
 def _igam_prefactor(a: Any, x: Any, deriv: bool = True) -> tuple:
     """``D = x^a e^-x / Gamma(a + 1)`` and, with ``deriv``, ``L = d log D /
     da = log x - digamma(a + 1)`` for ``a > 0``, ``x > 0``; without it, ``E =
@@ -102,8 +122,12 @@ def _igam_prefactor(a: Any, x: Any, deriv: bool = True) -> tuple:
         t = (x - ab) / ab
         # log(1 + t) = log(x / a): exact even where 1 + t rounds (x << a)
         l1p = snp.where(t < -0.5, snp.log(x / ab), _util.log1p(t))
-        d = (snp.exp(ab * _util.log1pmx(t, l1p) - _util.lgamma_corr(ab))
-             / snp.sqrt(2 * math.pi * ab))
+        # the exponent, in double-double where it is large: rounded to
+        # double, it cost 1e-13 of Q ~ 1e-254 at (1887, 2a)
+        eh, el = _deep_exponent(ab * _util.log1pmx(t, l1p), _util.xlogx_over_a,
+                                ab, x)
+        s, e = _util.two_sum(eh, -_util.lgamma_corr(ab))
+        d = snp.exp(s) * (1.0 + (e + el)) / snp.sqrt(2 * math.pi * ab)
         if not deriv:
             return (d,)
         return d, l1p + _log_minus_digamma(ab) - 1.0 / ab
@@ -132,7 +156,9 @@ def _igam_prefactor(a: Any, x: Any, deriv: bool = True) -> tuple:
             return snp.zeros_like(e), e
 
         d_big, e = _util.by_block(a >= 10, big_d, small_e, a, x)
-        return snp.where(a >= 10, d_big, snp.exp(e - x)), e
+        # e - x with its rounding (x up to ~700): exp(s) (1 + err)
+        s, err = _util.two_sum(e, -x)
+        return snp.where(a >= 10, d_big, snp.exp(s) * (1.0 + err)), e
     return _util.by_block(a >= 10, big_form, small_form, a, x)
 
 
@@ -900,6 +926,30 @@ def _ibeta_big_exponent(a: Any, b: Any, x: Any, y: Any, x_lo: Any = 0.0,
     return a * _util.log1pmx(t1, l1) + b * _util.log1pmx(t2, l2) + fix
 
 
+def _ibeta_exponent_dd(a: Any, b: Any, x1: Any, y1: Any, x1_lo: Any,
+                       y1_lo: Any, swap: Any, big: Any) -> tuple[Any, Any]:
+    """The exponent of :func:`_ibeta_value`'s prefactor as a double-double,
+    ``a1 log(x1 q1) + b1 log(y1 q2)`` with ``a1, b1`` the shapes after the
+    ``swap``, ``x1 + x1_lo``, ``y1 + y1_lo`` the exact arguments, and ``q1 =
+    (a + b)/a1``, ``q2 = (a + b)/b1`` for ``a, b >= 10`` (``big``: the
+    exponent of :func:`_ibeta_big_exponent`), else 1 (``a1 log x1 + b1 log
+    y1``); ratios and logarithms (:func:`_util.log_dd`) in double-double.
+    In the big form the two terms cancel to the exponent: each logarithm's
+    error is ~1e-16 of its series' tail ``u^3``, ~1e-16 |t| of the result."""
+    sw, bg = swap > 0, big > 0
+    a1, b1 = snp.where(sw, b, a), snp.where(sw, a, b)
+    z = snp.zeros_like(x1)
+    one = snp.ones_like(x1)
+    sh, sl = _util.two_sum(a1, b1)
+    q1h, q1l = _util.dd_div(sh, sl, a1, z)
+    q2h, q2l = _util.dd_div(sh, sl, b1, z)
+    r1h, r1l = _util.dd_mul(x1, x1_lo, snp.where(bg, q1h, one), snp.where(bg, q1l, z))
+    r2h, r2l = _util.dd_mul(y1, y1_lo, snp.where(bg, q2h, one), snp.where(bg, q2l, z))
+    p1h, p1l = _util.dd_mul(a1, z, *_util.log_dd(r1h, r1l))
+    p2h, p2l = _util.dd_mul(b1, z, *_util.log_dd(r2h, r2l))
+    return _util.dd_add(p1h, p1l, p2h, p2l)
+
+
 def _ibeta_prefactor(a: Any, b: Any, x: Any, y: Any, lx: Any, ly: Any,
                      x_lo: Any = 0.0, y_lo: Any = 0.0) -> tuple[Any, Any, Any]:
     """``K = x^a y^b / (a B(a, b))`` and ``d log K / da``, ``d log K / db``
@@ -1092,13 +1142,15 @@ def _igam_q_small_a(a: Any, x: Any) -> tuple[Any, Any]:
     # by_block switch compiles each twice; BGRAT's elements are few)
     big = a >= 10
     ab = _util.safe(big, a, 10.0)
-    t = (x - ab) / ab
-    l1p = snp.where(t < -0.5, snp.log(x / ab), _util.log1p(t))
-    d_big = (snp.exp(ab * _util.log1pmx(t, l1p) - _util.lgamma_corr(ab))
-             / snp.sqrt(2 * math.pi * ab))
+    # the exponents in double-double (x = u is up to ~700 in BGRAT's deep
+    # tails, and its rounding there is ~6e-14 of the value)
+    eh, el = _util.xlogx_over_a(ab, x)
+    s1, e1 = _util.two_sum(eh, -_util.lgamma_corr(ab))
+    d_big = snp.exp(s1) * (1.0 + (e1 + el)) / snp.sqrt(2 * math.pi * ab)
     a_s = _util.safe(~big, a, 1.0)
     e = a_s * snp.log(x) - _lgam1p(a_s)
-    d = snp.where(big, d_big, snp.exp(e - x))
+    s2, e2 = _util.two_sum(e, -x)
+    d = snp.where(big, d_big, snp.exp(s2) * (1.0 + e2))
     v0, v1 = _igam_value_sums(a, x, cf, qs, _util.eps(x), _max_iter(x),
                               first=None)
     em1 = snp.expm1(_util.safe(qs, e, 0.0))
@@ -1106,13 +1158,19 @@ def _igam_q_small_a(a: Any, x: Any) -> tuple[Any, Any]:
     return snp.where(cf, a * d * v0, snp.where(qs, q_sm, 1.0 - d * v1)), d
 
 
-def _ibeta_bgrat(a: Any, b: Any, lx: Any) -> tuple[Any, Any]:
+def _ibeta_bgrat(a: Any, b: Any, lx: Any, lx_lo: Any = 0.0) -> tuple[Any, Any]:
     """``(I_x(a, b), converged)`` by BGRAT (see ``_BGRAT_A``) for ``a >=
-    14``, ``b > 0``, ``lx = log x`` in ``[-log 2, 0)`` (from the unrounded
-    argument); ``converged`` where the last of the ``_BGRAT_N`` terms is
-    below ``2^-56`` of the sum."""
-    t = a + 0.5 * (b - 1.0)
-    u = -t * lx
+    14``, ``b > 0``, ``lx + lx_lo = log x`` in ``[-log 2, 0)`` (from the
+    unrounded argument); ``converged`` where the last of the ``_BGRAT_N``
+    terms is below ``2^-56`` of the sum.  ``u = -T log x`` (up to ~700) is
+    formed in double-double, and the sum is moved by its low part ``u_lo``
+    through ``d log Q(b, u) / du = -H / (u Q)`` (the leading term's; the
+    others are ~1/T of it)."""
+    z = snp.zeros_like(lx)
+    bh, bl = _util.two_sum(b, -1.0)
+    th, tl = _util.dd_add(a, z, 0.5 * bh, 0.5 * bl)
+    uh, ul = _util.dd_mul(th, tl, -lx, -lx_lo)
+    t, u = th, uh
     # log M = lgamma(a + b) - lgamma(a) - b log T by Stirling's series, as a
     # sum of small terms: (a - 1/2) log1p(b/a) - b = a log1pmx(b/a) -
     # log1p(b/a)/2, and log(a + b) - log T = log1p((b + 1) / (2T))
@@ -1144,7 +1202,10 @@ def _ibeta_bgrat(a: Any, b: Any, lx: Any) -> tuple[Any, Any]:
         term = p[m] * j
         s = s + term
     # (the flag as 0/1 in x's dtype, as _util.if_any fills)
-    return snp.exp(lm) * s, (snp.abs(term) <= 2.0 ** -56 * s).astype(s.dtype)
+    ok = (u > 0) & (q > 0)
+    fix = snp.where(ok, ul * (b * d) / _util.safe(ok, u * q, 1.0), 0.0)
+    return (snp.exp(lm) * s * (1.0 - fix),
+            (snp.abs(term) <= 2.0 ** -56 * s).astype(s.dtype))
 
 
 def _ibeta_bgrat_use(a: Any, b: Any, x: Any) -> tuple[Any, Any, Any]:
@@ -1169,8 +1230,12 @@ def _ibeta_bgrat_use(a: Any, b: Any, x: Any) -> tuple[Any, Any, Any]:
         big = _util.safe(region > 0, big, _BGRAT_A)
         small = _util.safe(region > 0, small, 0.5)
         xs = _util.safe(region > 0, x, 0.5)
-        lx = snp.where(big_a > 0, snp.log(xs), _util.log1p(-xs))
-        return _ibeta_bgrat(big, small, lx)
+        # log x, or log(1 - x) of the exact 1 - x = y + y_lo, in double-double
+        y = 1.0 - xs
+        y_lo = (1.0 - y) - xs
+        ba = big_a > 0
+        lh, ll = _util.log_dd(snp.where(ba, xs, y), snp.where(ba, 0.0, y_lo))
+        return _ibeta_bgrat(big, small, lh, ll)
 
     # (the flags as x's dtype, as the grouped gathers take one dtype)
     v, conv = _util.if_any_grouped(region, run, (1.0, 0.0), big, small, x,
@@ -1213,8 +1278,8 @@ def _ibeta_value(a: Any, b: Any, x: Any) -> tuple:
         sym = (0.5 * snp.log(ab * bb / (ab + bb)) - _util.LOG_SQRT_2PI
                - _util.lgamma_corr(ab) - _util.lgamma_corr(bb)
                + _util.lgamma_corr(ab + bb))
-        return (_ibeta_big_exponent(a1b, b1b, x1, y1, x1_lo, y1_lo)
-                + sym - log_a1,)
+        return (_ibeta_big_exponent(a1b, b1b, x1, y1, x1_lo, y1_lo),
+                sym - log_a1)
 
     def small_form(a_, b_):
         as_, bs = _util.safe(~big, a_, 1.0), _util.safe(~big, b_, 1.0)
@@ -1233,10 +1298,17 @@ def _ibeta_value(a: Any, b: Any, x: Any) -> tuple:
             return (_log_inv_a_beta(as_, bs, snp.where(swap, as_, bs)),)
 
         (c,) = _util.by_block(one_big, lbeta_big, lbeta_small, lo, hi)
-        return (snp.where(swap, bs, as_) * lx1 + snp.where(swap, as_, bs) * ly1
-                + c,)
+        return (snp.where(swap, bs, as_) * lx1 + snp.where(swap, as_, bs) * ly1,
+                c)
 
-    (lk,) = _util.by_block(big, big_form, small_form, a_, b_)
+    # lk = ex + rest, the exponent ex (a1 log x1 + b1 log y1, or the big
+    # form's) in double-double where it is large: in double, b log y ~ 500
+    # cost 1e-13 of 1 - I_0.9(0.01, 231) = 5e-236
+    ex, rest = _util.by_block(big, big_form, small_form, a_, b_)
+    exh, exl = _deep_exponent(ex, _ibeta_exponent_dd, a_, b_, x1, y1, x1_lo,
+                              y1_lo, swap.astype(x1.dtype), big.astype(x1.dtype))
+    lk, lk_lo = _util.two_sum(exh, rest)
+    lk_lo = lk_lo + exl
     # where BGRAT's value is taken, the fraction runs on an easy stand-in
     # (x = 1/2, a = b = 1: two steps) instead of its slow element (such an
     # element needs up to thousands of steps, and a block runs until its
@@ -1246,7 +1318,7 @@ def _ibeta_value(a: Any, b: Any, x: Any) -> tuple:
     f = _ibeta_value_cf(snp.where(use, 1.0, snp.broadcast_to(a1, shp)),
                         snp.where(use, 1.0, snp.broadcast_to(b1, shp)),
                         snp.where(use, 0.5, x1), tol, mi)
-    i1 = snp.exp(lk) * f
+    i1 = snp.exp(lk) * (1.0 + lk_lo) * f
     i = snp.where(use, i_bg, snp.where(swap, 1.0 - i1, i1))
     ic = snp.where(use, ic_bg, snp.where(swap, i1, 1.0 - i1))
     i, ic, _, _, _ = _ibeta_edges(a, b, x, ok, i, ic, i, i, i)

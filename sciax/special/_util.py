@@ -130,6 +130,114 @@ def log1pmx(t: Any, log1p_t: Any = None) -> Any:
     return snp.where(near, series, log1p_t - t)
 
 
+# --- double-double (a value as an unevaluated sum hi + lo, |lo| <= ulp(hi)/2) --
+# Every step is an error-free transformation of rounded operations; none has
+# a subexpression XLA's simplifier rewrites (no constant is added and then
+# subtracted), and the products are exact with or without FMA contraction.
+
+def two_sum(a: Any, b: Any) -> tuple[Any, Any]:
+    """``a + b = s + e`` exactly (Knuth's TwoSum, any magnitudes)."""
+    s = a + b
+    bb = s - a
+    return s, (a - (s - bb)) + (b - bb)
+
+
+def fast_two_sum(a: Any, b: Any) -> tuple[Any, Any]:
+    """``a + b = s + e`` exactly where ``|a| >= |b|`` (or ``a = 0``)."""
+    s = a + b
+    return s, b - (s - a)
+
+
+def _split(a: Any) -> tuple[Any, Any]:
+    """``a = hi + lo`` with ``hi`` the top 26 bits of ``a`` (its low 27
+    significand bits cleared) and ``lo`` exact: masking the bits, unlike
+    Veltkamp's ``c - (c - a)``, cannot be changed by a fused multiply-add."""
+    if a.dtype == np.float32:        # 24-bit significand: keep 12 bits
+        bits = lax.bitcast_convert_type(a, np.uint32)
+        hi = lax.bitcast_convert_type(bits & np.uint32(0xFFFFF000), np.float32)
+    else:
+        bits = lax.bitcast_convert_type(a, np.uint64)
+        hi = lax.bitcast_convert_type(bits & np.uint64(0xFFFFFFFFF8000000),
+                                      np.float64)
+    return hi, a - hi
+
+
+def two_prod(a: Any, b: Any) -> tuple[Any, Any]:
+    """``a b = p + e`` (Dekker's product; ``e`` is exact up to the rounding
+    of the last partial product, ~2^-106 of ``p``; float32: ~2^-48)."""
+    p = a * b
+    a1, a2 = _split(a)
+    b1, b2 = _split(b)
+    return p, ((a1 * b1 - p) + a1 * b2 + a2 * b1) + a2 * b2
+
+
+def _finite_or(s: Any, hi: Any, lo: Any) -> tuple[Any, Any]:
+    # where the rounded result s is inf or NaN, (s, 0) rather than the NaN
+    # of inf - inf in the error terms
+    fin = snp.isfinite(s)
+    return snp.where(fin, hi, s), snp.where(fin, lo, 0.0)
+
+
+def dd_add(ah: Any, al: Any, bh: Any, bl: Any) -> tuple[Any, Any]:
+    s, e = two_sum(ah, bh)
+    return _finite_or(s, *fast_two_sum(s, e + (al + bl)))
+
+
+def dd_mul(ah: Any, al: Any, bh: Any, bl: Any) -> tuple[Any, Any]:
+    p, e = two_prod(ah, bh)
+    return _finite_or(p, *fast_two_sum(p, e + (ah * bl + al * bh)))
+
+
+def dd_div(ah: Any, al: Any, bh: Any, bl: Any) -> tuple[Any, Any]:
+    q = ah / bh
+    p, e = two_prod(q, bh)
+    return fast_two_sum(q, (((ah - p) - e) + al - q * bl) / bh)
+
+
+# log 2 = LN2_HI + LN2_LO, LN2_HI with 32 trailing zero bits (k LN2_HI is
+# exact for |k| < 2^20)
+_LN2_HI = 6.93147180369123816490e-01
+_LN2_LO = 1.90821492927058770002e-10
+_SQRT_HALF = 0.7071067811865476
+
+
+def log_dd(rh: Any, rl: Any) -> tuple[Any, Any]:
+    """``log(rh + rl)`` as a double-double, for a double-double ``r > 0``
+    (``rh`` normal; elsewhere ``log(rh)``), with an error of ~1e-19 relative to ``max(|log r|, |r -
+    1|)``: ``r = 2^k m`` with ``m`` in ``[1/sqrt 2, sqrt 2)``, ``log m = 2
+    atanh(u)``, ``u = (m - 1)/(m + 1)`` (``|u| <= 0.172``) in double-double,
+    the series' tail ``2u^3 (1/3 + u^2/5 + ...)`` (< 1% of ``2u``) in double,
+    and ``log(1 + rl/rh) = rl/rh`` to first order."""
+    ok = (rh >= np.finfo(rh.dtype).tiny) & (rh < np.inf)
+    rh_ = safe(ok, rh, 1.0)
+    m, k = snp.frexp(rh_)                         # m in [1/2, 1)
+    low = m < _SQRT_HALF
+    m = snp.where(low, 2.0 * m, m)
+    k = (k - low.astype(k.dtype)).astype(rh_.dtype)
+    f = m - 1.0                                   # exact (Sterbenz)
+    dh, dl = two_sum(m, 1.0)
+    uh, ul = dd_div(f, snp.zeros_like(f), dh, dl)
+    u2 = uh * uh
+    tail = 2.0 * uh * u2 * polyval(tuple(1.0 / (2 * j + 1) for j in range(12, 0, -1)),
+                                   u2)
+    sh, sl = two_sum(k * _LN2_HI, 2.0 * uh)
+    hi, lo = fast_two_sum(sh, sl + (2.0 * ul + tail + k * _LN2_LO + rl / rh_))
+    # (0, subnormal, inf, NaN: the double logarithm, low part 0)
+    return snp.where(ok, hi, snp.log(rh)), snp.where(ok, lo, 0.0)
+
+
+def xlogx_over_a(a: Any, x: Any) -> tuple[Any, Any]:
+    """``a log(x/a) - (x - a) = a log1pmx(x/a - 1)`` as a double-double,
+    for ``a, x > 0`` (the exponent of ``x^a e^-x / Gamma(a)``, up to ~700 in
+    the deep tails, where rounding it in double cost 1e-13 of the value)."""
+    z = snp.zeros_like(x)
+    rh, rl = dd_div(x, z, a, z)
+    lh, ll = log_dd(rh, rl)
+    ph, pl = dd_mul(a, z, lh, ll)
+    dh, dl = two_sum(x, -a)
+    return dd_add(ph, pl, -dh, -dl)
+
+
 # B_{2k} / (2k (2k - 1)): the Stirling series of log Gamma (DLMF 5.11.1)
 _STIRLING = (1 / 12, -1 / 360, 1 / 1260, -1 / 1680, 1 / 1188, -691 / 360360,
              1 / 156, -3617 / 122400, 43867 / 244188)
