@@ -250,6 +250,26 @@ tree_of(PyObject *args, PyObject **leaves, Py_ssize_t *nl)
 }
 
 /* The fast path; NULL with no error set means "take the Python path". */
+/* The list of Arrays of the buffers ``outs`` with the avals ``out_avals``;
+   NULL with the error set when one fails. */
+static PyObject *
+arrays_of(PyObject *outs, PyObject *out_avals)
+{
+    Py_ssize_t m = PyList_GET_SIZE(outs);
+    PyObject *arrays = PyList_New(m);
+    if (arrays == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < m; i++) {
+        PyObject *a = new_array(PyList_GET_ITEM(outs, i), PyTuple_GET_ITEM(out_avals, i));
+        if (a == NULL) {
+            Py_DECREF(arrays);
+            return NULL;
+        }
+        PyList_SET_ITEM(arrays, i, a);
+    }
+    return arrays;
+}
+
 static PyObject *
 fast_call(FastJit *self, PyObject *args)
 {
@@ -428,38 +448,12 @@ fast_call(FastJit *self, PyObject *args)
     if (single != Py_None) {
         ret = new_array(PyList_GET_ITEM(outs, 0), single);
     }
-    else if (flat_out) { /* a tuple of Arrays: no tree to call */
-        Py_ssize_t m = PyList_GET_SIZE(outs);
-        PyObject *arrays = PyTuple_New(m);
-        if (arrays != NULL) {
-            Py_ssize_t i = 0;
-            for (; i < m; i++) {
-                PyObject *a = new_array(PyList_GET_ITEM(outs, i),
-                                        PyTuple_GET_ITEM(out_avals, i));
-                if (a == NULL)
-                    break;
-                PyTuple_SET_ITEM(arrays, i, a);
-            }
-            if (i == m)
-                ret = arrays;
-            else
-                Py_DECREF(arrays);
-        }
-    }
     else {
-        Py_ssize_t m = PyList_GET_SIZE(outs);
-        PyObject *arrays = PyList_New(m);
+        PyObject *arrays = arrays_of(outs, out_avals);
         if (arrays != NULL) {
-            Py_ssize_t i = 0;
-            for (; i < m; i++) {
-                PyObject *a = new_array(PyList_GET_ITEM(outs, i),
-                                        PyTuple_GET_ITEM(out_avals, i));
-                if (a == NULL)
-                    break;
-                PyList_SET_ITEM(arrays, i, a);
-            }
-            if (i == m)
-                ret = PyObject_CallMethodOneArg(out_tree, s_unflatten, arrays);
+            ret = flat_out /* a tuple of Arrays: no tree to call */
+                ? PyList_AsTuple(arrays)
+                : PyObject_CallMethodOneArg(out_tree, s_unflatten, arrays);
             Py_DECREF(arrays);
         }
     }

@@ -15,14 +15,9 @@ import numpy as np
 import sciax
 import sciax.numpy as snp
 import sciax.special as ss
+from tests.special.test_accuracy_s12 import _rel  # relative error vs mpmath
 
 mpmath.mp.dps = 40
-
-
-def _rel(ours, ref):
-    ours = np.asarray(ours, dtype=np.float64)
-    ref = np.asarray([float(r) for r in ref])
-    return np.abs(ours - ref) / np.abs(ref)
 
 
 def test_gammainc_deep_tails():
