@@ -329,6 +329,8 @@ class AbstractMinimizer:
     idle_on_zero_gradient = False
     #: is this the variant :meth:`for_batched` made (set on that copy only)?
     batched = False
+    #: does :meth:`for_batched` give a different program than ``self``?
+    has_batched_form = False
 
     def max_iter(self, n: int) -> int:
         m = getattr(self, "maxiter", None)
@@ -357,17 +359,13 @@ class AbstractMinimizer:
         that skips work which infinite bounds make void."""
         return self
 
-    def has_batched_form(self) -> bool:
-        """Does :meth:`for_batched` give a different program than ``self``?"""
-        return False
-
     def for_batched(self) -> "AbstractMinimizer":
         """The solver to run for a batch of problems under ``vmap``: a copy
         with ``batched`` set, whose loops may take a form that is faster when
         every trip computes all lanes (``minimize``'s batching rule runs it off
         the CPU; BFGS, CG and Newton-CG: see ``wolfe12``'s ``batched``).  The
         searches and iterates are those of ``self``."""
-        if not self.has_batched_form():
+        if not self.has_batched_form:
             return self
         new = copy.copy(self)
         object.__setattr__(new, "batched", True)

@@ -71,9 +71,8 @@ class BFGSMinimizer(AbstractMinimizer):
     name = "bfgs"
     idle_on_zero_gradient = True
 
-    def has_batched_form(self):
-        # batched, wolfe12 evaluates its first trial before its loop
-        return True
+    # batched, wolfe12 evaluates its first trial before its loop
+    has_batched_form = True
 
     def init(self, obj, x0, lb, ub):
         n = x0.shape[0]
@@ -142,9 +141,8 @@ class CGMinimizer(AbstractMinimizer):
     name = "cg"
     idle_on_zero_gradient = True
 
-    def has_batched_form(self):
-        # batched, wolfe12 evaluates its first trial before its loop
-        return True
+    # batched, wolfe12 evaluates its first trial before its loop
+    has_batched_form = True
 
     def init(self, obj, x0, lb, ub):
         st = _start(obj, x0, None)
@@ -206,9 +204,8 @@ class NewtonCGMinimizer(AbstractMinimizer):
     maxiter_status = Status.NEWTON_MAX_ITER
     failed_step_counts = False
 
-    def has_batched_form(self):
-        # batched, wolfe12 evaluates its first trial before its loop
-        return True
+    # batched, wolfe12 evaluates its first trial before its loop
+    has_batched_form = True
 
     def init(self, obj, x0, lb, ub):
         st = _start(obj, x0, None)
