@@ -136,7 +136,20 @@ def _jy_envelope(v, x):
 
 
 # Oscillating functions are compared relative to this envelope.
-ENVELOPE = {"jv": _jy_envelope, "yv": _jy_envelope}
+ENVELOPE = {"jv": _jy_envelope, "yv": _jy_envelope, "jv (large order)": _jy_envelope}
+
+# Notes for the table, where the worst point is the reference's error (checked
+# against mpmath at 40 digits).
+NOTES = {
+    "jv": "SciPy's error: at (100, 1000) vs mpmath ours 1.6e-14, SciPy 3.6e-13",
+    "j0": "SciPy's error: at 700 vs mpmath ours 1.4e-16, SciPy 1.5e-13",
+    "y1": "SciPy's error: at 700 vs mpmath ours 1.4e-16, SciPy 9.5e-14",
+    "airy Ai": "SciPy's error: at 100 vs mpmath ours 4.1e-16, SciPy 6.0e-14 (its "
+               "e^-zeta carries zeta's rounding); at -1e3 both 2.9e-12 (the phase "
+               "zeta = 21082, rounded)",
+    "airy Bi": "SciPy's error: at 100 vs mpmath ours < 1.1e-16, SciPy 3.8e-14; at "
+               "-1e3 both 1.3e-12",
+}
 
 
 def grids():

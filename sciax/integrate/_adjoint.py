@@ -224,7 +224,10 @@ def _forward_jacobian_jvp(f: Any, p: list, tp: list, tol: tuple,
             if not _is_float(o):
                 res[k] = o
                 continue
-            d = snp.tensordot(dv, tans[k][:n_rest], axes=1)
+            # dv . tans as a broadcast product and a sum: it fuses with its
+            # neighbours (a tensordot was a dot kernel of its own)
+            t = tans[k][:n_rest]
+            d = snp.sum(dv.reshape((-1,) + (1,) * (t.ndim - 1)) * t, axis=0)
             if has_te and k == "ys_eval":
                 dte = qte - lax.stop_gradient(qte)
                 d = d + tans[k][n_rest] * dte[:, None]

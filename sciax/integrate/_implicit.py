@@ -112,13 +112,64 @@ def _coloured_jacobian(f: Callable, y: Any, sparsity: np.ndarray) -> Any:
 
 
 def lu_factor(a: Any) -> tuple[Any, Any, Any]:
-    """``(lu, piv, singular)``: sciax.linalg's LU, its row pivots in the form
-    :func:`lu_solve` takes (see :func:`pivots`), and whether a pivot is zero
-    (or the matrix not finite), which the solvers treat as a failed attempt."""
-    lu, piv = sla.lu_factor(a)
+    """``(lu, piv, singular)``: the LU factors of ``a``, its row pivots in the
+    form :func:`lu_solve` takes (see :func:`pivots`), and whether a pivot is
+    zero (or the matrix not finite), which the solvers treat as a failed
+    attempt.
+
+    Up to ``_UNROLLED_SWAPS`` unknowns the factorisation is written in array
+    operations (:func:`_lu_small`), not LAPACK's: a loop body that holds no
+    library call is compiled by XLA's CPU backend as one kernel (see
+    ``sciax.config.cpu_loop_kernel_bytes``), which makes the implicit solvers'
+    programs several times faster to compile and to run at such sizes."""
+    if _small(a.shape[-1]) and a.ndim == 2:
+        lu, perm = _lu_small(a)
+    else:
+        lu, piv = sla.lu_factor(a)
+        perm = pivots(piv)
     d = snp.diagonal(lu)
     singular = snp.any(d == 0) | ~snp.all(snp.isfinite(d))
-    return lu, pivots(piv), singular
+    return lu, perm, singular
+
+
+def _lu_small(a: Any) -> tuple[Any, Any]:
+    """LU with partial pivoting as getrf computes it (the largest pivot by
+    LAPACK's magnitude, ``|re| + |im|`` for complex; a zero pivot leaves its
+    column unscaled), one column per trip of a ``fori_loop`` (a body of the
+    same size for every ``n``; rows and columns by dynamic slices, no library
+    call).  Returns the packed factors and the permutation matrix ``P``
+    (float) with ``P a = L U``."""
+    n = a.shape[0]
+    idx = snp.arange(n)
+    rows, cols = idx[:, None], idx[None, :]
+    cplx = snp.iscomplexobj(a)
+
+    def column(k, c):
+        a, perm = c
+        col = lax.dynamic_index_in_dim(a, k, axis=1, keepdims=False)
+        mag = (snp.abs(snp.real(col)) + snp.abs(snp.imag(col)) if cplx
+               else snp.abs(col))
+        # Swap rows k and p (the first largest magnitude at or below k).
+        p = snp.argmax(snp.where(idx >= k, mag, -1.0))
+        row_k = lax.dynamic_index_in_dim(a, k, axis=0, keepdims=False)
+        row_p = lax.dynamic_index_in_dim(a, p, axis=0, keepdims=False)
+        a = snp.where(rows == k, row_p, snp.where(rows == p, row_k, a))
+        pk = lax.dynamic_index_in_dim(perm, k, keepdims=False)
+        pp = lax.dynamic_index_in_dim(perm, p, keepdims=False)
+        perm = snp.where(idx == k, pp, snp.where(idx == p, pk, perm))
+        pivot = lax.dynamic_index_in_dim(row_p, k, keepdims=False)
+        inv = snp.where(pivot != 0, 1 / snp.where(pivot != 0, pivot, 1), 0)
+        col_k = lax.dynamic_index_in_dim(col, k, keepdims=False)
+        col_p = lax.dynamic_index_in_dim(col, p, keepdims=False)
+        col = snp.where(idx == k, col_p, snp.where(idx == p, col_k, col))
+        mult = snp.where(idx > k, col * inv, 0)[:, None]
+        below = rows > k
+        a = snp.where(below & (cols > k), a - mult * row_p[None, :],
+                      snp.where(below & (cols == k), mult, a))
+        return a, perm
+
+    a, perm = lax.fori_loop(0, n - 1, column, (a, idx))
+    return a, (perm[:, None] == cols).astype(np.float64)
 
 
 def _small(n: int) -> bool:
@@ -158,13 +209,26 @@ def lu_solve(lu: Any, piv: Any, b: Any) -> Any:
     n = lu.shape[-1]
     # The row swaps as a product with the permutation matrix, written as a
     # broadcast product and a sum: one fused kernel.
-    P = piv.reshape((n, n) + (1,) * (b.ndim - 1)).astype(b.dtype)
-    b = snp.sum(P * b[None], axis=1)
-    x = sla.solve_triangular(lu, b, lower=True, unit_diagonal=True)
-    return sla.solve_triangular(lu, x, lower=False)
+    trail = (1,) * (b.ndim - 1)
+    P = piv.reshape((n, n) + trail).astype(b.dtype)
+    x = snp.sum(P * b[None], axis=1)
+    # Forward and back substitution by columns (no triangular-solve library
+    # call; see lu_factor): straight-line, so it batches and transposes as
+    # any linear array code.
+    # The row masks are NumPy constants: literals in the program (an iota
+    # compare would be a kernel of its own, hoisted out of the solver's loop).
+    rows = np.arange(n).reshape((n,) + trail)
+    for i in range(n - 1):
+        x = x - snp.where(rows > i, lu[:, i].reshape((n,) + trail), 0) * x[i]
+    for i in range(n - 1, -1, -1):
+        x = snp.where(rows == i, x / lu[i, i], x)
+        if i:
+            x = x - snp.where(rows < i, lu[:, i].reshape((n,) + trail), 0) * x[i]
+    return x
 
 
-# Up to this many unknowns, the pivots travel as a permutation matrix.
+# Up to this many unknowns the LU is array code (_lu_small) and the pivots
+# travel as a permutation matrix.
 _UNROLLED_SWAPS = 16
 
 
@@ -306,6 +370,14 @@ def wsum(w: Any, x: Any) -> Any:
     forward mode batches over tangents needs layout copies around it."""
     w = snp.asarray(w)
     return snp.sum(w.reshape(w.shape + (1,) * (x.ndim - 1)) * x, axis=0)
+
+
+def msum(a: Any, x: Any) -> Any:
+    """``a @ x`` for a small matrix ``a`` (m, k) and rows ``x`` (k, ...), as a
+    broadcast product and a sum (see :func:`wsum`): XLA's CPU backend does
+    not compile a loop that holds a ``dot`` as one kernel."""
+    a = snp.asarray(a)
+    return snp.sum(a.reshape(a.shape + (1,) * (x.ndim - 1)) * x[None], axis=1)
 
 
 def set_row(a: Any, i: Any, v: Any) -> Any:

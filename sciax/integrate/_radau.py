@@ -146,7 +146,7 @@ class Radau(im.AbstractImplicitSolver):
         # Predictor: the last step's collocation polynomial at the new nodes.
         x = (t + h * snp.asarray(C) - s["t_prev"]) / s["h_prev"]
         powers = x[:, None] ** snp.arange(1, 4)[None, :]  # (stage, degree)
-        Z0 = snp.where(s["has_sol"], s["y_prev"] + powers @ s["Q"] - y, 0.0)
+        Z0 = snp.where(s["has_sol"], s["y_prev"] + im.msum(powers, s["Q"]) - y, 0.0)
         scale = atol + snp.abs(y) * rtol
 
         J = s["J"]
@@ -174,7 +174,7 @@ class Radau(im.AbstractImplicitSolver):
             def residual(zf):
                 z = zf.reshape(3, n)
                 F = sciax.vmap(fun)(t + ch, y + z)
-                return (sciax.vmap(mm)(z) - h * (snp.asarray(A) @ F)).reshape(-1)
+                return (sciax.vmap(mm)(z) - h * im.msum(A, F)).reshape(-1)
             Z = im.ift_refine(residual, Z.reshape(-1)).reshape(3, n)
 
         refresh = ~conv & ~current_jac & ~too_small
@@ -183,7 +183,7 @@ class Radau(im.AbstractImplicitSolver):
         y_new = y + Z[2]
         # Step-size decisions take no derivative: cut before computing them.
         sg = lax.stop_gradient
-        ZE = snp.asarray(E) @ sg(Z) / sg(h)
+        ZE = im.wsum(E, sg(Z)) / sg(h)
         lu_real = (lu_r, piv_r)
         err = im.lu_solve(*lu_real, sg(f) + mm(ZE))
         scale_new = atol + snp.maximum(snp.abs(sg(y)), snp.abs(sg(y_new))) * rtol
@@ -231,7 +231,7 @@ class Radau(im.AbstractImplicitSolver):
         out["err_old"] = snp.where(good, err_norm, s["err_old"])
         out["rejected"] = (rejected | reject) & ~good
         out["fresh"] = good
-        Q = snp.asarray(P).T @ Z
+        Q = im.msum(np.asarray(P).T, Z)
         out["has_sol"] = s["has_sol"] | good
         out["Q"] = snp.where(good, Q, s["Q"])
         out["y_prev"] = snp.where(good, y, s["y_prev"])
@@ -245,7 +245,7 @@ class Radau(im.AbstractImplicitSolver):
 
     def dense_eval(self, coeffs, y_old, h, theta):
         powers = theta ** snp.arange(1, 4, dtype=coeffs.dtype)
-        return y_old + powers @ coeffs
+        return y_old + im.wsum(powers, coeffs)
 
 
 def _collocation(fun, mm, t, y, h, Z0, scale, tol, lus, bounded):
@@ -263,8 +263,9 @@ def _collocation(fun, mm, t, y, h, Z0, scale, tol, lus, bounded):
         k, W, Z, norm_old, rate, _, _ = st
         # (cut: fun's closed-over parameters carry tangents)
         F = sg(sciax.vmap(fun)(t + ch, y + Z))
-        f_real = ti_r @ F - m_real * mm(W[0])
-        f_cplx = ti_c @ F.astype(np.complex128) - m_complex * mm(W[1] + 1j * W[2])
+        f_real = im.wsum(ti_r, F) - m_real * mm(W[0])
+        f_cplx = (im.wsum(ti_c, F.astype(np.complex128))
+                  - m_complex * mm(W[1] + 1j * W[2]))
         dw_r = im.lu_solve(lu_r, piv_r, f_real)
         dw_c = im.lu_solve(lu_c, piv_c, f_cplx)
         dW = snp.stack([dw_r, snp.real(dw_c), snp.imag(dw_c)])
@@ -273,7 +274,7 @@ def _collocation(fun, mm, t, y, h, Z0, scale, tol, lus, bounded):
         diverging, converged, new_rate = im.newton_rate_test(k, norm, norm_old,
                                                              NEWTON_MAXITER, tol)
         W = snp.where(diverging, W, W + dW)
-        Z = snp.where(diverging, Z, t_mat @ W)
+        Z = snp.where(diverging, Z, im.msum(t_mat, W))
         rate = snp.where(k > 0, new_rate, rate)
         return k + 1, W, Z, norm, rate, converged, diverging | converged
 
@@ -282,7 +283,7 @@ def _collocation(fun, mm, t, y, h, Z0, scale, tol, lus, bounded):
         return ~done & (k < NEWTON_MAXITER)
 
     one = snp.asarray(1.0, y.dtype)
-    init = (snp.asarray(0), ti @ Z0, Z0, one, snp.asarray(snp.nan, y.dtype),
+    init = (snp.asarray(0), im.msum(ti, Z0), Z0, one, snp.asarray(snp.nan, y.dtype),
             snp.asarray(False), snp.asarray(False))
     k, _, Z, _, rate, converged, _ = im.iterate(keep_going, body, init, NEWTON_MAXITER,
                                                 bounded)

@@ -399,20 +399,36 @@ def in_loop_kernel(fun: Callable, *args) -> Any:
     evaluation, norms, stopping tests: a dozen fusions) compiles ~0.05 s
     faster at n = 100 as one.  The trip count is a carried flag, which XLA
     does not fold away.  The values are those of ``fun(*args)``.
+
+    The loop's initial value of an array output is a NumPy zero array (up
+    to :data:`_CONST_DUMMY_BYTES`), which the program takes as a constant
+    input: a traced ``zeros`` is a broadcast, which XLA compiles as one more
+    kernel outside the loop (~5 ms each).
     """
     shapes = sciax.eval_shape(fun, *args)
-    dummy = sciax.tree.map(lambda a: snp.zeros(a.shape, a.dtype), shapes)
+    dummy = sciax.tree.map(_dummy, shapes)
     out = lax.while_loop(lambda c: ~c[0], lambda c: (snp.bool_(True), fun(*args)),
                          (snp.bool_(False), dummy))
     return out[1]
+
+
+#: the largest array whose dummy in :func:`in_loop_kernel` is a constant
+_CONST_DUMMY_BYTES = 1 << 16
+
+
+def _dummy(a):
+    if a.ndim and a.size * snp.dtype(a.dtype).itemsize <= _CONST_DUMMY_BYTES:
+        return np.zeros(a.shape, a.dtype)
+    return snp.zeros(a.shape, a.dtype)
 
 
 def iterative_solve(solver: AbstractMinimizer, obj: Objective, x0, lb, ub,
                     callback: Callable | None = None, disp: bool = False):
     """Run ``solver`` from ``x0`` to a stop reason in one ``lax.while_loop``.
 
-    Returns ``(state, nit, reason)``.  Each stop test is written once here:
-    the iteration limit, non-finite values, the solver's own ``terminate``.
+    Returns ``(state, nit, reason, status)``, ``status`` being SciPy's code
+    for ``reason`` (:func:`scipy_status`).  Each stop test is written once
+    here: the iteration limit, non-finite values, the solver's own ``terminate``.
     Under ``vmap`` the loop's predicate is per lane and finished lanes are
     frozen, so each lane keeps its own iterate, status and counters
     (``minimize`` batches it by its own rule: see ``_minimize._solve``).
@@ -426,8 +442,6 @@ def iterative_solve(solver: AbstractMinimizer, obj: Objective, x0, lb, ub,
         reason0 = snp.where((reason0 == RUNNING) & (maxiter <= 0),
                             _INDEX[solver.maxiter_status], reason0)
         return state, reason0
-
-    state, reason0 = in_loop_kernel(start, x0)
 
     def cond(carry):
         return carry[2] == RUNNING
@@ -464,11 +478,15 @@ def iterative_solve(solver: AbstractMinimizer, obj: Objective, x0, lb, ub,
             sciax.debug.callback(_print_iter, nit, st.f)
         return st, nit, reason
 
-    carry = (state, snp.int32(0), reason0)
-    state, nit, reason = packed_while_loop(cond, body, carry)
+    def first(x0):
+        state, reason0 = start(x0)
+        return state, snp.int32(0), reason0
+
+    (state, nit, reason), status = packed_while_loop(
+        cond, body, init=(first, x0), finish=lambda c: scipy_status(c[2], solver))
     if disp:
         sciax.debug.callback(_print_final, reason, nit, state.f, state.nfev, state.njev)
-    return state, nit, reason
+    return state, nit, reason, status
 
 
 def takes_intermediate_result(callback) -> bool:
@@ -540,7 +558,8 @@ def scipy_status(reason, solver=None):
 _PACK = 8
 
 
-def packed_while_loop(cond: Callable, body: Callable, carry: Any) -> Any:
+def packed_while_loop(cond: Callable, body: Callable, carry: Any = None, *,
+                      init: tuple | None = None, finish: Callable | None = None) -> Any:
     """``lax.while_loop(cond, body, carry)`` with the carry's 0-d leaves packed
     into one vector per dtype (booleans ride with the int32 ones).
 
@@ -550,9 +569,22 @@ def packed_while_loop(cond: Callable, body: Callable, carry: Any) -> Any:
     the line searches of BFGS this took about 15% off a compiled solve of
     2-D Rosenbrock.  The values, and so the iterates, are exactly those of the
     plain loop: only the layout of the carry changes.
+
+    ``init=(fun, args)`` instead of ``carry``: the initial carry is
+    ``fun(*args)``, computed and packed in one one-trip loop
+    (:func:`in_loop_kernel`), and the result's scalars are unpacked in
+    another, so that the loop's ends add no kernels outside loops (packing
+    and unpacking are a concatenate and a slice per scalar, each a kernel of
+    its own that XLA compiles in ~5 ms).  ``finish(carry)``, with ``init``,
+    computes 0-d values from the final carry in that second loop too; the
+    result is then ``(carry, finish(carry))``.
     """
+    if init is not None:
+        fun0, *args0 = init
+        carry = sciax.eval_shape(fun0, *args0)
     leaves, tree = sciax.tree.flatten(carry)
-    leaves = [snp.asarray(v) for v in leaves]
+    if init is None:
+        leaves = [snp.asarray(v) for v in leaves]
     slots = []  # per leaf: None (kept as is) or (group, position)
     groups: list = []  # per group: its dtype and its leaves' dtypes
     open_group: dict = {}  # the group of each dtype being filled
@@ -560,16 +592,20 @@ def packed_while_loop(cond: Callable, body: Callable, carry: Any) -> Any:
         if v.ndim != 0:
             slots.append(None)
             continue
-        gd = snp.dtype(snp.int32) if v.dtype in (snp.dtype(bool), snp.dtype(
-            snp.int32)) else v.dtype
+        dt = snp.dtype(v.dtype)
+        gd = snp.dtype(snp.int32) if dt in (snp.dtype(bool), snp.dtype(
+            snp.int32)) else dt
         gi = open_group.get(gd)
         if gi is None or len(groups[gi][1]) == _PACK:
             gi = open_group[gd] = len(groups)
             groups.append((gd, []))
         slots.append((gi, len(groups[gi][1])))
-        groups[gi][1].append(v.dtype)
+        groups[gi][1].append(dt)
     if sum(len(g[1]) for g in groups) < 2:
-        return lax.while_loop(cond, body, carry)
+        if init is not None:
+            carry = in_loop_kernel(fun0, *args0)
+        out = lax.while_loop(cond, body, carry)
+        return out if finish is None else (out, finish(out))
 
     def pack(vals):
         parts = [[None] * len(g[1]) for g in groups]
@@ -581,21 +617,34 @@ def packed_while_loop(cond: Callable, body: Callable, carry: Any) -> Any:
                 parts[s[0]][s[1]] = snp.asarray(v).astype(groups[s[0]][0])
         return arrays, [snp.stack(p) for p in parts]
 
-    def unpack(packed):
-        arrays, vecs = packed
-        it = iter(arrays)
-        vals = []
+    def scalars(vecs):
+        out = []
         for s in slots:
-            if s is None:
-                vals.append(next(it))
-            else:
+            if s is not None:
                 v = vecs[s[0]][s[1]]
                 dt = groups[s[0]][1][s[1]]
-                vals.append(v != 0 if dt == snp.dtype(bool) else v.astype(dt))
-        return tree.unflatten(vals)
+                out.append(v != 0 if dt == snp.dtype(bool) else v.astype(dt))
+        return out
+
+    def unpack(packed, unpacked=None):
+        arrays, vecs = packed
+        it, sc = iter(arrays), iter(scalars(vecs) if unpacked is None else unpacked)
+        return tree.unflatten([next(it) if s is None else next(sc) for s in slots])
 
     def pbody(packed):
         return pack(sciax.tree.leaves(body(unpack(packed))))
 
-    out = lax.while_loop(lambda p: cond(unpack(p)), pbody, pack(leaves))
-    return unpack(out)
+    if init is None:
+        packed0 = pack(leaves)
+    else:
+        packed0 = in_loop_kernel(lambda *a: pack(sciax.tree.leaves(fun0(*a))), *args0)
+    out = lax.while_loop(lambda p: cond(unpack(p)), pbody, packed0)
+    if init is None:
+        return unpack(out)
+
+    def last(vecs):
+        sc = scalars(vecs)
+        return sc, (None if finish is None else finish(unpack((out[0], vecs), sc)))
+
+    sc, extra = in_loop_kernel(last, out[1])
+    return unpack(out, sc) if finish is None else (unpack(out, sc), extra)

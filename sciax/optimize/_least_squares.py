@@ -9,13 +9,19 @@ The SVD is taken once per Jacobian (at accepted points); for up to
 from the previous Jacobian's singular vectors (plain array code, so that
 under vmap no LAPACK call loops over the lanes).  Bounds enter through
 Coleman-Li scaling and the step is the best of the truncated, reflected and
-anti-gradient candidates.  ``lm`` is the same
-trust-region Levenberg-Marquardt iteration without bounds and with Moré's
-(MINPACK's) column-norm scaling; it is not MINPACK's ``lmder`` step for step,
-so its ``nfev`` can differ from SciPy's.  Each loop iteration is one trial
-step (one residual evaluation); the Jacobian is exact (forward mode when it
-has at least as many rows as columns, reverse mode otherwise) and evaluated
-only at accepted points.
+anti-gradient candidates.  ``lm`` is the same trust-region
+Levenberg-Marquardt iteration without bounds and with Moré's (MINPACK's)
+column-norm scaling; it is not MINPACK's ``lmder`` step for step, so its
+``nfev`` can differ from SciPy's.  Each loop iteration is one trial step (one
+residual evaluation); the Jacobian is exact (forward mode when it has at least
+as many rows as columns, reverse mode otherwise) and evaluated only at accepted
+points.
+
+Without bounds and for at most ``_JACOBI_MAX_N`` parameters the loop is
+``_trf_small`` instead: no SVD, but the normal equations ``J^T J``, formed in
+one pass with ``J^T f`` and the cost at every trial point, and one Cholesky
+factorisation per trial ``alpha`` of Moré's iteration; every n-vector is a
+list of scalars, so that under vmap each is a contiguous array over the lanes.
 """
 
 from __future__ import annotations
@@ -98,6 +104,38 @@ def _cost_and_scale(f, loss, f_scale):
 # --- the trust-region pieces (Moré 1978; SciPy's _lsq/common.py) -------------------
 
 
+def _more_alpha(phi, Delta, alpha0, a_lo, a_up, full_rank, inside,
+                floor=lambda a: a):
+    """Moré's secular iteration for the Levenberg-Marquardt parameter: the
+    ``alpha >= 0`` with ``phi(alpha) = ||p(alpha)|| - Delta`` near zero, by
+    Newton steps on ``1/||p||`` kept inside the bracket ``[a_lo, a_up]``.
+    ``phi`` returns ``(phi, phi')``; ``floor`` keeps each trial ``alpha``
+    above a noise level.  SciPy's at most 10 iterations, stopping at
+    ``|phi| < 0.01 Delta`` (a while loop: the usual 1-3 iterations cost 1-3
+    trips, not 10 masked ones); none where ``inside`` (the Gauss-Newton step
+    is taken, as SciPy, which returns it before the iteration; under vmap
+    such lanes no longer hold the loop)."""
+    guess = lambda lo, up: snp.maximum(0.001 * up, snp.sqrt(lo * up))  # noqa: E731
+    alpha = snp.where(~full_rank & (alpha0 == 0), guess(a_lo, a_up), alpha0)
+
+    def body(c):
+        alpha, lo, up, _, i = c
+        alpha_in = snp.where((alpha < lo) | (alpha > up), guess(lo, up), alpha)
+        alpha_in = floor(alpha_in)
+        ph, php = phi(alpha_in)
+        up2 = snp.where(ph < 0, alpha_in, up)
+        ratio = ph / php
+        lo2 = snp.maximum(lo, alpha_in - ratio)
+        a2 = alpha_in - (ph + Delta) * ratio / Delta
+        stop = snp.abs(ph) < 0.01 * Delta
+        return a2, lo2, up2, stop, i + 1
+
+    alpha, _, _, _, _ = packed_while_loop(
+        lambda c: ~c[3] & (c[4] < 10), body,
+        (alpha, a_lo, a_up, inside, snp.int32(0)))
+    return alpha
+
+
 def _solve_tr(n, m, suf, s, V, Delta, alpha0):
     """Moré's iteration for ``min ||J p + f||, ||p|| <= Delta`` from the SVD
     ``J = U diag(s) V`` (``V``'s rows the right singular vectors, in any
@@ -116,27 +154,7 @@ def _solve_tr(n, m, suf, s, V, Delta, alpha0):
     a_up = snp.linalg.norm(suf) / Delta
     ph0, php0 = phi(snp.asarray(0.0, s.dtype))
     a_lo = snp.where(full_rank, -ph0 / snp.where(full_rank, php0, 1.0), 0.0)
-    guess = lambda lo, up: snp.maximum(0.001 * up, snp.sqrt(lo * up))  # noqa: E731
-    alpha = snp.where(~full_rank & (alpha0 == 0), guess(a_lo, a_up), alpha0)
-
-    def body(c):
-        alpha, lo, up, _, i = c
-        alpha_in = snp.where((alpha < lo) | (alpha > up), guess(lo, up), alpha)
-        ph, php = phi(alpha_in)
-        up2 = snp.where(ph < 0, alpha_in, up)
-        ratio = ph / php
-        lo2 = snp.maximum(lo, alpha_in - ratio)
-        a2 = alpha_in - (ph + Delta) * ratio / Delta
-        stop = snp.abs(ph) < 0.01 * Delta
-        return a2, lo2, up2, stop, i + 1
-
-    # SciPy's at most 10 iterations, stopping at |phi| < 0.01 Delta (a while
-    # loop: the usual 1-3 iterations cost 1-3 trips, not 10 masked ones);
-    # none when the Gauss-Newton step is taken (as SciPy, which returns it
-    # before the iteration; under vmap such lanes no longer hold the loop)
-    alpha, _, _, _, _ = packed_while_loop(
-        lambda c: ~c[3] & (c[4] < 10), body,
-        (alpha, a_lo, a_up, inside, snp.int32(0)))
+    alpha = _more_alpha(phi, Delta, alpha0, a_lo, a_up, full_rank, inside)
     p = -V.T @ (suf / (s ** 2 + alpha))
     p = p * Delta / snp.linalg.norm(p)
     return snp.where(inside, p_gn, p), snp.where(inside, 0.0, alpha)
@@ -363,6 +381,274 @@ def _active(x, lb, ub, rtol):
     lo = snp.isfinite(lb) & (ld <= snp.minimum(lt, ud))
     up = snp.isfinite(ub) & (ud <= snp.minimum(ut, ld))
     return snp.where(lo, -1, snp.where(up, 1, 0)).astype(snp.int32)
+
+
+# --- few parameters, no bounds: the normal equations, lane by lane -------------
+#
+# For n <= _JACOBI_MAX_N parameters without bounds the loop works in the n x n
+# space.  One pass over the residuals and the Jacobian's columns per trial
+# step forms the cost, ``G = J^T J`` and ``g = J^T f``; the trust-region step
+# then comes from Cholesky factorisations of the scaled ``G + alpha I``
+# (MINPACK's ``lmpar`` way of running Moré's iteration).  Every n-vector and
+# n x n matrix is a Python list of 0-d arrays, so that under vmap each entry
+# is one array over the lanes (contiguous and vectorised) instead of a
+# (lanes, n) array whose short minor axis the CPU kernels handle a few
+# elements at a time; and there is no SVD, whose Jacobi sweeps were most of
+# a trip of the batched loop.
+#
+# Accuracy: Cholesky of a positive definite matrix is accurate to about eps
+# times the condition number of the matrix scaled to unit diagonal (Demmel
+# 1989), and the rounding of ``G``'s entries is of the same scaled kind
+# (``m eps |J_i| |J_j|``), so the step loses ``cond(J D^-1)^2 eps`` with
+# ``D`` the column norms, whatever the scales of the parameters: ``1e-12``
+# for the NIST problems of up to 4 parameters (``cond(J D^-1) <= 52`` at
+# their solutions, ``cond(J)`` up to ``1.6e7``).  Wider problems, bounds and
+# dogbox keep the SVD of ``J`` itself.
+
+
+def _vsum(v):
+    out = v[0]
+    for e in v[1:]:
+        out = out + e
+    return out
+
+
+def _vdot(a, b):
+    return _vsum([x * y for x, y in zip(a, b)])
+
+
+def _vmax(v):
+    out = v[0]
+    for e in v[1:]:
+        out = snp.maximum(out, e)
+    return out
+
+
+def _matvec(V, y):
+    """``V @ y`` (``V`` a list of rows)."""
+    return [_vdot(row, y) for row in V]
+
+
+def _tree_sum(v):
+    """``sum(v)`` of a 1-D ``v`` by halving (slices and adds): under vmap
+    XLA fuses it, with the terms' products, into one elementwise kernel over
+    the lanes, where a reduction over a short minor axis is slow on the CPU."""
+    while v.shape[0] > 1:
+        h = v.shape[0] // 2
+        w = v[:h] + v[h:2 * h]
+        v = snp.concatenate([w, v[2 * h:]]) if v.shape[0] % 2 else w
+    return v[0]
+
+
+def _moments(f, cols, loss, f_scale):
+    """The cost, whether every residual is finite, and ``G = J^T J``, ``g =
+    J^T f`` of the loss-scaled system (SciPy's ``scale_for_robust_loss_function``
+    applied to the rows), in one pass over the residuals and the columns.
+    Non-finite residuals count as 0 in the sums (their step is rejected)."""
+    fin = snp.isfinite(f)
+    fz = snp.where(fin, f, 0.0)
+    bad = snp.where(fin, 0.0, 1.0).astype(f.dtype)
+    if loss == "linear":
+        c0, w, wf = fz * fz, None, fz
+    else:
+        c2 = f_scale ** 2
+        r0, r1, r2 = _loss_rho(loss, (fz / f_scale) ** 2)
+        js2 = r1 + 2 * (r2 / c2) * fz ** 2
+        c0, w, wf = r0, snp.where(js2 < EPS, EPS, js2), fz * r1
+    terms = [c0, bad]
+    n = len(cols)
+    if n:
+        wc = cols if w is None else [c * w for c in cols]
+        terms += [wc[i] * cols[j] for i in range(n) for j in range(i, n)]
+        terms += [c * wf for c in cols]
+    sums = [_tree_sum(t) for t in terms]
+    cost = 0.5 * sums[0] if loss == "linear" else 0.5 * (f_scale ** 2) * sums[0]
+    G = [[None] * n for _ in range(n)]
+    k = 2
+    for i in range(n):
+        for j in range(i, n):
+            G[i][j] = G[j][i] = sums[k]
+            k += 1
+    return cost, sums[1] == 0, G, sums[k:]
+
+
+def _chol(A):
+    """Cholesky factor ``L`` (lower, a list of rows) of the symmetric ``A`` and
+    the smallest pivot relative to its diagonal entry (<= 0: not positive
+    definite; a non-positive pivot is replaced by 1 so that ``L`` stays finite)."""
+    n = len(A)
+    L = [[None] * n for _ in range(n)]
+    rel = None
+    for j in range(n):
+        d = A[j][j] - _vsum([L[j][k] * L[j][k] for k in range(j)]) if j else A[j][j]
+        r = d / snp.where(A[j][j] > 0, A[j][j], 1.0)
+        rel = r if rel is None else snp.minimum(rel, r)
+        ljj = snp.sqrt(snp.where(d > 0, d, 1.0))
+        L[j][j] = ljj
+        for i in range(j + 1, n):
+            e = A[i][j] - _vsum([L[i][k] * L[j][k] for k in range(j)]) if j else A[i][j]
+            L[i][j] = e / ljj
+    return L, rel
+
+
+def _fwd(L, b):
+    """``L^-1 b``."""
+    y = []
+    for i in range(len(b)):
+        e = b[i] - _vsum([L[i][k] * y[k] for k in range(i)]) if i else b[i]
+        y.append(e / L[i][i])
+    return y
+
+
+def _bwd(L, y):
+    """``L^-T y``."""
+    n = len(y)
+    x = [None] * n
+    for i in reversed(range(n)):
+        e = y[i]
+        if i < n - 1:
+            e = e - _vsum([L[k][i] * x[k] for k in range(i + 1, n)])
+        x[i] = e / L[i][i]
+    return x
+
+
+def _solve_tr_small(m, G, g, Delta, alpha0):
+    """:func:`_solve_tr` for the scaled normal equations ``G = J^T J``,
+    ``g = J^T f`` (lists of 0-d arrays): Moré's iteration on
+    ``phi(alpha) = ||p(alpha)|| - Delta``, ``(G + alpha I) p = -g``, with a
+    Cholesky factorisation per ``alpha`` (MINPACK's ``lmpar`` way) instead of
+    SciPy's SVD: the same iteration, ``phi' = -||L^-1 p||^2 / ||p||``.
+    ``G`` is numerically singular (no Gauss-Newton step) when a Cholesky pivot
+    falls below ``m eps`` times its diagonal entry: the Jacobian's scaled
+    columns are then dependent to rounding."""
+    n = len(g)
+    mg = [-e for e in g]
+
+    def solve(alpha):
+        A = [[G[i][j] + alpha if i == j else G[i][j] for j in range(n)]
+             for i in range(n)]
+        L, rel = _chol(A)
+        p = _bwd(L, _fwd(L, mg))
+        pn = snp.sqrt(_vdot(p, p))
+        q = _fwd(L, p)
+        return p, pn, -_vdot(q, q) / pn, rel
+
+    p_gn, pn0, php0, rel0 = solve(snp.zeros_like(Delta))
+    full_rank = (rel0 > EPS * m) if m >= n else snp.asarray(False)
+    # Without full rank, the Cholesky at alpha near 0 is rounding noise along
+    # G's null space, so alpha stays above the noise of its pivots, and the
+    # Gauss-Newton step is that regularised one (the least-squares step of
+    # least norm, to rounding), taken when inside the region.  (SciPy's SVD
+    # there gives the pseudo-inverse's step plus a large, harmless component
+    # along the null space, and scales it to the region's boundary.)
+    tiny = 10 * max(m, n) * EPS * _vmax([G[i][i] for i in range(n)])
+    floor = lambda a: snp.where(full_rank, a, snp.maximum(a, tiny))  # noqa: E731
+    p_rd, pn_rd, _, _ = solve(tiny)
+    p_gn = [snp.where(full_rank, a, b) for a, b in zip(p_gn, p_rd)]
+    inside = snp.where(full_rank, pn0, pn_rd) <= Delta
+    a_up = snp.sqrt(_vdot(g, g)) / Delta
+    a_lo = snp.where(full_rank, -(pn0 - Delta) / snp.where(full_rank, php0, 1.0), 0.0)
+
+    def phi(alpha):
+        _, pn, php, _ = solve(alpha)
+        return pn - Delta, php
+
+    alpha = floor(_more_alpha(phi, Delta, alpha0, a_lo, a_up, full_rank, inside,
+                              floor))
+    p, pn, _, _ = solve(alpha)
+    scale = Delta / pn
+    return ([snp.where(inside, a, b * scale) for a, b in zip(p_gn, p)],
+            snp.where(inside, 0.0, alpha))
+
+
+def _scaled_system(G, g, sinv):
+    """``D G D`` and ``D g`` with ``D = diag(1 / sinv)``."""
+    n = len(g)
+    d = [1 / v for v in sinv]
+    return ([[G[i][j] * d[i] * d[j] for j in range(n)] for i in range(n)],
+            [a * b for a, b in zip(d, g)])
+
+
+def _trf_small(res_fun, cols_fun, jac_fun, x0, opts):
+    """:func:`_trf` without bounds for n <= ``_JACOBI_MAX_N`` parameters, in
+    the n x n space (see the comment above :func:`_vsum`)."""
+    ftol, xtol, gtol, x_scale, loss, f_scale, max_nfev = opts[:7]
+    n = x0.shape[0]
+    jac_scale = isinstance(x_scale, str)
+    xs0 = [x0[i] for i in range(n)]
+
+    f0, cols0 = cols_fun(x0)
+    m = f0.shape[0]
+    cost0, _, G0, g0 = _moments(f0, cols0, loss, f_scale)
+    if jac_scale:
+        sinv0 = [snp.sqrt(G0[i][i]) for i in range(n)]
+        sinv0 = [snp.where(v == 0, 1.0, v) for v in sinv0]
+    else:
+        xsc = np.broadcast_to(np.asarray(x_scale, float), (n,))
+        sinv0 = [snp.full_like(cost0, 1.0 / float(v)) for v in xsc]
+    Delta0 = snp.sqrt(_vsum([(a * b) ** 2 for a, b in zip(xs0, sinv0)]))
+    Delta0 = snp.where(Delta0 == 0, 1.0, Delta0)
+    gnorm0 = _vmax([snp.abs(v) for v in g0])
+    tri = [(i, j) for i in range(n) for j in range(i, n)]
+    st0 = dict(x=xs0, cost=cost0, g=g0, G=[G0[i][j] for i, j in tri], sinv=sinv0,
+               Delta=Delta0, alpha=snp.zeros_like(cost0), nfev=snp.int32(1),
+               njev=snp.int32(1),
+               status=snp.where(gnorm0 < gtol, 1, RUNNING).astype(snp.int32))
+
+    def body(c):
+        x, Delta, g = c["x"], c["Delta"], c["g"]
+        G = [[None] * n for _ in range(n)]
+        for (i, j), v in zip(tri, c["G"]):
+            G[i][j] = G[j][i] = v
+        G_h, g_h = _scaled_system(G, g, c["sinv"])
+        d = [1 / v for v in c["sinv"]]
+        p_h, alpha = _solve_tr_small(m, G_h, g_h, Delta, c["alpha"])
+        step = [a * b for a, b in zip(d, p_h)]
+        pred = -(0.5 * _vdot(p_h, _matvec(G_h, p_h)) + _vdot(g_h, p_h))
+        x_new = [a + b for a, b in zip(x, step)]
+        f_new, cols = cols_fun(snp.stack(x_new))
+        cost_new, finite, G_new, g_new = _moments(f_new, cols, loss, f_scale)
+        nfev = c["nfev"] + 1
+        sh_norm = snp.sqrt(_vdot(p_h, p_h))
+        actual = c["cost"] - cost_new
+        ratio = snp.where(pred > 0, actual / snp.where(pred > 0, pred, 1.0),
+                          snp.where((pred == 0) & (actual == 0), 1.0, 0.0))
+        Delta_new = snp.where(ratio < 0.25, 0.25 * sh_norm,
+                              snp.where((ratio > 0.75) & (sh_norm > 0.95 * Delta),
+                                        2.0 * Delta, Delta))
+        Delta_new = snp.where(finite, Delta_new, 0.25 * sh_norm)
+        step_norm = snp.sqrt(_vdot(step, step))
+        ftol_ok = (actual < ftol * c["cost"]) & (ratio > 0.25)
+        xtol_ok = step_norm < xtol * (xtol + snp.sqrt(_vdot(x, x)))
+        term = snp.where(ftol_ok & xtol_ok, 4, snp.where(
+            ftol_ok, 2, snp.where(xtol_ok, 3, RUNNING)))
+        term = snp.where(finite, term, RUNNING)
+        accept = finite & (actual > 0)
+        alpha = snp.where(finite & (term == RUNNING),
+                          alpha * Delta / snp.where(Delta_new > 0, Delta_new, 1.0),
+                          alpha)
+        keep = lambda a, b: snp.where(accept, a, b)  # noqa: E731
+        sinv = c["sinv"]
+        if jac_scale:
+            sinv = [keep(snp.maximum(snp.sqrt(G_new[i][i]), v), v)
+                    for i, v in enumerate(sinv)]
+        gnorm = _vmax([snp.abs(v) for v in g_new])
+        new = dict(x=[keep(a, b) for a, b in zip(x_new, x)],
+                   cost=keep(cost_new, c["cost"]),
+                   g=[keep(a, b) for a, b in zip(g_new, g)],
+                   G=[keep(G_new[i][j], v) for (i, j), v in zip(tri, c["G"])],
+                   sinv=sinv, Delta=snp.where(term == RUNNING, Delta_new, Delta),
+                   alpha=alpha, nfev=nfev, njev=c["njev"] + snp.where(accept, 1, 0))
+        status = term
+        status = snp.where((status == RUNNING) & accept & (gnorm < gtol), 1, status)
+        status = snp.where((status == RUNNING) & (nfev >= max_nfev), 0, status)
+        new["status"] = status.astype(snp.int32)
+        return new
+
+    st = lax.while_loop(lambda c: c["status"] == RUNNING, body, st0)
+    x = snp.stack(st["x"])
+    return dict(x=x, cost=st["cost"], g=snp.stack(st["g"]), nfev=st["nfev"],
+                njev=st["njev"], status=st["status"], f=res_fun(x), J=jac_fun(x))
 
 
 # --- the loop ----------------------------------------------------------------------
@@ -881,7 +1167,20 @@ def _make_runner(fun, jac, opts, tree, statics, pos, kwargs, lb_np, ub_np):
         else:
             jf = sciax.jacfwd(r) if m >= n else sciax.jacrev(r)
         dogbox = opts[8] == "dogbox"
-        st = (_dogbox if dogbox else _trf)(r, jf, x0, lb, ub, opts)
+        if not (dogbox or opts[7]) and n <= _JACOBI_MAX_N:
+            if jac is None and m >= n:
+                eye = snp.eye(n, dtype=x0.dtype)
+
+                def cols(x):  # the residuals and the Jacobian's columns
+                    out = [sciax.jvp(r, (x,), (eye[i],)) for i in range(n)]
+                    return out[0][0], [t for _, t in out]
+            else:
+                def cols(x):
+                    J = jf(x)
+                    return r(x), [J[:, i] for i in range(n)]
+            st = _trf_small(r, cols, jf, x0, opts)
+        else:
+            st = (_dogbox if dogbox else _trf)(r, jf, x0, lb, ub, opts)
         x = st["x"]
         loss, f_scale, bounded = opts[4], opts[5], opts[7]
         float_ok = bool(dyn) and all(snp.issubdtype(snp.asarray(d).dtype, snp.inexact)

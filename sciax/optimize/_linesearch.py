@@ -61,6 +61,19 @@ def _zoom_trial(c):
     return snp.where(bad, aq, aj)
 
 
+#: vectors this short get plain products (see :func:`vdot` and :func:`matvec`)
+SMALL_N = 2
+
+
+def matvec(A, v):
+    """``A @ v``; for at most :data:`SMALL_N` columns as multiply-and-sum,
+    which compiles to a few scalar operations instead of an inlined copy of
+    XLA's gemv routine (see :func:`vdot`)."""
+    if A.shape[-1] <= SMALL_N:
+        return snp.sum(A * v, axis=-1)
+    return A @ v
+
+
 def vdot(a, b, batched=False):
     """``a . b`` of two vectors, as a row of a matrix-vector product.
 
@@ -74,10 +87,47 @@ def vdot(a, b, batched=False):
     the solvers: under ``vmap`` the two-row product becomes a batched
     matrix-vector product, one small product per lane, which made 1,000
     batched 10-D Rosenbrock solves ~8% slower than multiply-and-reduce.
+
+    Vectors of at most :data:`SMALL_N` elements also take the plain ``dot``:
+    their reduction is a couple of additions, while each matrix-vector
+    product is a call of XLA's tiled gemv routine (~550 lines of LLVM IR,
+    inlined at every call site): 2-D Rosenbrock's BFGS program compiles ~5%
+    faster.  The sums are the same up to where XLA contracts a
+    multiply-add: of 20 2-D solves checked (BFGS, CG, Newton-CG, L-BFGS-B),
+    19 kept every bit and CG on Beale moved in the 13th digit, with the same
+    nit and nfev.
     """
-    if batched:
+    if batched or a.shape[0] <= SMALL_N:
         return snp.dot(a, b)
     return (snp.stack([a, snp.zeros_like(a)]) @ b)[0]
+
+
+def _keep(v, one):
+    """``v``, computed once for all its uses in a compiled loop (``one`` is a
+    traced 1 that XLA cannot fold; ``one=None``: ``v`` as it is).
+
+    XLA's fusion pass copies a cheap scalar expression (selects, compares,
+    additions) into the fusion of every value that uses it, so a step length
+    or a flag that ten of a trip's outputs read is computed ten times, and
+    the CPU compiler emits and optimises each copy.  A division it does not
+    copy (it counts as expensive): ``v / 1`` becomes a fusion of its own that
+    computes ``v`` once, and the users read its result.  ``v / 1`` is ``v``
+    exactly (inf, NaN and signed zeros included), so the search's iterates
+    do not change; at run time it costs one division.  Integers go through
+    ``lax.div`` (exact as well).
+    """
+    if one is None:
+        return v
+    if snp.issubdtype(v.dtype, snp.integer):
+        return lax.div(v, one.astype(v.dtype))
+    return v / one
+
+
+def _traced_one(v):
+    """A 1 of ``v``'s dtype that XLA cannot fold to a constant (for
+    :func:`_keep`): ``v / v`` where that is 1, else 1."""
+    r = v / v
+    return snp.where(r == 1.0, r, snp.ones_like(r))
 
 
 def _in_range(v, dtype):
@@ -377,6 +427,8 @@ class _MTConsts(NamedTuple):
     stpmin: Any
     stpmax: Any
     maxiter: int
+    #: a traced 1 for :func:`_keep` (None: no fusion barriers)
+    one: Any = None
 
 
 def _mt_init(f0, ginit, stp, k: _MTConsts) -> dict[str, Any]:
@@ -425,6 +477,9 @@ def _mt_advance(c, k: _MTConsts):
                   c["fy"] - c["sty"] * shift, c["gy"] - shift, stp,
                   f - stp * shift, g - shift, br, c["stmin"], c["stmax"])
     stx, fx, gx, sty, fy, gy, nstp, br = out
+    # dcstep's step feeds stmin, stmax and the next trial: one copy of its
+    # select tree instead of three
+    nstp = _keep(nstp, k.one)
     fx, fy = fx + stx * shift, fy + sty * shift
     gx, gy = gx + shift, gy + shift
     far = br & (snp.abs(sty - stx) >= 0.66 * c["width1"])
@@ -590,9 +645,17 @@ def wolfe12(value_and_grad: Callable, x, p, f0, g0, alpha1, *, c1=1e-4, c2=0.9,
             return out
     else:
         c0["trial"] = alpha1  # More-Thuente's next trial
-        # the slope at the last trial is read only in the trip that evaluates it
-        del c0["ge"]
+        # the slope at the last trial is read only in the trip that evaluates
+        # it, and dcsrch's task only in the trip that sets it (its phase is
+        # carried): neither is carried
+        del c0["ge"], c0["task"]
         carry = _to_zoom(c0, zinit)
+        # fusion barriers (see _keep) on the values most of a trip reads:
+        # the trial, its value and slope, the phase after More-Thuente's
+        # tests, and dcstep's step (2-D Rosenbrock's BFGS program: 2,724 ->
+        # ~2,260 HLO instructions after fusion)
+        one = _traced_one(d0)
+        k = k._replace(one=one)
 
         def body(c):
             # Each trip evaluates one trial and runs the tests of the search
@@ -605,12 +668,13 @@ def wolfe12(value_and_grad: Callable, x, p, f0, g0, alpha1, *, c1=1e-4, c2=0.9,
             # (Interpolated at the end of the trip instead, each of its
             # divisions was a kernel of its own that XLA filled with a copy of
             # the trip's whole update.)
-            trial = snp.where(in_mt, c["trial"], _zoom_next(zc))
+            trial = _keep(snp.where(in_mt, c["trial"], _zoom_next(zc)), one)
             f_t, g_t = value_and_grad(x + trial * p)
             d_t = vdot(g_t, p)
+            f_t, d_t = _keep(f_t, one), _keep(d_t, one)
             ok_extra = accept(trial, f_t, g_t)
             m = _mt_test(c, trial, f_t, d_t, k)
-            m["phase"] = mt_phase(m, ok_extra)
+            m["phase"] = _keep(mt_phase(m, ok_extra), one)
             # dcsrch's interval update for the next trial, skipped where the
             # tests stopped More-Thuente (the common case, the first trial
             # accepted, then costs no dcstep: 16 -> 13 us a solve of 2-D

@@ -15,7 +15,7 @@ import sciax.numpy as snp
 from sciax import lax
 
 from sciax.optimize._base import (RUNNING, AbstractMinimizer, Status, reason_index)
-from sciax.optimize._linesearch import initial_step, vdot, wolfe12
+from sciax.optimize._linesearch import SMALL_N, initial_step, matvec, vdot, wolfe12
 
 
 def _vecnorm(x, ord):
@@ -86,7 +86,7 @@ class BFGSMinimizer(AbstractMinimizer):
 
     def step(self, obj, st, lb, ub):
         H = st.mat
-        p = -(H @ st.g)
+        p = -matvec(H, st.g)
         d0 = vdot(st.g, p, self.batched)
         ls = wolfe12(obj.value_and_grad, st.x, p, st.f, st.g,
                      initial_step(st.f, st.f_prev, d0), c1=self.c1, c2=self.c2,
@@ -94,8 +94,8 @@ class BFGSMinimizer(AbstractMinimizer):
         s = ls["alpha"] * p
         x1 = st.x + s
         y = ls["g"] - st.g
-        Hy = H @ y
-        if self.batched:
+        Hy = matvec(H, y)
+        if self.batched or s.shape[0] <= SMALL_N:
             rho_inv, yHy = snp.dot(s, y), snp.dot(Hy, y)
         else:  # y.s and y.Hy as one matrix-vector product (see vdot)
             rho_inv, yHy = snp.stack([s, Hy]) @ y

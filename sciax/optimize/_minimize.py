@@ -22,7 +22,7 @@ from sciax import lax
 from sciax.custom_batching import custom_vmap
 
 from sciax.optimize._base import (Objective, OptimizeResult, OptimizeWarning,
-                                  iterative_solve, scipy_status)
+                                  iterative_solve)
 from sciax.optimize._util import Bounds
 
 _METHODS: dict[str, type] = {}
@@ -268,8 +268,9 @@ def _runner(fun, jac, hess, hessp, solver, callback, disp, xkey, args_tree, stat
             ub = snp.full(x0f.shape, snp.inf, x0f.dtype)
         dyn_nd = [lax.stop_gradient(d) for d in dyn]
         obj = obj_for(dyn_nd)
-        state, nit, reason = _solve(solver if bounded else solver.for_unbounded(),
-                                    obj_for, x0f, lb, ub, dyn_nd, callback, disp)
+        state, nit, reason, status = _solve(
+            solver if bounded else solver.for_unbounded(), obj_for, x0f, lb, ub, dyn_nd,
+            callback, disp)
         x, f = state.x, state.f
         float_dyn = [d for d in dyn if snp.issubdtype(snp.asarray(d).dtype,
                                                        snp.inexact)]
@@ -281,7 +282,7 @@ def _runner(fun, jac, hess, hessp, solver, callback, disp, xkey, args_tree, stat
                 free = snp.where(at_b, 0.0, 1.0).astype(x.dtype)
             x, f = _attach_implicit(obj_for, x, f, list(dyn), free)
         res = OptimizeResult(x=unravel(x), fun=f, nit=nit + solver.nit_offset,
-                             nfev=state.nfev, status=scipy_status(reason, solver),
+                             nfev=state.nfev, status=status,
                              _reason=reason)
         if solver.uses_jac:
             res["jac"] = unravel(state.g)

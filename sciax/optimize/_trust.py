@@ -244,7 +244,10 @@ def _more_sorensen(H, g, r, k_easy=0.1, k_hard=0.2, maxiter=25):
         hard_ok = step_len ** 2 * s_min ** 2 / (quad + lc * r * r) <= k_hard
         easy_ok = snp.abs(p_norm - r) / r <= k_easy
         lb_in = snp.maximum(lb, lc - s_min ** 2)
-        new_ok = snp.all(snp.isfinite(snp.linalg.cholesky(H + lam_new * eye)))
+        # (SciPy factorizes at lam_new only inside the boundary)
+        new_ok = lax.cond(fact & big & inside & ~interior, lambda lam: snp.all(
+            snp.isfinite(snp.linalg.cholesky(H + lam * eye))),
+            lambda lam: snp.bool_(True), lam_new)
         a_lam = snp.where(inside, snp.where(new_ok, lam_new, mid(
             snp.maximum(lb_in, lam_new), lc)), lam_new)
         a_lb = snp.where(inside, snp.where(new_ok, lb_in, snp.maximum(lb_in, lam_new)),

@@ -38,7 +38,7 @@ import sciax
 import sciax.numpy as snp
 from sciax import lax
 from sciax.special import _sfutil as U
-from sciax.special._util import chunked, converge, polyval_estrin
+from sciax.special._util import chunked, converge, fast_two_sum, polyval_estrin, two_prod
 
 __all__ = [
     "jv", "yv", "iv", "kv", "jve", "yve", "ive", "kve", "jn", "yn",
@@ -88,8 +88,15 @@ def _temme_gammas(mu):
 
 def _hankel_region(v, x):
     # Hankel's expansions reach full precision when x is large compared with
-    # v**2 (their smallest term is then far below eps).
-    return x > 25.0 + 0.5 * v * v
+    # v**2 (their smallest term, about e^-2x for small v, is then below eps,
+    # and their largest not far above 1).  Against mpmath, as a fraction of
+    # the envelope sqrt(2/(pi x)): within 1.7e-15 for x > 18 (v < 10) and
+    # x > 44 (v < 20), where Temme's method is at 2.5e-15 to 7e-15; near a
+    # zero of J_v that is the relative error's scale, and Temme's CF1
+    # (about x steps of the recurrence) gave 1.9e-10 relative at
+    # jv(0.113, 24.53) where the expansion gives 7e-12 (session 14; before,
+    # x > 25 + v**2/2).  Below x = 18 the series diverges before reaching eps.
+    return x > 18.0 + 0.1 * v * v
 
 
 def _hankel_sums(v, x, sign):
@@ -1044,15 +1051,31 @@ def _up_recurrence(nf, x, f0, f1, s):
 def _spherical_jn_k(nf, x, derivative):
     ax = snp.abs(x)
     xs = snp.where(ax > 0, ax, 1.0)
-    j = _jy_real(snp.stack([nf + 0.5, nf + 1.5]), snp.stack([xs, xs]))[0]
+    up = (ax > nf) & snp.isfinite(ax)
+    xj = snp.where(up, 0.5, xs)        # J is not used there: a cheap argument
+    j = _jy_real(snp.stack([nf + 0.5, nf + 1.5]), snp.stack([xj, xj]))[0]
     c = snp.sqrt(_PI / (2.0 * xs))
     par = snp.where(U.is_int(0.5 * nf), 1.0, -1.0)
+    # |x| > n: the upward recurrence from j_0 = sin x / x and j_1 = (j_0 -
+    # cos x) / x, as SciPy (neutrally stable where j_n oscillates; its error
+    # is an ulp or two of the envelope, where J_{n+1/2}'s large-x expansion
+    # leaves tens: 3.7e-13 of j_20(200), a value 1% of its envelope)
+
+    def upward(n_, x_):
+        s_, c_ = snp.sin(x_), snp.cos(x_)
+        j0 = s_ / x_
+        jn_, jm_ = _up_recurrence(n_, x_, j0, (j0 - c_) / x_, -1.0)
+        return jn_, snp.where(n_ == 0, c_ / x_, jm_)     # j_{-1} = cos x / x
+
+    jn_up, jm_up = chunked(upward, *snp.broadcast_arrays(snp.where(up, nf, 0.0), xs))
     if derivative:
-        # j_n' = (n/x) j_n - j_{n+1} (no cancellation at small x).
-        r = snp.where(x < 0, -par, 1.0) * c * (nf / xs * j[0] - j[1])
+        # j_n' = (n/x) j_n - j_{n+1} (no cancellation at small x); above n,
+        # j_n' = j_{n-1} - (n+1)/x j_n from the recurrence's last two values.
+        r = snp.where(up, jm_up - (nf + 1.0) / xs * jn_up, c * (nf / xs * j[0] - j[1]))
+        r = snp.where(x < 0, -par, 1.0) * r
         r = snp.where(x == 0, snp.where(nf == 1, 1.0 / 3.0, 0.0), r)
     else:
-        r = snp.where(x < 0, par, 1.0) * c * j[0]
+        r = snp.where(x < 0, par, 1.0) * snp.where(up, jn_up, c * j[0])
         r = snp.where(x == 0, snp.where(nf == 0, 1.0, 0.0), r)
     r = snp.where(snp.isinf(x), 0.0, r)
     return r
@@ -1072,7 +1095,7 @@ def spherical_jn(n, z, derivative=False):
     [0.664997 0.396173 0.127349]
     """
     nf, x, bad, out = _spherical_args("spherical_jn", n, z)
-    return U.finish(out, snp.where(bad, snp.nan, _spherical_jn_k(nf, x, bool(derivative))))
+    return U.finish(out, snp.where(bad, snp.nan, _SPH_D["jn"][bool(derivative)](nf, x)))
 
 
 @partial(sciax.jit, static_argnums=2)
@@ -1157,9 +1180,11 @@ def _spherical_kn_k(nf, x, derivative):
     return r
 
 
-def _sph_diff(kernel, sign):
+def _sph_diff(kernel, sign, regular=False):
     """(f, f') of a spherical Bessel kernel, differentiable in x through
-    x^2 f'' + 2x f' + (sign x^2 - n(n+1)) f = 0 (sign +1: y_n, -1: k_n)."""
+    x^2 f'' + 2x f' + (sign x^2 - n(n+1)) f = 0 (sign +1: j_n, y_n; -1:
+    k_n); for the ``regular`` j_n, f''(0) is -1/3 for n = 0, 2/15 for n = 2,
+    else 0."""
     @sciax.custom_jvp
     def val(n, x):
         return kernel(n, x, False)
@@ -1177,13 +1202,19 @@ def _sph_diff(kernel, sign):
     def der_jvp(primals, tangents):
         n, x = primals
         f, fp = val(n, x), der(n, x)
-        fpp = -2.0 / x * fp - (sign - n * (n + 1.0) / (x * x)) * f
-        return fp, fpp * tangents[1]
+        if not regular:
+            fpp = -2.0 / x * fp - (sign - n * (n + 1.0) / (x * x)) * f
+            return fp, fpp * tangents[1]
+        xs = snp.where(x == 0, 1.0, x)
+        fpp = -2.0 / xs * fp - (sign - n * (n + 1.0) / (xs * xs)) * f
+        at0 = snp.where(n == 0, -1.0 / 3.0, snp.where(n == 2, 2.0 / 15.0, 0.0))
+        return fp, snp.where(x == 0, at0, fpp) * tangents[1]
 
     return {False: val, True: der}
 
 
-_SPH_D = {"yn": _sph_diff(_spherical_yn_k, 1.0), "kn": _sph_diff(_spherical_kn_k, -1.0)}
+_SPH_D = {"yn": _sph_diff(_spherical_yn_k, 1.0), "kn": _sph_diff(_spherical_kn_k, -1.0),
+          "jn": _sph_diff(_spherical_jn_k, 1.0, regular=True)}
 
 
 def spherical_kn(n, z, derivative=False):
@@ -1238,6 +1269,29 @@ def _airy_series(x):
     return f, g, snp.where(x == 0, 0.0, fp / xs), snp.where(x == 0, 1.0, gp / xs)
 
 
+# 2/3 = _TWO3 + _TWO3_LO in float64
+_TWO3 = 2.0 / 3.0
+_TWO3_LO = 3.700743415417188e-17
+
+
+def _zeta_dd(ax):
+    """``zeta = (2/3) ax^(3/2)`` as a double-double ``hi + lo``.
+
+    ``Ai(x) = eAi e^-zeta``: the three roundings of a plain ``zeta`` (the
+    constant, the sqrt, the product) are amplified by ``zeta`` (1.5e-13
+    relative at ``x = 100``, where ``zeta = 667``).  Here ``sqrt(x) = s +
+    (x - s^2)/(2s)`` with ``x - s^2`` exact, and the products are Dekker's."""
+    s = snp.sqrt(ax)
+    p, e = two_prod(s, s)
+    sl = ((ax - p) - e) / (2.0 * s)
+    vh, vl = two_prod(ax, s)
+    vl = vl + ax * sl
+    c = np.asarray(_TWO3, vh.dtype)                  # 2/3 = c + c_lo
+    c_lo = np.asarray(_TWO3 - float(c) + _TWO3_LO, vh.dtype)
+    zh, zl = two_prod(snp.full_like(vh, c), vh)
+    return fast_two_sum(zh, zl + (c * vl + c_lo * vh))
+
+
 def _airy_all(x):
     """(Ai, Ai', Bi, Bi') and the scaled (eAi, eAi', eBi, eBi') for x > 0."""
     ax = snp.abs(x)
@@ -1269,9 +1323,14 @@ def _airy_all(x):
     sbip = _SQ3 * (_AI0 * fp + _AIP0 * gp)
     ser = (x >= -2.0) & (x <= 1.0)
     pos = x > 0
-    ez = snp.exp(snp.where(pos, zeta, 0.0))
-    emz = 1.0 / ez
-    hz = snp.exp(0.5 * snp.where(pos, zeta, 0.0))
+    # e^+-zeta from zeta = zh + zl: e^zl = 1 + zl to 1e-26 (|zl| < 1e-13
+    # below zeta = 1e3, beyond which e^-zeta is 0 and e^zeta inf)
+    dd = pos & (zeta < 1e3)
+    zh, zl = _zeta_dd(snp.where(dd, ax, 1.0))
+    zh, zl = snp.where(dd, zh, snp.where(pos, zeta, 0.0)), snp.where(dd, zl, 0.0)
+    ez = snp.exp(zh) * (1.0 + zl)
+    emz = snp.exp(-zh) * (1.0 - zl)
+    hz = snp.exp(0.5 * zh) * (1.0 + 0.5 * zl)
     ai = snp.where(ser, sai, snp.where(pos, eai * emz, nai))
     aip = snp.where(ser, saip, snp.where(pos, eaip * emz, naip))
     bi = snp.where(ser, sbi, snp.where(pos, (ebi * hz) * hz, nbi))

@@ -507,7 +507,11 @@ def multigammaln(a: Any, d: int) -> Any:
     return snp.where(a <= 0.5 * (d - 1), snp.nan, out)
 
 
-def _betaln(a: Any, b: Any) -> Any:
+def _betaln(a: Any, b: Any, dd: Any = None) -> Any:
+    """``log |B(a, b)|``; with a mask ``dd``, ``(hi, lo)`` whose sum carries
+    the both-large branch to ~1e-19 relative where ``dd`` is set (``lo`` is
+    0 elsewhere; the double-double work is skipped when no element needs
+    it)."""
     lo, hi = snp.minimum(a, b), snp.maximum(a, b)
     big = (hi >= 10.0) & (lo > 0)
     los = _util.safe(big, lo, 1.0)
@@ -516,13 +520,40 @@ def _betaln(a: Any, b: Any) -> Any:
     # both large: Stirling for all three gammas, so no large logarithms cancel
     both = lo >= 10.0
     lob, hib = _util.safe(both, lo, 10.0), _util.safe(both, hi, 10.0)
+    rest = (-0.5 * snp.log(lob + hib) + _util.LOG_SQRT_2PI + _util.lgamma_corr(lob)
+            + _util.lgamma_corr(hib) - _util.lgamma_corr(lob + hib))
     p = lob / (lob + hib)
-    v_both = ((lob - 0.5) * snp.log(p) + (hib - 0.5) * _util.log1p(-p)
-              - 0.5 * snp.log(lob + hib) + _util.LOG_SQRT_2PI
-              + _util.lgamma_corr(lob) + _util.lgamma_corr(hib)
-              - _util.lgamma_corr(lob + hib))
+    v_both = (lob - 0.5) * snp.log(p) + (hib - 0.5) * _util.log1p(-p) + rest
+    if dd is not None:
+        # (beyond hi = 1e300, where lo + hi may overflow, B underflows anyway)
+        ok = dd & both & (hib < 1e300)
+
+        def dd_sum(lo_, hi_, rest_):
+            h, l = _lbeta_main_dd(lo_, hi_)
+            return _util.dd_add(h, l, rest_, snp.zeros_like(rest_))
+
+        h, v_lo = _util.if_any(ok, dd_sum, (0.0, 0.0), _util.safe(ok, lob, 10.0),
+                               _util.safe(ok, hib, 10.0), rest)
+        v_both, v_lo = snp.where(ok, h, v_both), snp.where(ok, v_lo, 0.0)
     v = lax.lgamma(a) + lax.lgamma(b) - lax.lgamma(a + b)
-    return snp.where(both, v_both, snp.where(big, v_big, v))
+    out = snp.where(both, v_both, snp.where(big, v_big, v))
+    return out if dd is None else (out, v_lo)
+
+
+def _lbeta_main_dd(lo: Any, hi: Any) -> tuple[Any, Any]:
+    """``(lo - 1/2) log(lo/s) + (hi - 1/2) log(hi/s)``, ``s = lo + hi``, as a
+    double-double (``10 <= lo <= hi``).  The two terms reach -562 for
+    ``binom(1830.8, 166.7)``: in double, the roundings of ``p = lo/s`` and of
+    the logarithms, amplified by ``lo`` and ``hi``, left 2.6e-13 in ``e^``
+    of the sum (its mere rounding to a double, 6e-14)."""
+    z = snp.zeros_like(lo)
+    sh, sl = _util.two_sum(lo, hi)
+    lph, lpl = _util.log_dd(*_util.dd_div(lo, z, sh, sl))
+    lqh, lql = _util.log_dd(*_util.dd_div(hi, z, sh, sl))
+    # lo - 1/2, hi - 1/2 are exact below 2^52
+    ah, al = _util.dd_mul(lo - 0.5, z, lph, lpl)
+    bh, bl = _util.dd_mul(hi - 0.5, z, lqh, lql)
+    return _util.dd_add(ah, al, bh, bl)
 
 
 def betaln(a: Any, b: Any) -> Any:
@@ -593,7 +624,8 @@ def beta(a: Any, b: Any) -> Any:
     rg = rg - e * _digamma(s) * rg
     direct = gamma(as_) * rg * gamma(bs)
     sgn = gammasgn(a) * gammasgn(b) * gammasgn(a + b)
-    viaexp = sgn * snp.exp(_betaln(a, b))
+    lh, ll = _betaln(a, b, dd=~ok)
+    viaexp = sgn * (snp.exp(lh) * (1.0 + ll))         # e^ll = 1 + ll (|ll| < 1e-13)
     out = snp.where(ok, direct, viaexp)
     return snp.where(_is_nonpos_int(a) | _is_nonpos_int(b), snp.inf, out)
 
@@ -768,26 +800,33 @@ def _binom(n: Any, k: Any) -> Any:
 
     v_prod = lax.fori_loop(0, 20, body, snp.ones_like(n))
     gen = ~prod_ok & ~(kint & (k < 0))
-    # integer k and n < -1: binom(n, k) = (-1)^k binom(k - n - 1, k) =
-    # (-1)^k / ((k - n) B(-n, k + 1)), a beta function of positive arguments
-    # that are exact (binom(-30.5, 200) through beta(-229.5, 201) cancelled
-    # lgammas ~900 to ~85: 2.6e-13, and near n = -1 the rounding of 1 + n -
-    # k lost 1.4e-9; now 1e-14 and 2e-15)
-    negk = gen & kint & (n < -1.0)
-    sg = snp.where(negk & (snp.remainder(k, 2.0) == 1.0), -1.0, 1.0)
-    ng, kg = _util.safe(gen, n, 2.0), _util.safe(gen, k, 0.5)
-    v_gen = sg / (snp.where(negk, kg - ng, ng + 1.0)
-                  * beta(snp.where(negk, -ng, 1.0 + ng - kg), 1.0 + kg))
-    # k >> n: reflect Gamma(n - k + 1) so the huge arguments only meet in a
-    # Stirling ratio, Gamma(k - n) / Gamma(k + 1), and sin(pi (n + 1 - k)) is
-    # formed from sinpi/cospi of n + 1 and k separately (no rounding of n - k)
+    # Beta functions of positive arguments only: summed lgammas of large
+    # arguments of either sign cancel (binom(-30.5, 158.3) through
+    # beta(-187.8, 159.3) lost 1.2e-13), and the rounding of n - k is kept
+    # out of the sines, formed from sinpi/cospi of n + 1 and k separately.
+    # n < -1: reflecting Gamma(n + 1) and Gamma(n - k + 1), binom =
+    # sin(pi (n + 1 - k)) / sin(pi (n + 1)) / ((k - n) B(-n, k + 1)), the
+    # sine ratio exactly (-1)^k for integer k (where binom(-30.5, 200) went
+    # through beta(-229.5, 201), 2.6e-13, and near n = -1 the rounding of
+    # 1 + n - k lost 1.4e-9).  k >> n > -1: reflecting Gamma(n - k + 1),
+    # binom = sin(pi (n + 1 - k)) / pi B(n + 1, k - n).
+    negn = gen & (n < -1.0) & (k > -1.0)
     refl = gen & (k - n >= 10) & (n > -1) & (n < 150)
-    nr, kr = _util.safe(refl, n, 0.5), _util.safe(refl, k, 20.0)
-    s = (_util.sinpi(nr + 1.0) * _util.cospi(kr)
-         - _util.cospi(nr + 1.0) * _util.sinpi(kr))
-    v_refl = s / math.pi * snp.exp(lax.lgamma(nr + 1.0)
-                                   + _util.lgamma_ratio_large(nr + 1.0, kr - nr))
-    v_gen = snp.where(refl, v_refl, v_gen)
+    ng, kg = _util.safe(gen, n, 2.0), _util.safe(gen, k, 0.5)
+    sn = refl | negn
+    nr, kr = _util.safe(sn, n, 0.5), _util.safe(sn, k, 20.0)
+    s1 = _util.sinpi(nr + 1.0)
+    # cos(pi k), sin(pi k) by parity for k >= 2^52, all integers, where
+    # cospi(k) = sinpi(k + 1/2) is 0 (k + 1/2 rounds); below, cospi/sinpi
+    # are exact at the integers and keep the k-derivative of the sine ratio
+    huge = snp.abs(kr) >= 2.0 ** 52
+    ck = snp.where(huge, 1.0 - 2.0 * snp.remainder(kr, 2.0), _util.cospi(kr))
+    s = s1 * ck - _util.cospi(nr + 1.0) * snp.where(huge, 0.0, _util.sinpi(kr))
+    bv = beta(snp.where(refl, ng + 1.0, snp.where(negn, -ng, 1.0 + ng - kg)),
+              snp.where(refl, kg - ng, 1.0 + kg))
+    v_gen = snp.where(refl, s / math.pi * bv,
+                      snp.where(negn, s / s1, 1.0)
+                      / (snp.where(negn, kg - ng, ng + 1.0) * bv))
     out = snp.where(prod_ok, v_prod, snp.where(gen, v_gen, 0.0))
     # SciPy: NaN for a negative integer n (the value depends on the path)
     bad = snp.isnan(n) | snp.isnan(k) | ((n < 0) & nint)
@@ -811,7 +850,11 @@ def binom(x: Any, y: Any) -> Any:
     Notes
     -----
     Integer ``y`` below 20 is an exact product (after ``y -> x - y`` when that
-    is smaller); otherwise ``1 / ((x + 1) B(x - y + 1, y + 1))``.
+    is smaller); otherwise ``1 / ((x + 1) B(x - y + 1, y + 1))``, or, by the
+    reflection formula, a beta function of positive arguments times a ratio
+    of sines for ``x < -1`` and for ``y - x >= 10``.  The beta function of
+    large arguments sums its logarithm as a double-double, so values near
+    the overflow threshold keep ~1e-14 relative accuracy.
 
     Examples
     --------

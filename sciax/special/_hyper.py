@@ -9,8 +9,9 @@ its good region:
 * ``hyp0f1``: the series for ``z >= 0`` (positive terms); Bessel functions
   for ``z < -1`` (DLMF 10.16.9).
 * ``hyp1f1``: Kummer's transformation for ``x < 0`` (positive terms for
-  ``b > a > 0``), the series up to ``|x| = 700``, the asymptotic expansion
-  (DLMF 13.7.2) beyond.
+  ``b > a > 0``), the series up to ``|x| = 700`` (its value in double-double
+  where a negative parameter gives terms of both signs), the asymptotic
+  expansion (DLMF 13.7.2) beyond.
 * ``hyp2f1``: Pfaff's transformation maps ``x < 0`` into ``(0, 1)``; the
   series there (slow but accurate close to 1), Gauss's sum at ``x = 1``.
   ``x > 1`` is complex-valued: NaN, as SciPy's real function.
@@ -31,6 +32,7 @@ import sciax
 import sciax.numpy as snp
 from sciax import lax
 from sciax.special import _sfutil as U
+from sciax.special import _util as _dd
 from sciax.special import _bessel
 
 __all__ = ["hyp0f1", "hyp1f1", "hyp2f1", "hyperu"]
@@ -150,7 +152,9 @@ def _m_asym(a, b, y, shift):
     lga, sa = _lgamma_sign(a)
     lgb, sb = _lgamma_sign(b)
     ly = snp.log(y)
-    lpre = lgb - lga + y + (a - b) * ly + shift
+    # y + shift first: after Kummer shift = -y, and adding 800 and taking
+    # it away again would cost 1e-13 of the result
+    lpre = (y + shift) + (lgb - lga) + (a - b) * ly
     h = snp.exp(0.5 * lpre)
     pre = sa * sb * h * h
     val = pre * s
@@ -159,11 +163,58 @@ def _m_asym(a, b, y, shift):
     return val, dpa, dpb
 
 
-def _m_pos(a, b, y, shift):
-    """e^shift (M, dM/da, dM/db) for y >= 0 (shift = -y after Kummer)."""
+def _m_series_f64(a, b, y):
+    s, (da,), (db,) = _series([a], [b], y)
+    return s, da, db
+
+
+def _m_series_dd(a, a_lo, b, y, active):
+    """``M(a + a_lo, b, y)`` by its series with the terms and the sum in
+    double-double, where ``active``: a negative ``a`` or ``b`` makes terms of
+    both signs, and the float64 sum loses the ratio of its largest term to
+    the sum (3300 at ``M(-9.5, 0.5, 5)``, Kummer's image of ``M(10, 0.5,
+    -5)``) times the terms' rounding errors."""
+    def run(a, a_lo, b, y, active):
+        e = U.eps(y)
+        zero = snp.zeros_like(y)
+
+        def unpack(z):
+            return lax.real(z), lax.imag(z)
+
+        def body(k, st):
+            # the state is (t_k, t_0 + ... + t_{k-1}), each double-double
+            # packed in a complex so that XLA fuses each update once; the
+            # sum lags a term so the two updates share no work
+            (th, tl), (sh, sl) = unpack(st[0]), unpack(st[1])
+            sh, sl = _dd.dd_add(sh, sl, th, tl)
+            # t_{k+1} = t_k (a + k) y / ((b + k)(k + 1))
+            nh, nl = _dd.two_sum(a, k)
+            nh, nl = _dd.dd_mul(nh, nl + a_lo, y, zero)
+            bh, bl = _dd.two_sum(b, k)
+            dh, dl = _dd.dd_mul(bh, bl, k + 1.0 + zero, zero)
+            th2, tl2 = _dd.dd_div(*_dd.dd_mul(th, tl, nh, nl), dh, dl)
+            more = (snp.abs(th) > 1e-3 * e * snp.abs(sh)) | (k < 2.0)
+            return ((lax.complex(th2, tl2), lax.complex(sh, sl)),
+                    more & (th != 0) & snp.isfinite(sh))
+
+        init = (lax.complex(zero + 1.0, zero), lax.complex(zero, zero))
+        st = U.masked_loop(body, init, active, 100000)
+        return (lax.real(st[1]) + lax.imag(st[1]),)
+
+    return _dd.chunked(run, a, a_lo, b, y, active, chunk=512)[0]
+
+
+def _m_pos(a, b, y, shift, a_lo=None):
+    """e^shift (M, dM/da, dM/db) for y >= 0 (shift = -y after Kummer); the
+    value where terms of both signs meet comes from the double-double series
+    (``a_lo``: the rounding error of ``a``, from Kummer's ``b - a``)."""
     big = y > 700.0
     ys = snp.where(big, 1.0, y)
-    s, (da,), (db,) = _series([a], [b], ys)
+    s, da, db = _dd.chunked(lambda a_, b_, y_: _m_series_f64(a_, b_, y_),
+                            *snp.broadcast_arrays(a, b, ys), chunk=512)
+    mixed = ((a < 0) | (b < 0)) & ~big & snp.isfinite(s)
+    lo = snp.zeros_like(a) if a_lo is None else a_lo
+    s = snp.where(mixed, _m_series_dd(a, lo, b, ys, mixed), s)
     es = snp.exp(snp.where(big, 0.0, shift))
     yl = snp.where(big, y, 1000.0)
     va, vda, vdb = _m_asym(a, b, yl, snp.where(big, shift, 0.0))
@@ -172,17 +223,18 @@ def _m_pos(a, b, y, shift):
 
 
 @sciax.custom_jvp
-def _m(a, b, y, shift):
-    return _m_pos(a, b, y, shift)[0]
+def _m(a, b, y, shift, a_lo):
+    return _m_pos(a, b, y, shift, a_lo)[0]
 
 
 @_m.defjvp
 def _m_jvp(primals, tangents):
-    a, b, y, shift = primals
-    da, db, dy, dshift = tangents
-    m, ma, mb = _m_pos(a, b, y, shift)
+    a, b, y, shift, a_lo = primals
+    da, db, dy, dshift, _ = tangents       # a_lo: a rounding error, not a variable
+    m, ma, mb = _m_pos(a, b, y, shift, a_lo)
     # d/dy M(a, b, y) = (a/b) M(a+1, b+1, y).
-    return m, (ma * da + mb * db + a / b * _m(a + 1.0, b + 1.0, y, shift) * dy
+    return m, (ma * da + mb * db
+               + a / b * _m(a + 1.0, b + 1.0, y, shift, snp.zeros_like(a_lo)) * dy
                + m * dshift)
 
 
@@ -204,11 +256,13 @@ def hyp1f1(a, b, x):
     # non-positive integer: then the series is a polynomial, used as is).
     poly = (a <= 0) & U.is_int(a)
     neg = (x < 0) & ~poly
-    ap = snp.where(neg, b - a, a)
+    bma, bma_lo = _dd.two_sum(b, -a)
+    ap = snp.where(neg, bma, a)
+    ap_lo = snp.where(neg & snp.isfinite(bma), bma_lo, 0.0)
     y = snp.where(neg, -x, x)
     ok = snp.isfinite(y)
     ys = snp.where(ok, y, 1.0)
-    r = _m(ap, b, ys, snp.where(neg, -ys, 0.0))
+    r = _m(ap, b, ys, snp.where(neg, -ys, 0.0), ap_lo)
     r = snp.where((b <= 0) & U.is_int(b) & ~((a <= 0) & U.is_int(a) & (a > b)), snp.nan, r)
     r = snp.where(a == 0, 1.0, r)
     r = snp.where(ok | snp.isnan(x), r, snp.nan)

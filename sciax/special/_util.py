@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+import sciax
 import sciax.numpy as snp
 from sciax import lax
 
@@ -92,20 +93,28 @@ def cospi(x: Any) -> Any:
     return sinpi(snp.abs(x) + 0.5)
 
 
+@sciax.custom_jvp
 def log1p(x: Any) -> Any:
     """``log(1 + x)`` to a few ulp.  StableHLO's ``log1p`` on CPU is off by up
-    to 3e-14 relative for ``-0.45 < x < -0.3``.  On ``-0.5 < x < -0.25`` this
-    takes ``2 log1p(sqrt(1 + x) - 1)`` instead: the argument is then in
-    ``(-0.30, -0.13)``, where XLA's ``log1p`` is accurate, and ``sqrt(1 + x)
-    - 1`` is exact to about 1e-16 absolute against ``|log(1 + x)| >= 0.28``
-    (6.7e-16 relative vs mpmath over the band; session 10).  One ``log1p`` and
-    a ``sqrt`` per element, not a ``log`` and a ``log1p``: ``beta.logpdf`` on
-    10^6 points 4-5% faster.  (Goldberg's correction ``* x / (u - 1)`` was a
-    no-op: XLA simplifies ``(1 + x) - 1`` to ``x``.)"""
-    band = (x > -0.5) & (x < -0.25)
-    # safe: the unused sqrt never sees x <= -1 (its derivative would be NaN)
-    z = snp.where(band, snp.sqrt(1.0 + safe(band, x, -0.375)) - 1.0, x)
-    return snp.where(band, 2.0, 1.0) * snp.log1p(z)
+    to 3e-14 relative for ``-0.42 < x < -0.34``: XLA evaluates both
+    ``log(1 + x)`` and a rational approximation and takes the latter for
+    ``|x| < sqrt(2) - 1``, beyond the approximation's range ``(sqrt(1/2) - 1,
+    sqrt(2) - 1)`` on the negative side (its error grows from 3e-16 at -0.35
+    to 2.7e-14 at -0.42; session 14).  Below -0.29 this takes ``log(1 + x)``
+    itself, whose one rounding of ``1 + x`` (at most 2^-54 there) is 2.6e-16
+    of ``|log(1 + x)| > 0.28``: 3.2e-16 relative vs mpmath over [-1, 1].  It
+    costs nothing: LLVM merges this ``log(1 + x)`` with the one inside XLA's
+    ``log1p`` (``beta.logpdf`` on 10^6 points as fast as with a bare
+    ``log1p``; session 10's ``2 log1p(sqrt(1 + x) - 1)`` on the band cost it
+    10%).  The derivative is ``1/(1 + x)`` by a custom JVP, so the branch not
+    taken adds no ``0 * inf`` at ``x = -1``."""
+    return snp.where(x < -0.29, snp.log(1.0 + x), snp.log1p(x))
+
+
+@log1p.defjvp
+def _log1p_jvp(primals, tangents):
+    (x,), (dx,) = primals, tangents
+    return log1p(x), dx / (1.0 + x)
 
 
 def log1pmx(t: Any, log1p_t: Any = None) -> Any:

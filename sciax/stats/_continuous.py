@@ -406,6 +406,14 @@ class rayleigh_gen(rv_continuous):
     def _entropy(self):
         return _EULER / 2.0 + 1.0 - 0.5 * _LOG2
 
+    def _fit_closed_form(self, data, fixed):
+        # with loc fixed, the score equation gives scale^2 = mean((x-loc)^2)/2
+        # (SciPy's rayleigh.fit(floc=...)); a free loc needs a root search
+        if "loc" not in fixed:
+            return None
+        loc = fixed["loc"]
+        return loc, fixed.get("scale", snp.sqrt(0.5 * snp.mean((data - loc) ** 2)))
+
 
 class halfnorm_gen(rv_continuous):
     """The half-normal distribution."""
@@ -438,6 +446,12 @@ class halfnorm_gen(rv_continuous):
 
     def _entropy(self):
         return 0.5 * math.log(_PI / 2.0) + 0.5
+
+    def _fit_closed_form(self, data, fixed):
+        # as SciPy's halfnorm.fit: loc at the data's minimum (where the
+        # likelihood is largest), scale the root mean square above it
+        loc = fixed.get("loc", snp.min(data))
+        return loc, fixed.get("scale", snp.sqrt(snp.mean((data - loc) ** 2)))
 
     def _rvs(self, key, shape, dtype):
         return snp.abs(sciax.random.normal(key, shape, dtype))
@@ -711,6 +725,17 @@ class lognorm_gen(rv_continuous):
 
     def _rvs(self, key, shape, dtype, s):
         return snp.exp(s * sciax.random.normal(key, shape, dtype))
+
+    def _fit_closed_form(self, data, fixed):
+        # with loc fixed, log(x - loc) is normal(log(scale), s): its mean and
+        # root-mean-square deviation (SciPy's lognorm.fit(floc=...))
+        if "loc" not in fixed:
+            return None
+        loc = fixed["loc"]
+        ly = snp.log(data - loc)
+        scale = fixed.get("scale", snp.exp(snp.mean(ly)))
+        s = fixed.get("s", snp.sqrt(snp.mean((ly - snp.log(scale)) ** 2)))
+        return s, loc, scale
 
 
 class powerlaw_gen(rv_continuous):

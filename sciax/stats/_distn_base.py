@@ -660,7 +660,12 @@ class rv_continuous(rv_generic):
         ``method='MLE'`` only.  The likelihood is maximised by
         :func:`sciax.optimize.minimize` (BFGS with exact gradients) over an
         unconstrained parametrisation that keeps ``scale`` and the shapes in
-        their domains and the data inside the support.
+        their domains and the data inside the support.  Where the MLE has a
+        closed form for the pattern of fixed parameters (``norm``, ``expon``,
+        ``uniform``, ``laplace``, ``halfnorm``; with ``floc``: ``rayleigh``,
+        ``lognorm``, and ``gamma`` by one scalar root), it is used instead,
+        as SciPy does.  Each fit is one jitted program per distribution and
+        pattern of fixed and guessed parameters (compiled on first use).
 
         With ``return_se=True`` (a sciax extension) a :class:`FitEstimate` is
         returned: the estimates with standard errors and covariance from the

@@ -235,26 +235,37 @@ def _nll(dist, theta, data):
     return -snp.sum(snp.where(snp.isnan(lp), -math.inf, lp))
 
 
-def _program(dist, free, return_se):
-    key = ("fit", free, return_se)
+def _program(dist, free, guessed, return_se):
+    """The jitted fit for one distribution, pattern of fixed parameters, set
+    of guessed parameters and ``return_se``: the closed form (where the
+    distribution has one for that pattern) or the starting point and BFGS,
+    then the standard errors, in one program, so that a fit is one dispatch
+    (session 14: the eager quartiles, starting point and closed form before
+    the call made ``norm.fit`` on 10^4 points 3.1 ms)."""
+    key = ("fit", free, guessed, return_se)
     fn = dist._programs.get(key)
     if fn is not None:
         return fn
     par = _Param(dist, free)
+    names = dist.shapes + ("loc", "scale")
 
     def objective(z, data, fixed_vals, lo_d, hi_d):
         return _nll(dist, par.theta(z, fixed_vals, lo_d, hi_d), data)
 
-    def run(data, start, fixed_vals, closed):
-        lo_d, hi_d = snp.min(data), snp.max(data)
+    def run(data, guesses, fixed):
+        closed = dist._fit_closed_form(data, fixed)
         if closed is None:
+            shapes, loc, scale = _start(dist, data, guesses, fixed)
+            start = [*shapes, loc, scale]
+            fixed_vals = [fixed.get(n, start[i]) for i, n in enumerate(names)]
+            lo_d, hi_d = snp.min(data), snp.max(data)
             z0 = par.z_of(start, lo_d, hi_d)
             res = sciax.optimize.minimize(objective, z0,
                                           args=(data, fixed_vals, lo_d, hi_d),
                                           method="BFGS", options={"maxiter": 1000})
             theta = par.theta(res.x, fixed_vals, lo_d, hi_d)
         else:
-            theta = list(closed)
+            theta = [snp.asarray(v, dtype=data.dtype) for v in closed]
         if not return_se:
             return tuple(theta)
         idx = [i for i, f in enumerate(free) if f]
@@ -284,23 +295,35 @@ def _program(dist, free, return_se):
 
 def fit(dist, data, args, kwds, return_se):
     names, guesses, fixed = _parse_fit_args(dist, args, kwds)
-    data = snp.ravel(snp.asarray(data))
-    if not snp.issubdtype(data.dtype, snp.floating):
-        data = data.astype(snp.result_type(data, 1.0))
     try:
-        concrete = np.asarray(data)
+        # a NumPy array, list or concrete sciax Array: checked on the host
+        # and handed to the program as it is
+        concrete = np.ravel(np.asarray(data))
     except Exception:  # traced data: the checks below need values
         concrete = None
     if concrete is not None:
         if concrete.size == 0:
             raise ValueError("fit needs at least one data point")
+        if concrete.dtype.kind not in "f":
+            concrete = concrete.astype(np.result_type(concrete, 1.0))
         if not np.all(np.isfinite(concrete)):
             raise ValueError("The data contains non-finite values.")
+        data = concrete
+        dtype = concrete.dtype
+    else:
+        data = snp.ravel(snp.asarray(data))
+        if not snp.issubdtype(data.dtype, snp.floating):
+            data = data.astype(snp.result_type(data, 1.0))
+        dtype = data.dtype
     free = tuple(n not in fixed for n in names)
-    shapes, loc, scale = _start(dist, data, guesses, fixed)
-    start = [*shapes, loc, scale]
-    fixed_vals = [snp.asarray(fixed[n], dtype=data.dtype) if n in fixed else start[i]
-                  for i, n in enumerate(names)]
-    closed = dist._fit_closed_form(data, {n: fixed_vals[i] for i, n in
-                                          enumerate(names) if n in fixed})
-    return _program(dist, free, return_se)(data, start, fixed_vals, closed)
+    guessed = tuple(sorted(guesses))
+
+    def arr(v):
+        try:
+            return np.asarray(v, dtype=dtype)
+        except Exception:  # a tracer
+            return snp.asarray(v, dtype=dtype)
+
+    return _program(dist, free, guessed, return_se)(
+        data, {n: arr(v) for n, v in guesses.items()},
+        {n: arr(v) for n, v in fixed.items()})

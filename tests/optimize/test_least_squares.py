@@ -4,6 +4,7 @@ implicit derivatives against finite differences, vmap against a loop."""
 
 from __future__ import annotations
 
+import functools
 import warnings
 
 import numpy as np
@@ -14,7 +15,7 @@ import sciax
 import sciax.numpy as snp
 from sciax.optimize import curve_fit, least_squares
 
-from tests.optimize.nist_strd import PROBLEMS
+from tests.optimize.nist_strd import CERTIFIED_RSS, PROBLEMS
 
 TIGHT = dict(ftol=1e-15, xtol=1e-15, gtol=1e-15, max_nfev=5000)
 
@@ -24,17 +25,45 @@ def _lre(b, c):
     return float(np.min(-np.log10(np.abs(np.asarray(b) - c) / np.abs(c) + 1e-17)))
 
 
-def _nist_case(name, start, method):
+@functools.lru_cache(maxsize=None)
+def _nist(name):
+    """One residual function object per problem (so that both starts, and
+    every test, share the solver compiled for it: the program's cache keys on
+    the function), its data, and SciPy's side: the numpy residual and the
+    exact Jacobian (AD, compiled), so that SciPy counts only function
+    evaluations as ours does."""
     m, mn, x, y, s1, s2, cert = PROBLEMS[name]
     x, y, cert = np.asarray(x, float), np.asarray(y, float), np.asarray(cert)
-    p0 = np.asarray(s1 if start == 1 else s2, float)
     n = len(cert)
-    r = least_squares(lambda b, x, y: m(x, *[b[i] for i in range(n)]) - y, p0,
-                      args=(snp.asarray(x), snp.asarray(y)), method=method, **TIGHT)
+
+    def res(b, x, y):
+        return m(x, *[b[i] for i in range(n)]) - y
+
+    xj, yj = snp.asarray(x), snp.asarray(y)
+    jac = sciax.jit(sciax.jacfwd(lambda b: res(b, xj, yj)))
+    starts = {1: np.asarray(s1, float), 2: np.asarray(s2, float)}
+    return (res, (xj, yj), lambda b: mn(x, *b) - y,
+            lambda b: np.asarray(jac(snp.asarray(b))), starts, cert)
+
+
+def test_nist_data_certified_rss():
+    # The typed data against NIST's certified residual sum of squares at the
+    # certified parameters: both given to 11 significant digits, so they agree
+    # to ~1e-10 (rounding the parameters moves the RSS at second order only);
+    # a mistyped observation moves it by far more.
+    for name, (_, mn, x, y, _, _, cert) in PROBLEMS.items():
+        r = mn(np.asarray(x, float), *cert) - np.asarray(y, float)
+        np.testing.assert_allclose(r @ r, CERTIFIED_RSS[name], rtol=1e-9, err_msg=name)
+
+
+def _nist_case(name, start, method):
+    res, args, fun_np, jac_np, starts, cert = _nist(name)
+    r = least_squares(res, starts[start], args=args, method=method, **TIGHT)
+    # SciPy with the exact Jacobian, as ours: with finite differences SciPy
+    # stops at 2.5 certified digits on Kirby2 and at none on Hahn1.
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        s = so.least_squares(lambda b: mn(x, *b) - y, p0, jac="3-point",
-                             method=method, **TIGHT)
+        s = so.least_squares(fun_np, starts[start], jac=jac_np, method=method, **TIGHT)
     # Certified digits: at least those SciPy reaches (less half a digit of
     # rounding noise), capped at 7 (the NIST values are computed in 128-bit
     # arithmetic; double precision with these conditionings gives 7-11).
@@ -54,6 +83,49 @@ def test_nist_misra1a_trf():
 def test_nist_strd(name, method):
     for start in (1, 2):
         _nist_case(name, start, method)
+
+
+# Ours takes 1364 evaluations to SciPy's 758 (MINPACK's lmder) to converge
+# here, with the budget raised: the trust-region iteration's count (SciPy's
+# trf with x_scale='jac' takes the same 1364), not MINPACK's (benchmarks/
+# README.md, session 16).
+_NFEV_XFAIL = {("Bennett5", "lm", 1)}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("start", [1, 2])
+@pytest.mark.parametrize("name", list(PROBLEMS))
+@pytest.mark.parametrize("method", ["trf", "dogbox", "lm"])
+def test_nist_strd_nfev(name, method, start, request):
+    # Issue 16: at SciPy's default tolerances, no more than 1.5x SciPy's
+    # function evaluations for the same method, SciPy given the exact
+    # Jacobian so that both count function evaluations only (with finite
+    # differences SciPy's lm counts the Jacobian's evaluations in nfev).
+    if (name, method, start) in _NFEV_XFAIL:
+        request.applymarker(pytest.mark.xfail(strict=True, reason="nfev 1.8x SciPy's"))
+    res, args, fun_np, jac_np, starts, _ = _nist(name)
+    x0 = starts[start]
+
+    def both(**kw):
+        r = least_squares(res, x0, args=args, method=method, **kw)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            s = so.least_squares(fun_np, x0, jac=jac_np, method=method, **kw)
+        return r, s
+
+    r, s = both()
+    if s.status == 0:
+        # SciPy ran out of its budget (100 n evaluations; MGH09 lm, MGH10
+        # dogbox and Bennett5 from start 1): the evaluations that each takes to
+        # converge are the measure, so both again with a larger budget.
+        r, s = both(max_nfev=5000)
+    if 2 * s.cost <= CERTIFIED_RSS[name] * (1 + 1e-4):
+        assert int(r.nfev) <= 1.5 * s.nfev, (int(r.nfev), s.nfev)
+    else:
+        # SciPy converged short of the certified minimum (BoxBOD lm, MGH09
+        # dogbox and Rat43 dogbox from start 1): its nfev measures nothing, so
+        # ours must end no higher than SciPy's cost.
+        assert float(r.cost) <= s.cost * (1 + 1e-8), (float(r.cost), s.cost)
 
 
 @pytest.mark.slow
@@ -257,7 +329,9 @@ def _batch(k):
 
 
 def _fit_one(x, y):
-    return curve_fit(_model, x, y, p0=snp.array([1.0, 1.0, 0.0]))
+    popt, pcov, info, _, ier = curve_fit(_model, x, y, p0=snp.array([1.0, 1.0, 0.0]),
+                                         full_output=True)
+    return popt, pcov, info["nfev"], ier
 
 
 @pytest.mark.slow
@@ -265,13 +339,46 @@ def _fit_one(x, y):
 def test_vmap_curve_fit_equals_loop(k):
     x, ys = _batch(k)
     xj = snp.asarray(x)
-    p, c = sciax.vmap(lambda y: _fit_one(xj, y))(snp.asarray(ys))
-    # Batched and single solves differ only by rounding in the batched linear
-    # algebra, which can move the stopping iteration: agreement to well within
-    # curve_fit's xtol (1.5e-8).
+    p, c, nfev, ier = sciax.vmap(lambda y: _fit_one(xj, y))(snp.asarray(ys))
+    # The batched and the single solves run the same iteration, lane by lane
+    # (each lane's status and counters its own); they differ only in how XLA
+    # compiles the arithmetic (vectorised over lanes, or one lane's scalars),
+    # a few ulps per operation.  A convergence test that lands within those
+    # ulps of its threshold can then report a different one of the converged
+    # statuses (CI at -O0: lane 30 said ier 3, ftol and xtol, where the single
+    # solve said 4, gtol, and its last step differed by 6e-10) or stop one
+    # evaluation apart.  So: both converged, nfev within one; with the same
+    # nfev and status the same iterates, so the parameters to 1e-13 and pcov
+    # (through J's SVD, cond(J)^2 ~ 1e3 here) to 1e-11; otherwise the
+    # parameters to the solver's xtol (1e-8 relative).
     for i in range(0, k, 10 if k <= 100 else 97):
-        pi, ci = _fit_one(xj, snp.asarray(ys[i]))
-        np.testing.assert_allclose(np.asarray(p)[i], np.asarray(pi), rtol=2e-8)
-        np.testing.assert_allclose(np.asarray(c)[i], np.asarray(ci), rtol=1e-6)
+        pi, ci, ni, si = _fit_one(xj, snp.asarray(ys[i]))
+        assert int(ier[i]) in (1, 2, 3, 4) and int(si) in (1, 2, 3, 4), i
+        assert abs(int(nfev[i]) - int(ni)) <= 1, i
+        same = int(nfev[i]) == int(ni) and int(ier[i]) == int(si)
+        np.testing.assert_allclose(np.asarray(p)[i], np.asarray(pi),
+                                   rtol=1e-13 if same else 1e-8)
+        np.testing.assert_allclose(np.asarray(c)[i], np.asarray(ci),
+                                   rtol=1e-11 if same else 1e-6)
     # Every lane converged, with its own counters.
     assert np.all(np.isfinite(np.asarray(p)))
+
+
+def test_few_parameters_rank_deficient_and_underdetermined():
+    # The n <= 4 path solves the normal equations by Cholesky: a Jacobian of
+    # rank 2 in 3 parameters (only a + b enters) and m < n must still reach
+    # SciPy's cost (its SVD path), in no more evaluations than SciPy takes.
+    x = np.linspace(0, 1, 8)
+    y = 3 * x + 0.1 * np.sin(7 * x)
+    xj, yj = snp.asarray(x), snp.asarray(y)
+    p0 = np.array([1.0, 2.0, 0.5])
+    r = least_squares(lambda p, x, y: (p[0] + p[1]) * x + p[2] - y, p0,
+                      args=(xj, yj), method="lm")
+    s = so.least_squares(lambda p: (p[0] + p[1]) * x + p[2] - y, p0, method="lm")
+    assert r.success and int(r.nfev) <= s.nfev, (int(r.nfev), s.nfev)
+    np.testing.assert_allclose(float(r.cost), s.cost, rtol=1e-12)
+    r = least_squares(lambda p: snp.stack([p[0] ** 2 + p[1] - 1, p[1] * p[2] - 2]),
+                      np.array([1.0, 1.0, 1.0]))
+    s = so.least_squares(lambda p: np.array([p[0] ** 2 + p[1] - 1, p[1] * p[2] - 2]),
+                         [1.0, 1.0, 1.0])
+    assert r.success and int(r.nfev) <= s.nfev and float(r.cost) < 1e-15

@@ -140,11 +140,6 @@ def test_mgh_small(pname, method):
 # all are runs where the two libraries' iterates part by rounding or by a
 # documented difference of algorithm, not a defect of the sciax solver.
 KNOWN = {
-    ("brown_badly_scaled", "L-BFGS-B"): "iterates equal at the first step, then part "
-    "at the 7th digit at the second (the Cauchy point's curvature theta d.d - p.M.p "
-    "cancels at f ~ 1e12, hessian condition ~1e11; sciax forms M = K^-1 densely where "
-    "L-BFGS-B solves with its Cholesky factors); ours then stops on the relative-"
-    "reduction test at f = 5.7e11, SciPy's reaches 2e-15",
     ("ext_powell_12", "Nelder-Mead"): "the three identical blocks of x0 tie vertex "
     "values; numpy's argsort (introsort) orders ties differently from sciax's stable "
     "sort, and SciPy itself with argsort(kind='stable') gives exactly ours (1745 "

@@ -80,6 +80,43 @@ def test_beta_family_vs_mpmath():
     assert_close(fns[3], ref_binom, 1e-12, 0.0, a, b, name="binom")
 
 
+# (compiles binom and beta: 6 s on two busy cores)
+@pytest.mark.slow
+def test_beta_binom_large_exponent_vs_mpmath():
+    # |log B| and |log binom| up to ~700: a logarithm summed in double is
+    # off by several of its ulps (binom(1830.79, 166.667) ~ 1e240 was 2.6e-13
+    # off), so beta's Stirling branch is a double-double; binom takes beta of
+    # positive arguments only (by reflection for n < -1 and for k >> n).
+    # What is left is the rounding of 1 + n - k (ulp(n)/2, times
+    # |d log B / da| = |log(a / (a + b))| < 3) and of the smaller logs
+    # (<= 6e-15 for |log| <= 60): tolerance 3e-14 (measured 1.2e-14), SciPy
+    # up to 2e-12 here
+    rng = np.random.default_rng(7)
+    n = np.concatenate([[1830.7916666666667, 138.70833333333334, -30.5, -30.5],
+                        rng.uniform(150, 2000, 12), rng.uniform(-40, -1.01, 12),
+                        rng.uniform(-0.9, 150, 12)])
+    k = np.concatenate([[166.66666666666669, 175.0, 158.33333333333334, 200.0],
+                        rng.uniform(20, 200, 24), n[-12:] + rng.uniform(10, 300, 12)])
+    a = rng.uniform(10, 2000, 16)
+    b = rng.uniform(10, 120, 16)
+    vn, vb = sciax.jit(lambda n, k, a, b: (ss.binom(n, k), ss.beta(a, b)))(
+        *map(snp.asarray, (n, k, a, b)))
+    mpmath.mp.dps = 30
+    rn = [float(mpmath.binomial(mpmath.mpf(u), mpmath.mpf(v))) for u, v in zip(n, k)]
+    rb = [float(mpmath.beta(mpmath.mpf(u), mpmath.mpf(v))) for u, v in zip(a, b)]
+    assert_close(vn, rn, 3e-14, 0.0, n, k, name="binom")
+    assert_close(vb, rb, 3e-14, 0.0, a, b, name="beta")
+    # d/dk at integer k and n < -1 includes that of sin(pi (n + 1 - k)) /
+    # sin(pi (n + 1)) (a constant (-1)^k there dropped it: -53 for -2037 at
+    # (-3.25, 25)); 1e-12 covers the digamma differences' conditioning
+    n, k = np.array([-3.25, -7.7, 2.3, -30.5]), np.array([25.0, 40.0, 40.0, 158.3])
+    dn, dk = sciax.vmap(sciax.grad(ss.binom, argnums=(0, 1)))(*map(snp.asarray, (n, k)))
+    rdn = [float(mpmath.diff(lambda t: mpmath.binomial(t, v), u)) for u, v in zip(n, k)]
+    rdk = [float(mpmath.diff(lambda t: mpmath.binomial(u, t), v)) for u, v in zip(n, k)]
+    assert_close(dn, rdn, 1e-12, 0.0, n, k, name="d binom / dn")
+    assert_close(dk, rdk, 1e-12, 0.0, n, k, name="d binom / dk")
+
+
 @pytest.mark.slow
 def test_combinatorics_vs_scipy():
     n = np.arange(-3, 40)

@@ -41,18 +41,34 @@ def test_values_grid():
     # ~eps * lgamma(50) = 5e-14.
     assert _err(f01, sc.hyp0f1(*G01)).max() < 1e-13
     # 1F1 against mpmath: SciPy loses up to 4e-13 (a = 1, b = -2.5, x = -50)
-    # and returns +inf where the value overflows to -inf.  Kummer's transform
-    # of M(10, 0.5, -5) is an alternating series whose terms sum to 1.1e4
-    # times its value (a rounding bound of 2.4e-12): measured 2e-13 at XLA's
-    # default level and 4.6e-13 at LLVM -O0 (CI's slow step: other FMAs).
+    # and returns +inf where the value overflows to -inf.  Series with terms
+    # of both signs (Kummer's transform of M(10, 0.5, -5) sums terms 3300
+    # times its value) run in double-double; the rest measures <= 1.5e-14
+    # (x = -800, the asymptotic expansion).
     mp.mp.dps = 30
     ref = np.array([float(mp.hyp1f1(*t)) for t in zip(*G11)])
-    assert _err(f11, ref).max() < 1e-12
+    assert _err(f11, ref).max() < 5e-14
     assert _err(f21, sc.hyp2f1(*G21)).max() < 1e-13
     # SciPy's hyperu loses up to 2e-10 on this grid (and 3e-9 for a = 10):
     # mpmath is the reference.
     ref = np.array([float(mp.hyperu(*t)) for t in zip(*GU)])
     assert _err(fu, ref).max() < 1e-13
+
+
+def test_hyp1f1_cancellation_mpmath():
+    # Series whose terms have both signs and sum to far more than the value:
+    # the float64 sum lost 1.1e-13 at M(10, 0.5, -5) and everything (relative
+    # error 1) at M(31.7, 3.7, -300) = 1.06e-62, whose Kummer image sums terms
+    # ~1e13 times larger; the double-double series leaves the rounding of
+    # e^-y and of the result (measured <= 2.2e-16 here), and x = -800 goes
+    # through the asymptotic expansion (1.6e-15; it lost 9.8e-14 adding and
+    # taking away y = 800 in the exponent).
+    pts = [(10, 0.5, -5), (10, -2.5, -5), (31.7, 3.7, -300), (-20.5, 60.5, 100),
+           (31.7, -7.5, -50), (31.7, 0.5, -50), (-7.3, 0.5, 20), (1, 3.7, -800)]
+    a, b, x = (np.array(v, float) for v in zip(*pts))
+    mp.mp.dps = 30
+    ref = np.array([float(mp.hyp1f1(*(mp.mpf(float(t)) for t in p))) for p in pts])
+    assert _err(sciax.jit(S.hyp1f1)(a, b, x), ref).max() < 1e-14
 
 
 # Compiles the derivative programs of every function: slow step.

@@ -63,6 +63,49 @@ def test_derivatives():
     assert abs(float(g) / ref - 1) < 1e-13
 
 
+def _mp_hermitenorm(n, x):
+    return mpmath.hermite(n, x / mpmath.sqrt(2)) / mpmath.mpf(2) ** (mpmath.mpf(n) / 2)
+
+
+MP_CASES = {  # name: (mpmath function, parameters, x scale, x shift)
+    "eval_legendre": (mpmath.legendre, (), 1.0, 0.0),
+    "eval_chebyt": (mpmath.chebyt, (), 1.0, 0.0),
+    "eval_chebyu": (mpmath.chebyu, (), 1.0, 0.0),
+    "eval_hermite": (mpmath.hermite, (), 3.0, 0.0),
+    "eval_hermitenorm": (_mp_hermitenorm, (), 3.0, 0.0),
+    "eval_genlaguerre": (mpmath.laguerre, (0.7,), 5.0, 5.0),
+    "eval_jacobi": (mpmath.jacobi, (0.5, -0.3), 1.0, 0.0),
+    "eval_gegenbauer": (mpmath.gegenbauer, (1.3,), 1.0, 0.0),
+}
+
+
+@pytest.mark.parametrize("name", list(MP_CASES))
+def test_eval_vs_mpmath(name):
+    # The recurrence runs in double-double, so the value is correctly rounded
+    # or nearly so even next to a zero.  The float64 recurrence lost up to
+    # 1.1e-13 relative on this mesh (genlaguerre) and 4.5e-13 and 7.8e-12 at
+    # the points below; the mesh has degrees up to 98 and avoids exact zeros
+    # (mpmath cannot certify those).
+    f, params, scale, shift = MP_CASES[name]
+    n, x = (a.ravel() for a in np.meshgrid([7, 27, 39, 63, 98],
+                                            np.linspace(-0.97, 0.97, 9) + 0.0123))
+    x = scale * x + shift
+    mpmath.mp.dps = 30
+    ref = [float(f(int(k), *(mpmath.mpf(p) for p in params), mpmath.mpf(float(t))))
+           for k, t in zip(n, x)]
+    ours = sciax.jit(getattr(ss, name))(snp.asarray(n, dtype=float), *params,
+                                        snp.asarray(x))
+    assert_close(ours, ref, 1e-15, 0.0, n, x, name=name)
+    # the points the float64 recurrence got worst on the accuracy tool's grids
+    for args in {"eval_hermitenorm": [(39, 0.5)],
+                 "eval_genlaguerre": [(27, 0.7, 7.5), (28, -0.4, 25.887025641025637)],
+                 "eval_jacobi": [(30, 0.5, -0.3, 11 / 12)],
+                 "eval_gegenbauer": [(15, 1.3, -11 / 12)]}.get(name, []):
+        pm = [mpmath.mpf(float(a)) for a in args[1:-1]]
+        r = float(f(args[0], *pm, mpmath.mpf(args[-1])))
+        assert abs(float(getattr(ss, name)(*args)) / r - 1) < 1e-15, args
+
+
 @pytest.mark.parametrize("n", [1, 5, 40])
 def test_gauss_rules_vs_scipy(n):
     cases = [("roots_legendre", ()), ("roots_hermite", ()), ("roots_hermitenorm", ()),

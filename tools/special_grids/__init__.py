@@ -15,7 +15,9 @@ An entry is ``(name, grid, reference, fn)``:
   SciPy is known to be weak);
 * ``fn`` is the sciax callable (default ``sciax.special.<name>``); a function
   returning a tuple is compared output by output;
-* ``atol``: errors are relative to ``max(|ref|, atol)`` (functions with zeros).
+* ``atol``: errors are relative to ``max(|ref|, atol)`` (functions with zeros);
+* ``jit``: whether the tool calls ``fn`` under ``sciax.jit`` (False for a
+  wrapper that mixes sciax with NumPy, e.g. to divide by an envelope).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ class Entry:
     fn: Callable[..., Any] | None = None
     note: str = ""
     atol: float = 0.0
+    jit: bool = True
 
 
 REGISTRY: list[Entry] = []
@@ -45,10 +48,11 @@ REGISTRY: list[Entry] = []
 def register(name: str, family: str, grid: Callable[[], tuple],
              reference: Callable[..., Any] | None = None,
              fn: Callable[..., Any] | None = None, note: str = "",
-             atol: float = 0.0) -> None:
+             atol: float = 0.0, jit: bool = True) -> None:
     """Add one function's grid to the registry (``atol``: errors are
-    measured relative to ``max(|ref|, atol)``, for functions with zeros)."""
-    REGISTRY.append(Entry(name, family, grid, reference, fn, note, atol))
+    measured relative to ``max(|ref|, atol)``, for functions with zeros;
+    ``jit=False``: ``fn`` is called as it is, not under ``sciax.jit``)."""
+    REGISTRY.append(Entry(name, family, grid, reference, fn, note, atol, jit))
 
 
 def mp(f: Callable[..., Any], dps: int = 30) -> Callable[..., np.ndarray]:
