@@ -46,6 +46,28 @@ def _nist(name):
             lambda b: np.asarray(jac(snp.asarray(b))), starts, cert)
 
 
+@functools.lru_cache(maxsize=None)
+def _attainable_digits(name):
+    """How many certified digits double precision can resolve at all.
+
+    The computed gradient J^T r carries a rounding error of at most
+    m eps |J|^T |y| (each residual loses eps |y_i|, and the m-term sum at
+    most m times that), so every x whose gradient is that small is an
+    optimum to the solver; the first-order spread of those points is
+    V diag(1/s^2) V^T applied to that error (J = U diag(s) V^T).  On the
+    ill-conditioned sets (Lanczos3, Bennett5) this is 5-6 digits: there
+    SciPy and ours land anywhere between 6 and 10 digits as XLA's rounding
+    changes, at costs equal to 1e-12.
+    """
+    _, _, fun_np, jac_np, _, cert = _nist(name)
+    y = np.asarray(PROBLEMS[name][3], float)
+    J = jac_np(cert)
+    g_err = len(y) * np.finfo(float).eps * (np.abs(J).T @ np.abs(y))
+    _, s, vt = np.linalg.svd(J, full_matrices=False)
+    dx = np.abs(vt.T) @ ((np.abs(vt) @ g_err) / s**2)
+    return float(-np.log10(np.max(dx / np.abs(cert))))
+
+
 def test_nist_data_certified_rss():
     # The typed data against NIST's certified residual sum of squares at the
     # certified parameters: both given to 11 significant digits, so they agree
@@ -66,9 +88,18 @@ def _nist_case(name, start, method):
         s = so.least_squares(fun_np, starts[start], jac=jac_np, method=method, **TIGHT)
     # Certified digits: at least those SciPy reaches (less half a digit of
     # rounding noise), capped at 7 (the NIST values are computed in 128-bit
-    # arithmetic; double precision with these conditionings gives 7-11).
-    assert _lre(r.x, cert) >= min(_lre(s.x, cert), 7.0) - 0.5, (
-        name, start, method, _lre(r.x, cert), _lre(s.x, cert))
+    # arithmetic; double precision with these conditionings gives 7-11) and
+    # at what double precision resolves on this dataset (_attainable_digits:
+    # beyond it, which library gets more digits is the luck of rounding).
+    want = min(_lre(s.x, cert), 7.0, _attainable_digits(name)) - 0.5
+    assert _lre(r.x, cert) >= want, (
+        name, start, method, _lre(r.x, cert), _lre(s.x, cert), want)
+    # ... and, where SciPy found the certified minimum, at least as optimal as
+    # SciPy's point to rounding of the cost.  (From MGH09's first start dogbox
+    # in both libraries stops on gtol far out in a valley that descends to
+    # x -> inf, 0 certified digits, where the costs differ in the 7th digit.)
+    if _lre(s.x, cert) >= 2:
+        assert float(r.cost) <= s.cost * (1 + 1e-9), (name, start, method, r.cost, s.cost)
     assert r.success
 
 
