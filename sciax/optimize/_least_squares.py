@@ -9,10 +9,13 @@ The SVD is taken once per Jacobian (at accepted points); for up to
 from the previous Jacobian's singular vectors (plain array code, so that
 under vmap no LAPACK call loops over the lanes).  Bounds enter through
 Coleman-Li scaling and the step is the best of the truncated, reflected and
-anti-gradient candidates.  ``lm`` is the same trust-region
-Levenberg-Marquardt iteration without bounds and with Moré's (MINPACK's)
-column-norm scaling; it is not MINPACK's ``lmder`` step for step, so its
-``nfev`` can differ from SciPy's.  Each loop iteration is one trial step (one
+anti-gradient candidates.  ``lm`` is the same Levenberg-Marquardt
+iteration without bounds, with Moré's (MINPACK's) column-norm scaling, and
+with MINPACK ``lmder``'s rules for the step bound, the acceptance of a step
+and the tests of ``ftol``, ``xtol`` and ``gtol`` (:func:`_lmder_update`),
+since SciPy's ``lm`` is ``lmder``; the subproblem is solved from an SVD or
+Cholesky factorisations rather than ``lmder``'s QR, so the iterates agree
+to rounding, not bit for bit.  Each loop iteration is one trial step (one
 residual evaluation); the Jacobian is exact (forward mode when it has at least
 as many rows as columns, reverse mode otherwise) and evaluated only at accepted
 points.
@@ -105,7 +108,7 @@ def _cost_and_scale(f, loss, f_scale):
 
 
 def _more_alpha(phi, Delta, alpha0, a_lo, a_up, full_rank, inside,
-                floor=lambda a: a):
+                floor=lambda a: a, gn_norm=None):
     """Moré's secular iteration for the Levenberg-Marquardt parameter: the
     ``alpha >= 0`` with ``phi(alpha) = ||p(alpha)|| - Delta`` near zero, by
     Newton steps on ``1/||p||`` kept inside the bracket ``[a_lo, a_up]``.
@@ -114,7 +117,16 @@ def _more_alpha(phi, Delta, alpha0, a_lo, a_up, full_rank, inside,
     ``|phi| < 0.01 Delta`` (a while loop: the usual 1-3 iterations cost 1-3
     trips, not 10 masked ones); none where ``inside`` (the Gauss-Newton step
     is taken, as SciPy, which returns it before the iteration; under vmap
-    such lanes no longer hold the loop)."""
+    such lanes no longer hold the loop).
+
+    With ``gn_norm`` (the Gauss-Newton step's length) the iteration is
+    MINPACK ``lmpar``'s instead: ``alpha0`` clamped into the bracket (or
+    ``||g|| / gn_norm`` where 0), the bracket's ends moved to the trial
+    ``alpha`` by the sign of ``phi``, ``|phi| <= 0.1 Delta`` or a shortening
+    step with no lower bound ends it, and the converged trial ``alpha`` is
+    returned (not its Newton update)."""
+    if gn_norm is not None:
+        return _lmpar_alpha(phi, Delta, alpha0, a_lo, a_up, inside, floor, gn_norm)
     guess = lambda lo, up: snp.maximum(0.001 * up, snp.sqrt(lo * up))  # noqa: E731
     alpha = snp.where(~full_rank & (alpha0 == 0), guess(a_lo, a_up), alpha0)
 
@@ -136,15 +148,42 @@ def _more_alpha(phi, Delta, alpha0, a_lo, a_up, full_rank, inside,
     return alpha
 
 
-def _solve_tr(n, m, suf, s, V, Delta, alpha0):
+def _lmpar_alpha(phi, Delta, alpha0, a_lo, a_up, inside, floor, gn_norm):
+    """MINPACK ``lmpar``'s iteration (see :func:`_more_alpha`)."""
+    tiny = float(np.finfo(float).tiny)
+    alpha = snp.minimum(snp.maximum(alpha0, a_lo), a_up)
+    alpha = snp.where(alpha == 0, a_up * Delta / snp.where(gn_norm > 0, gn_norm, 1.0),
+                      alpha)
+
+    def body(c):
+        alpha, lo, up, _, i, prev = c
+        alpha = floor(snp.where(alpha == 0, snp.maximum(tiny, 0.001 * up), alpha))
+        ph, php = phi(alpha)
+        stop = ((snp.abs(ph) <= 0.1 * Delta) | ((lo == 0) & (ph <= prev) & (prev < 0))
+                | (i == 9))
+        parc = -(ph / php) * (ph + Delta) / Delta
+        lo2 = snp.where(ph > 0, snp.maximum(lo, alpha), lo)
+        up2 = snp.where(ph < 0, snp.minimum(up, alpha), up)
+        a2 = snp.where(stop, alpha, snp.maximum(lo2, alpha + parc))
+        return a2, lo2, up2, stop, i + 1, ph
+
+    z = snp.zeros_like(Delta)
+    out = packed_while_loop(lambda c: ~c[3], body,
+                            (alpha, a_lo, a_up, inside, snp.int32(0), z + gn_norm))
+    return out[0]
+
+
+def _solve_tr(n, m, suf, s, V, Delta, alpha0, minpack=False):
     """Moré's iteration for ``min ||J p + f||, ||p|| <= Delta`` from the SVD
     ``J = U diag(s) V`` (``V``'s rows the right singular vectors, in any
-    order) and ``suf = s * (U^T f) = V J^T f``."""
+    order) and ``suf = s * (U^T f) = V J^T f``.  ``minpack``: MINPACK's
+    ``lmpar`` criteria (the Gauss-Newton step up to ``1.1 Delta``, ``phi``
+    to 10%, the step not rescaled onto the boundary) instead of SciPy's."""
     s_max, s_min = snp.max(s), snp.min(s)
     full_rank = (s_min > EPS * m * s_max) if m >= n else snp.asarray(False)
     s_safe = snp.where(s > 0, s, 1.0)
     p_gn = -V.T @ snp.where(s > 0, suf / s_safe ** 2, 0.0)
-    inside = full_rank & (snp.linalg.norm(p_gn) <= Delta)
+    inside = full_rank & (snp.linalg.norm(p_gn) <= (1.1 if minpack else 1.0) * Delta)
 
     def phi(alpha):
         den = s ** 2 + alpha
@@ -153,10 +192,14 @@ def _solve_tr(n, m, suf, s, V, Delta, alpha0):
 
     a_up = snp.linalg.norm(suf) / Delta
     ph0, php0 = phi(snp.asarray(0.0, s.dtype))
-    a_lo = snp.where(full_rank, -ph0 / snp.where(full_rank, php0, 1.0), 0.0)
-    alpha = _more_alpha(phi, Delta, alpha0, a_lo, a_up, full_rank, inside)
+    # MINPACK's lower bound is the Newton step on 1/||p|| (Moré), SciPy's on phi
+    lo_newton = (ph0 + Delta) / Delta if minpack else 1.0
+    a_lo = snp.where(full_rank, -ph0 * lo_newton / snp.where(full_rank, php0, 1.0), 0.0)
+    alpha = _more_alpha(phi, Delta, alpha0, a_lo, a_up, full_rank, inside,
+                        gn_norm=snp.linalg.norm(p_gn) if minpack else None)
     p = -V.T @ (suf / (s ** 2 + alpha))
-    p = p * Delta / snp.linalg.norm(p)
+    if not minpack:
+        p = p * Delta / snp.linalg.norm(p)
     return snp.where(inside, p_gn, p), snp.where(inside, 0.0, alpha)
 
 
@@ -512,7 +555,7 @@ def _bwd(L, y):
     return x
 
 
-def _solve_tr_small(m, G, g, Delta, alpha0):
+def _solve_tr_small(m, G, g, Delta, alpha0, minpack=False):
     """:func:`_solve_tr` for the scaled normal equations ``G = J^T J``,
     ``g = J^T f`` (lists of 0-d arrays): Moré's iteration on
     ``phi(alpha) = ||p(alpha)|| - Delta``, ``(G + alpha I) p = -g``, with a
@@ -520,7 +563,8 @@ def _solve_tr_small(m, G, g, Delta, alpha0):
     SciPy's SVD: the same iteration, ``phi' = -||L^-1 p||^2 / ||p||``.
     ``G`` is numerically singular (no Gauss-Newton step) when a Cholesky pivot
     falls below ``m eps`` times its diagonal entry: the Jacobian's scaled
-    columns are then dependent to rounding."""
+    columns are then dependent to rounding.  ``minpack`` as in
+    :func:`_solve_tr`."""
     n = len(g)
     mg = [-e for e in g]
 
@@ -545,18 +589,22 @@ def _solve_tr_small(m, G, g, Delta, alpha0):
     floor = lambda a: snp.where(full_rank, a, snp.maximum(a, tiny))  # noqa: E731
     p_rd, pn_rd, _, _ = solve(tiny)
     p_gn = [snp.where(full_rank, a, b) for a, b in zip(p_gn, p_rd)]
-    inside = snp.where(full_rank, pn0, pn_rd) <= Delta
+    inside = snp.where(full_rank, pn0, pn_rd) <= (1.1 if minpack else 1.0) * Delta
     a_up = snp.sqrt(_vdot(g, g)) / Delta
-    a_lo = snp.where(full_rank, -(pn0 - Delta) / snp.where(full_rank, php0, 1.0), 0.0)
+    # MINPACK's lower bound is the Newton step on 1/||p|| (Moré), SciPy's on phi
+    lo_newton = pn0 / Delta if minpack else 1.0
+    a_lo = snp.where(full_rank, -(pn0 - Delta) * lo_newton
+                     / snp.where(full_rank, php0, 1.0), 0.0)
 
     def phi(alpha):
         _, pn, php, _ = solve(alpha)
         return pn - Delta, php
 
+    gn_norm = snp.where(full_rank, pn0, pn_rd) if minpack else None
     alpha = floor(_more_alpha(phi, Delta, alpha0, a_lo, a_up, full_rank, inside,
-                              floor))
+                              floor, gn_norm=gn_norm))
     p, pn, _, _ = solve(alpha)
-    scale = Delta / pn
+    scale = 1.0 if minpack else Delta / pn
     return ([snp.where(inside, a, b * scale) for a, b in zip(p_gn, p)],
             snp.where(inside, 0.0, alpha))
 
@@ -569,10 +617,61 @@ def _scaled_system(G, g, sinv):
             [a * b for a, b in zip(d, g)])
 
 
+# --- MINPACK's lmder step bound (method 'lm') -------------------------------------
+
+
+def _lmder_update(cost, cost_new, finite, pred, jp2, alpha, pnorm, Delta, first, ftol):
+    """One trial step's bookkeeping as MINPACK's ``lmder`` does it (Moré 1978,
+    the updating of the step bound): SciPy's ``lm`` is that Fortran code, so
+    ``lm`` follows it rather than the trust-region rules of ``trf``.
+
+    ``pred`` is the model's decrease of the cost (half the sum of squares),
+    ``jp2 = ||J p||^2``, ``pnorm = ||D p||`` (the scaled step) and ``alpha``
+    the Levenberg-Marquardt parameter the step was solved with.  Before the
+    first accepted step (``first``) the bound is first cut to the step's
+    length.  A ratio at or below 1/4 shrinks the bound by a factor in
+    [1/10, 1/2] from the directional derivative (by 1/10 after an increase
+    of the residual norm by 10x or more, or a non-finite residual) and
+    raises ``alpha`` by the same factor; at or above 3/4, or with
+    ``alpha = 0``, the bound becomes twice the step and ``alpha`` halves.
+    A step is taken when the ratio is at least 1e-4.  Returns the ratio, the
+    new bound and ``alpha``, whether to accept, and ``lmder``'s ``ftol``
+    test (on the relative actual and predicted reductions)."""
+    c = snp.where(cost > 0, cost, 1.0)
+    big = ~finite | ~(cost_new < 100 * cost)  # 0.1 ||f_new|| >= ||f||
+    actred = snp.where(big, -1.0, 1 - snp.where(finite, cost_new, 0.0) / c)
+    prered = pred / c
+    dirder = -(jp2 + alpha * pnorm ** 2) / (2 * c)
+    ratio = snp.where(prered != 0, actred / snp.where(prered != 0, prered, 1.0), 0.0)
+    den = dirder + 0.5 * actred
+    temp = snp.where(actred >= 0, 0.5,
+                     0.5 * dirder / snp.where(den != 0, den, -1.0))
+    temp = snp.where(big | (temp < 0.1), 0.1, temp)
+    Delta = snp.where(first, snp.minimum(Delta, pnorm), Delta)
+    low = ratio <= 0.25
+    high = ~low & ((alpha == 0) | (ratio >= 0.75))
+    Delta_new = snp.where(low, temp * snp.minimum(Delta, pnorm / 0.1),
+                          snp.where(high, pnorm / 0.5, Delta))
+    alpha_new = snp.where(low, alpha / temp, snp.where(high, 0.5 * alpha, alpha))
+    accept = finite & (ratio >= 1e-4)
+    ftol_ok = (snp.abs(actred) <= ftol) & (prered <= ftol) & (0.5 * ratio <= 1)
+    return ratio, Delta_new, alpha_new, accept, ftol_ok
+
+
+def _cosine(g, colnorm2, cost):
+    """MINPACK's ``gtol`` measure: the largest cosine between the residual
+    vector and a column of the Jacobian (``|g_j| / (||f|| ||J_j||)``, columns
+    of zero norm left out; 0 at a zero residual)."""
+    fn = snp.sqrt(2 * cost)
+    ok = (colnorm2 > 0) & (fn > 0)
+    return snp.where(ok, snp.abs(g) / snp.where(ok, fn * snp.sqrt(colnorm2), 1.0), 0.0)
+
+
 def _trf_small(res_fun, cols_fun, jac_fun, x0, opts):
     """:func:`_trf` without bounds for n <= ``_JACOBI_MAX_N`` parameters, in
     the n x n space (see the comment above :func:`_vsum`)."""
     ftol, xtol, gtol, x_scale, loss, f_scale, max_nfev = opts[:7]
+    lm = opts[8] == "lm"
     n = x0.shape[0]
     jac_scale = isinstance(x_scale, str)
     xs0 = [x0[i] for i in range(n)]
@@ -586,14 +685,21 @@ def _trf_small(res_fun, cols_fun, jac_fun, x0, opts):
     else:
         xsc = np.broadcast_to(np.asarray(x_scale, float), (n,))
         sinv0 = [snp.full_like(cost0, 1.0 / float(v)) for v in xsc]
-    Delta0 = snp.sqrt(_vsum([(a * b) ** 2 for a, b in zip(xs0, sinv0)]))
-    Delta0 = snp.where(Delta0 == 0, 1.0, Delta0)
-    gnorm0 = _vmax([snp.abs(v) for v in g0])
+    xnorm0 = snp.sqrt(_vsum([(a * b) ** 2 for a, b in zip(xs0, sinv0)]))
+    if lm:  # lmder: factor (100) times ||D x0||, or factor
+        Delta0 = snp.where(xnorm0 == 0, 100.0, 100.0 * xnorm0)
+        gnorm0 = _vmax([_cosine(g0[i], G0[i][i], cost0) for i in range(n)])
+        stop0 = gnorm0 <= gtol
+    else:
+        Delta0 = snp.where(xnorm0 == 0, 1.0, xnorm0)
+        gnorm0 = _vmax([snp.abs(v) for v in g0])
+        stop0 = gnorm0 < gtol
     tri = [(i, j) for i in range(n) for j in range(i, n)]
     st0 = dict(x=xs0, cost=cost0, g=g0, G=[G0[i][j] for i, j in tri], sinv=sinv0,
                Delta=Delta0, alpha=snp.zeros_like(cost0), nfev=snp.int32(1),
-               njev=snp.int32(1),
-               status=snp.where(gnorm0 < gtol, 1, RUNNING).astype(snp.int32))
+               njev=snp.int32(1), status=snp.where(stop0, 1, RUNNING).astype(snp.int32))
+    if lm:
+        st0["xnorm"] = xnorm0
 
     def body(c):
         x, Delta, g = c["x"], c["Delta"], c["g"]
@@ -602,37 +708,50 @@ def _trf_small(res_fun, cols_fun, jac_fun, x0, opts):
             G[i][j] = G[j][i] = v
         G_h, g_h = _scaled_system(G, g, c["sinv"])
         d = [1 / v for v in c["sinv"]]
-        p_h, alpha = _solve_tr_small(m, G_h, g_h, Delta, c["alpha"])
+        p_h, alpha = _solve_tr_small(m, G_h, g_h, Delta, c["alpha"], minpack=lm)
         step = [a * b for a, b in zip(d, p_h)]
-        pred = -(0.5 * _vdot(p_h, _matvec(G_h, p_h)) + _vdot(g_h, p_h))
+        jp2 = _vdot(p_h, _matvec(G_h, p_h))
+        pred = -(0.5 * jp2 + _vdot(g_h, p_h))
         x_new = [a + b for a, b in zip(x, step)]
         f_new, cols = cols_fun(snp.stack(x_new))
         cost_new, finite, G_new, g_new = _moments(f_new, cols, loss, f_scale)
         nfev = c["nfev"] + 1
         sh_norm = snp.sqrt(_vdot(p_h, p_h))
         actual = c["cost"] - cost_new
-        ratio = snp.where(pred > 0, actual / snp.where(pred > 0, pred, 1.0),
-                          snp.where((pred == 0) & (actual == 0), 1.0, 0.0))
-        Delta_new = snp.where(ratio < 0.25, 0.25 * sh_norm,
-                              snp.where((ratio > 0.75) & (sh_norm > 0.95 * Delta),
-                                        2.0 * Delta, Delta))
-        Delta_new = snp.where(finite, Delta_new, 0.25 * sh_norm)
-        step_norm = snp.sqrt(_vdot(step, step))
-        ftol_ok = (actual < ftol * c["cost"]) & (ratio > 0.25)
-        xtol_ok = step_norm < xtol * (xtol + snp.sqrt(_vdot(x, x)))
+        if lm:
+            ratio, Delta_new, alpha, accept, ftol_ok = _lmder_update(
+                c["cost"], cost_new, finite, pred, jp2, alpha, sh_norm, Delta,
+                c["njev"] == 1, ftol)
+            xnorm = snp.where(accept, snp.sqrt(_vsum(
+                [(a * b) ** 2 for a, b in zip(x_new, c["sinv"])])), c["xnorm"])
+            xtol_ok = Delta_new <= xtol * xnorm
+        else:
+            ratio = snp.where(pred > 0, actual / snp.where(pred > 0, pred, 1.0),
+                              snp.where((pred == 0) & (actual == 0), 1.0, 0.0))
+            Delta_new = snp.where(ratio < 0.25, 0.25 * sh_norm,
+                                  snp.where((ratio > 0.75) & (sh_norm > 0.95 * Delta),
+                                            2.0 * Delta, Delta))
+            Delta_new = snp.where(finite, Delta_new, 0.25 * sh_norm)
+            step_norm = snp.sqrt(_vdot(step, step))
+            ftol_ok = (actual < ftol * c["cost"]) & (ratio > 0.25)
+            xtol_ok = step_norm < xtol * (xtol + snp.sqrt(_vdot(x, x)))
         term = snp.where(ftol_ok & xtol_ok, 4, snp.where(
             ftol_ok, 2, snp.where(xtol_ok, 3, RUNNING)))
-        term = snp.where(finite, term, RUNNING)
-        accept = finite & (actual > 0)
-        alpha = snp.where(finite & (term == RUNNING),
-                          alpha * Delta / snp.where(Delta_new > 0, Delta_new, 1.0),
-                          alpha)
+        if not lm:
+            term = snp.where(finite, term, RUNNING)
+            accept = finite & (actual > 0)
+            alpha = snp.where(finite & (term == RUNNING),
+                              alpha * Delta / snp.where(Delta_new > 0, Delta_new, 1.0),
+                              alpha)
         keep = lambda a, b: snp.where(accept, a, b)  # noqa: E731
         sinv = c["sinv"]
         if jac_scale:
             sinv = [keep(snp.maximum(snp.sqrt(G_new[i][i]), v), v)
                     for i, v in enumerate(sinv)]
-        gnorm = _vmax([snp.abs(v) for v in g_new])
+        if lm:
+            gnorm = _vmax([_cosine(g_new[i], G_new[i][i], cost_new) for i in range(n)])
+        else:
+            gnorm = _vmax([snp.abs(v) for v in g_new])
         new = dict(x=[keep(a, b) for a, b in zip(x_new, x)],
                    cost=keep(cost_new, c["cost"]),
                    g=[keep(a, b) for a, b in zip(g_new, g)],
@@ -640,8 +759,17 @@ def _trf_small(res_fun, cols_fun, jac_fun, x0, opts):
                    sinv=sinv, Delta=snp.where(term == RUNNING, Delta_new, Delta),
                    alpha=alpha, nfev=nfev, njev=c["njev"] + snp.where(accept, 1, 0))
         status = term
-        status = snp.where((status == RUNNING) & accept & (gnorm < gtol), 1, status)
-        status = snp.where((status == RUNNING) & (nfev >= max_nfev), 0, status)
+        if lm:  # lmder tests the budget before the next Jacobian's gtol
+            new["xnorm"] = xnorm
+            status = snp.where((status == RUNNING) & (nfev >= max_nfev), 0, status)
+            # (and evaluates no Jacobian after a step that stops it)
+            new["njev"] = c["njev"] + snp.where(accept & (status == RUNNING), 1, 0)
+            status = snp.where((status == RUNNING) & accept & (gnorm <= gtol), 1,
+                               status)
+        else:
+            status = snp.where((status == RUNNING) & accept & (gnorm < gtol), 1,
+                               status)
+            status = snp.where((status == RUNNING) & (nfev >= max_nfev), 0, status)
         new["status"] = status.astype(snp.int32)
         return new
 
@@ -656,6 +784,7 @@ def _trf_small(res_fun, cols_fun, jac_fun, x0, opts):
 
 def _trf(res_fun, jac_fun, x0, lb, ub, opts):
     ftol, xtol, gtol, x_scale, loss, f_scale, max_nfev, bounded = opts[:8]
+    lm = opts[8] == "lm"
     n = x0.shape[0]
     jac_scale = isinstance(x_scale, str)
 
@@ -680,13 +809,18 @@ def _trf(res_fun, jac_fun, x0, lb, ub, opts):
     v0, dv0 = _cl_scaling(x0, g0, lb, ub)
     v0 = snp.where(dv0 != 0, v0 * sinv0, v0)
     Delta0 = snp.linalg.norm(x0 * sinv0 / snp.sqrt(v0))
-    Delta0 = snp.where(Delta0 == 0, 1.0, Delta0)
+    xnorm0 = Delta0
+    # lmder: factor (100) times ||D x0||, or factor
+    Delta0 = snp.where(Delta0 == 0, 1.0, Delta0) * (100.0 if lm else 1.0)
 
-    def prep(x, J, fs, g, sinv, Vt):
+    def prep(x, J, fs, g, sinv, Vt, cost):
         """Scaled, augmented system at an accepted point and its SVD (Jacobi
         started from ``Vt``, the previous point's right singular vectors)."""
         v, dv = _cl_scaling(x, g, lb, ub)
-        gnorm = snp.max(snp.abs(g * v))
+        if lm:
+            gnorm = snp.max(_cosine(g, snp.sum(J * J, axis=0), cost))
+        else:
+            gnorm = snp.max(snp.abs(g * v))
         v = snp.where(dv != 0, v * sinv, v)
         d = snp.sqrt(v) / sinv
         diag_h = g * dv / sinv
@@ -713,13 +847,17 @@ def _trf(res_fun, jac_fun, x0, lb, ub, opts):
     st0 = dict(x=x0, cost=cost0, g=g0, sinv=sinv0,
                Delta=Delta0, alpha=z, nfev=snp.int32(1), njev=snp.int32(1),
                status=snp.int32(RUNNING),
-               **prep(x0, J0, fs0, g0, sinv0, snp.eye(n, dtype=x0.dtype)))
+               **prep(x0, J0, fs0, g0, sinv0, snp.eye(n, dtype=x0.dtype), cost0))
     st0.update({k: v for k, v in zip(("f", "J", "fs"), (f0, J0, fs0)) if k in big})
-    st0["status"] = snp.where(st0["gnorm"] < gtol, 1, RUNNING).astype(snp.int32)
+    stop0 = (st0["gnorm"] <= gtol) if lm else (st0["gnorm"] < gtol)
+    st0["status"] = snp.where(stop0, 1, RUNNING).astype(snp.int32)
+    if lm:
+        st0["xnorm"] = xnorm0
 
     def body(c):
         x, Delta = c["x"], c["Delta"]
-        p_h, alpha = _solve_tr(n, m, c["suf"], c["s"], c["V"], Delta, c["alpha"])
+        p_h, alpha = _solve_tr(n, m, c["suf"], c["s"], c["V"], Delta, c["alpha"],
+                               minpack=lm)
         p = c["d"] * p_h
         g_h = c["d"] * c["g"]
         if bounded:
@@ -729,7 +867,8 @@ def _trf(res_fun, jac_fun, x0, lb, ub, opts):
         else:
             step, step_h = p, p_h
             Jp = c["s"] * (c["V"] @ p_h)  # J_h p_h in the singular basis
-            pred = -(0.5 * snp.dot(Jp, Jp) + snp.dot(g_h, p_h))
+            jp2 = snp.dot(Jp, Jp)
+            pred = -(0.5 * jp2 + snp.dot(g_h, p_h))
             x_new = x + step
         f_new = res_fun(x_new)
         nfev = c["nfev"] + 1
@@ -737,22 +876,30 @@ def _trf(res_fun, jac_fun, x0, lb, ub, opts):
         finite = snp.all(snp.isfinite(f_new))
         cost_new, _, _ = _cost_and_scale(snp.where(finite, f_new, 0.0), loss, f_scale)
         actual = c["cost"] - cost_new
-        ratio = snp.where(pred > 0, actual / snp.where(pred > 0, pred, 1.0),
-                          snp.where((pred == 0) & (actual == 0), 1.0, 0.0))
-        Delta_new = snp.where(ratio < 0.25, 0.25 * sh_norm,
-                              snp.where((ratio > 0.75) & (sh_norm > 0.95 * Delta),
-                                        2.0 * Delta, Delta))
-        Delta_new = snp.where(finite, Delta_new, 0.25 * sh_norm)
-        step_norm = snp.linalg.norm(step)
-        ftol_ok = (actual < ftol * c["cost"]) & (ratio > 0.25)
-        xtol_ok = step_norm < xtol * (xtol + snp.linalg.norm(x))
+        if lm:
+            ratio, Delta_new, alpha, accept, ftol_ok = _lmder_update(
+                c["cost"], cost_new, finite, pred, jp2, alpha, sh_norm, Delta,
+                c["njev"] == 1, ftol)
+            xnorm = snp.where(accept, snp.linalg.norm(x_new * c["sinv"]), c["xnorm"])
+            xtol_ok = Delta_new <= xtol * xnorm
+        else:
+            ratio = snp.where(pred > 0, actual / snp.where(pred > 0, pred, 1.0),
+                              snp.where((pred == 0) & (actual == 0), 1.0, 0.0))
+            Delta_new = snp.where(ratio < 0.25, 0.25 * sh_norm,
+                                  snp.where((ratio > 0.75) & (sh_norm > 0.95 * Delta),
+                                            2.0 * Delta, Delta))
+            Delta_new = snp.where(finite, Delta_new, 0.25 * sh_norm)
+            step_norm = snp.linalg.norm(step)
+            ftol_ok = (actual < ftol * c["cost"]) & (ratio > 0.25)
+            xtol_ok = step_norm < xtol * (xtol + snp.linalg.norm(x))
         term = snp.where(ftol_ok & xtol_ok, 4, snp.where(
             ftol_ok, 2, snp.where(xtol_ok, 3, RUNNING)))
-        term = snp.where(finite, term, RUNNING)
-        accept = finite & (actual > 0)
-        alpha = snp.where(finite & (term == RUNNING),
-                          alpha * Delta / snp.where(Delta_new > 0, Delta_new, 1.0),
-                          alpha)
+        if not lm:
+            term = snp.where(finite, term, RUNNING)
+            accept = finite & (actual > 0)
+            alpha = snp.where(finite & (term == RUNNING),
+                              alpha * Delta / snp.where(Delta_new > 0, Delta_new, 1.0),
+                              alpha)
         # The Jacobian and its SVD only at accepted points (under vmap both
         # branches run).
         keys = big + ("cost", "g", "sinv", "d", "diag_h", "suf", "s", "V", "theta",
@@ -762,7 +909,7 @@ def _trf(res_fun, jac_fun, x0, lb, ub, opts):
             f_a, J_a, cost_a, fs_a, g_a = eval_at(x_new)
             sinv = col_scale(J_a, c["sinv"]) if jac_scale else c["sinv"]
             out = dict(cost=cost_a, g=g_a, sinv=sinv,
-                       **prep(x_new, J_a, fs_a, g_a, sinv, c["V"]))
+                       **prep(x_new, J_a, fs_a, g_a, sinv, c["V"], cost_a))
             out.update({k: v for k, v in zip(("f", "J", "fs"), (f_a, J_a, fs_a))
                         if k in big})
             return out
@@ -772,9 +919,17 @@ def _trf(res_fun, jac_fun, x0, lb, ub, opts):
                    Delta=snp.where(term == RUNNING, Delta_new, Delta), alpha=alpha,
                    nfev=nfev, njev=c["njev"] + snp.where(accept, 1, 0))
         status = term
-        status = snp.where((status == RUNNING) & accept & (new["gnorm"] < gtol), 1,
-                           status)
-        status = snp.where((status == RUNNING) & (nfev >= max_nfev), 0, status)
+        if lm:  # lmder tests the budget before the next Jacobian's gtol
+            new["xnorm"] = xnorm
+            status = snp.where((status == RUNNING) & (nfev >= max_nfev), 0, status)
+            # (and evaluates no Jacobian after a step that stops it)
+            new["njev"] = c["njev"] + snp.where(accept & (status == RUNNING), 1, 0)
+            status = snp.where((status == RUNNING) & accept & (new["gnorm"] <= gtol),
+                               1, status)
+        else:
+            status = snp.where((status == RUNNING) & accept & (new["gnorm"] < gtol),
+                               1, status)
+            status = snp.where((status == RUNNING) & (nfev >= max_nfev), 0, status)
         new["status"] = status.astype(snp.int32)
         return new
 
@@ -961,9 +1116,13 @@ def least_squares(fun: Callable, x0: Any, jac: Any = "2-point", bounds: Any = (
         Trust-region reflective (default), dog-leg in rectangular trust
         regions (``dogbox``, Voglis and Lagaris 2004: variables on a bound are
         frozen while the gradient pushes them out) or Levenberg-Marquardt (no
-        bounds).
+        bounds, ``'linear'`` loss only), which follows MINPACK's ``lmder`` as
+        SciPy's does: its step bound, acceptance and stopping rules.
     ftol, xtol, gtol : float, optional
-        SciPy's termination tolerances.
+        SciPy's termination tolerances (for ``lm``, ``lmder``'s: relative
+        reductions of the sum of squares, the step bound against
+        ``xtol * ||D x||``, and the largest cosine between the residuals and
+        a Jacobian column).
     x_scale : array_like or 'jac', optional
         Variable scales; default 1.0 for ``trf`` and ``'jac'`` for ``lm``.
     loss : str or callable, optional
@@ -1043,6 +1202,8 @@ def least_squares(fun: Callable, x0: Any, jac: Any = "2-point", bounds: Any = (
     bounded = bool(np.isfinite(lb).any() or np.isfinite(ub).any())
     if method == "lm" and bounded:
         raise ValueError("Method 'lm' doesn't support bounds.")
+    if method == "lm" and loss != "linear":
+        raise ValueError("method='lm' supports only 'linear' loss function.")
     if bounded:
         xc = _concrete(x)
         if xc is not None and np.any((xc < lb) | (xc > ub)):
