@@ -9,6 +9,7 @@ table for every distribution.
 
 from __future__ import annotations
 
+import mpmath as mp
 import numpy as np
 import pytest
 import scipy.stats as ss
@@ -26,34 +27,9 @@ DEFAULT = {"norm", "genextreme", "burr", "gamma"}
 Q = np.array([1e-10, 1e-4, 0.02, 0.3, 0.5, 0.77, 0.98, 1.0 - 1e-6])
 
 
-# Known, not yet resolved: powerlognorm(0.8, 1.2)'s skewness from our generic
-# moments and SciPy's differ by 1.6e-5 (neither checked against mpmath yet).
-KNOWN = {"powerlognorm": "generic skewness differs from SciPy's by 1.6e-5 at "
-                         "c=0.8, s=1.2; which one is right is not established",
-         "semicircular": "fails against SciPy in the methods table (first whole "
-                         "slow run, 2026-12-01); not yet diagnosed"}
-
-
-# Distributions whose slow checks first ran only after sciax.special's ndtri,
-# log_ndtr, owens_t and zeta merged (2026-12-01, last minutes of the session): the
-# first whole slow run showed two failures among the slow cases that were not yet
-# attributed; until they are (issue 21's note), these cases may fail without
-# failing the run.  Remove names from this set as each is confirmed.
-UNVERIFIED = {"gibrat", "moyal", "fatiguelife", "johnsonsb", "exponnorm", "invgauss",
-              "wald", "halfnorm", "levy", "truncnorm", "skewnorm", "powernorm"}
-
-
-def _cases(default, known=False):
-    out = []
-    for n in sorted(CONTINUOUS):
-        marks = [] if n in default else [pytest.mark.slow]
-        if known and n in KNOWN:
-            marks.append(pytest.mark.xfail(strict=True, reason=KNOWN[n]))
-        elif n in UNVERIFIED and n not in default:
-            marks.append(pytest.mark.xfail(strict=False, reason="not yet verified "
-                                           "against the merged sciax.special"))
-        out.append(pytest.param(n, marks=marks))
-    return out
+def _cases(default):
+    return [pytest.param(n, marks=[] if n in default else [pytest.mark.slow])
+            for n in sorted(CONTINUOUS)]
 
 
 def _require(name):
@@ -98,14 +74,9 @@ TOL_OVERRIDE = {("triang", "sf"): 1e-9, ("burr12", "logcdf"): 1e-8,
                 # kurtosis at c = 0.7 is off by 2e-9 (mpmath at 25 digits:
                 # -0.29885271925611010; ours -0.29885271925610990)
                 ("gompertz", "stats"): 1e-7,
-                # near their lower ends these CDFs are differences of nearly
-                # equal terms in both libraries (0.5 + ..., Phi(x) - Phi(a))
-                # SciPy's semicircular cdf is 0.5 + (...)/pi: absolute error
-                # 1e-16, so ~1e-6 relative at its 1e-10 point (ours subtracts
-                # only the leading terms); foldnorm/truncnorm near their lower
-                # ends are differences of normal CDFs in both libraries
-                ("semicircular", "cdf"): 1e-4, ("semicircular", "logcdf"): 1e-4,
-                ("truncnorm", "cdf"): 1e-5, ("truncnorm", "logcdf"): 1e-6,
+                # foldnorm near its lower end is a difference of normal CDFs
+                # in both libraries (semicircular's and truncnorm's CDFs are
+                # compared with mpmath instead: _MP_TAILS below)
                 # skewnorm's cdf is ndtr(x) - 2 T(x, a): nearly equal terms in
                 # the lower tail (ours and SciPy's differ by 1e-8 at 1e-10)
                 ("skewnorm", "cdf"): 1e-6, ("skewnorm", "logcdf"): 1e-6,
@@ -128,6 +99,83 @@ TOL_OVERRIDE = {("triang", "sf"): 1e-9, ("burr12", "logcdf"): 1e-8,
 _GENERIC = {"isf": "_isf", "sf": "_sf", "logsf": "_logsf", "logcdf": "_logcdf"}
 
 
+
+# Where SciPy is the less accurate one by more than the tolerance, the method
+# is compared with mpmath on the same points (its own tolerance unchanged):
+#  - semicircular: SciPy's cdf is 0.5 + (x sqrt(1 - x^2) + asin x)/pi, 1e-16
+#    absolute, so at the q = 1e-10 point its cdf is 5.6e-5 relative off
+#    mpmath, its logcdf 2.4e-6, and its logsf (log of 1 - cdf) -1.0000556e-10
+#    against mpmath's -1.0000000002988e-10 (ours within 1e-15);
+#  - truncnorm: SciPy's cdf at the q = 1e-10 point (x = a + 3e-10) is a
+#    difference of normal CDFs, 2.5e-7 (a=-1, b=2) and 2.1e-6 (a=0.5, b=3)
+#    relative off mpmath; its logsf there is -9.9999873e-11 against mpmath's
+#    -1.00000080910410e-10 (ours within 1e-15).
+# Each function gives (cdf, sf) at the standardized x (an exact mpf) and shapes.
+def _mp_semicircular(x):
+    cdf = 0.5 + (x * mp.sqrt(1 - x * x) + mp.asin(x)) / mp.pi
+    return cdf, 1 - cdf
+
+
+def _mp_truncnorm(x, a, b):
+    mass = mp.ncdf(b) - mp.ncdf(a)
+    return (mp.ncdf(x) - mp.ncdf(a)) / mass, (mp.ncdf(b) - mp.ncdf(x)) / mass
+
+
+_MP_TAILS = {"semicircular": (("cdf", "logcdf", "logsf"), _mp_semicircular),
+             "truncnorm": (("cdf", "logcdf", "logsf"), _mp_truncnorm)}
+
+
+def _mp_tails(name, m, x, p):
+    """mpmath's cdf/sf/logcdf/logsf of ``name`` at the grid ``x`` (30 digits;
+    the grid's CDFs cancel at most 10 of them)."""
+    fn = _MP_TAILS[name][1]
+    out = np.empty(x.shape)
+    with mp.workdps(30):
+        for i, j in np.ndindex(x.shape):
+            *shapes, loc, scale = (mp.mpf(float(v[i, 0])) for v in p)
+            cdf, sf = fn((mp.mpf(float(x[i, j])) - loc) / scale, *shapes)
+            out[i, j] = {"cdf": cdf, "sf": sf, "logcdf": mp.log(cdf),
+                         "logsf": mp.log(sf)}[m]
+    return out
+
+
+# SciPy integrates these moments with quad over the quantile function and is
+# off by more than its 1e-6 allowance: johnsonsb(0.5, 1.5)'s excess kurtosis
+# by 1.0e-5 (SciPy -0.47183023, mpmath -0.4718253975596044, ours
+# -0.4718253975596052) and (-1, 3)'s skewness by 1.3e-6 (SciPy -0.14606345,
+# mpmath -0.14606325994777144, ours -0.14606325994777128); powerlognorm(0.8,
+# 1.2)'s skewness by 1.6e-5 (SciPy 17.021805, mpmath 17.021540617869219, ours
+# 17.02154061786922) and kurtosis by 6.9e-4 (SciPy 1636.34, mpmath
+# 1635.2147960461497).  They are compared with mpmath's quadrature of the
+# density instead: (density of a variable t, X as a function of t, breaks).
+_MP_MOMENTS = {
+    # X = expit((Z - a)/b), Z standard normal
+    "johnsonsb": lambda a, b: (mp.npdf, lambda t: 1 / (1 + mp.exp(-(t - a) / b)),
+                               [-mp.inf, -5, 0, 5, mp.inf]),
+    # X = exp(s T), P(T > t) = Phi(-t)^c
+    "powerlognorm": lambda c, s: (lambda t: c * mp.npdf(t) * mp.ncdf(-t) ** (c - 1),
+                                  lambda t: mp.exp(s * t),
+                                  [-mp.inf, -4, 0, 4, 8, 12, mp.inf]),
+}
+
+
+def _mp_mvsk(name, p):
+    """mpmath's (mean, variance, skewness, excess kurtosis) for each row of
+    the grid, central moments integrated directly (20 digits: the quadrature
+    of these smooth integrands is good to ~1e-18, compared at 1e-9)."""
+    rows = []
+    with mp.workdps(20):
+        for i in range(p.shape[1]):
+            *shapes, loc, scale = (mp.mpf(float(v[i, 0])) for v in p)
+            dens, g, pts = _MP_MOMENTS[name](*shapes)
+            mean = mp.quad(lambda t: g(t) * dens(t), pts)
+            c2, c3, c4 = (mp.quad(lambda t, k=k: (g(t) - mean) ** k * dens(t), pts)
+                          for k in (2, 3, 4))
+            rows.append([float(loc + scale * mean), float(scale ** 2 * c2),
+                         float(c3 / c2 ** 1.5), float(c4 / c2 ** 2 - 3)])
+    return np.array(rows).T
+
+
 def fd_hessian(f, th, h):
     """Central-difference hessian of a scalar ``f`` at ``th`` (step ``h``)."""
     n = len(th)
@@ -140,7 +188,7 @@ def fd_hessian(f, th, h):
     return H
 
 
-@pytest.mark.parametrize("name", _cases(DEFAULT, known=True))
+@pytest.mark.parametrize("name", _cases(DEFAULT))
 def test_methods_vs_scipy(name):
     _require(name)
     d, ref, p, x = _grid(name)
@@ -159,7 +207,10 @@ def test_methods_vs_scipy(name):
             rtol = 1e-6  # sqrt(2) erfinv(2q - 1) until sciax.special.ndtri lands
         # quantiles that are 0 (a symmetric median) are compared absolutely
         atol = 1e-15 if m in ("ppf", "isf") else 1e-300
-        np.testing.assert_allclose(np.asarray(out[m]), want[m], rtol=rtol,
+        exp = want[m]
+        if m in _MP_TAILS.get(name, ((),))[0]:
+            exp = _mp_tails(name, m, x, p)
+        np.testing.assert_allclose(np.asarray(out[m]), exp, rtol=rtol,
                                    atol=atol, err_msg=f"{name}.{m}")
     # where SciPy integrates the moments numerically (no closed form there), its
     # values are good to ~1e-7 (ours agree with mpmath to 1e-14 for exponpow
@@ -167,7 +218,10 @@ def test_methods_vs_scipy(name):
     scipy_generic = (type(ref)._stats is ss.rv_continuous._stats
                      and type(ref)._munp is ss.rv_continuous._munp)
     generic = scipy_generic or type(d)._stats is stats.rv_continuous._stats
-    mvsk = ref.stats(*p[:, :, 0], moments="mvsk")
+    if name in _MP_MOMENTS:
+        mvsk, scipy_generic = _mp_mvsk(name, p), False
+    else:
+        mvsk = ref.stats(*p[:, :, 0], moments="mvsk")
     for i, (got, exp) in enumerate(zip(out["mvsk"], mvsk)):
         np.testing.assert_allclose(np.ravel(got), np.ravel(exp),
                                    rtol=TOL_OVERRIDE.get((name, "stats"),
