@@ -23,9 +23,12 @@ Tolerances (relative, ``|g - ref| <= rtol max(|ref|, floor)``):
 ``floor`` is an absolute scale for derivatives that cross zero near a point
 (oscillating Bessel functions): the local amplitude of the derivative.
 
-The default run covers the gamma/beta family (the functions with custom JVPs
-that this sweep was written to check); every other function is in the slow
-part (``-m slow``), being one compiled gradient program per argument.
+Cases of one function with the same points form a group: one compiled
+``vmap(grad)`` in all of its arguments and one compiled ``jvp`` vmapped over
+the unit tangents.  The default run covers the cheap gamma functions and the
+digamma difference behind the beta/binom/poch JVPs; beta, binom, poch (10-30
+s of compilation each) and every other function are in the slow part
+(``-m slow``).
 """
 
 from __future__ import annotations
@@ -149,12 +152,15 @@ G = [  # gamma/beta family: default run
          lambda x: mp.polygamma(3, x), 0, [(-2.5,), (-0.7,)], 3e-11, slow=False,
          why="polygamma(4, x), x < 0"),
 ]
+# beta, binom and poch compile for 10-30 s each (their primal programs are
+# large: double-double logarithms, exact products, reflection): slow part
+_HEAVY = True
 _BETA_PTS = [(2.5, 3.5), (0.3, 40.0), (100.5, 200.3), (500.2, 700.7),
              (1e6, 2.5), (2.5, 1e6), (-2.5, 3.2), (1e-5, 2.0), (30.0, 1e-3),
              (-20.3, 6.2966)]
 for _i in (0, 1):
     G += [
-        Case("beta", ss.beta, mp.beta, _i, _BETA_PTS, CLOSED, slow=False,
+        Case("beta", ss.beta, mp.beta, _i, _BETA_PTS, CLOSED, slow=_HEAVY,
              why="B (psi(a) - psi(a + b)), the difference formed without "
                  "cancellation"),
         Case("betaln", ss.betaln, _mp_log_abs(mp.beta), _i, _BETA_PTS, CLOSED,
@@ -164,11 +170,11 @@ for _i in (0, 1):
               (10.0, 3.0), (7.5, 2.0), (-3.5, 2.2), (-30.5, 5.0), (-1.5, 12.3),
               (1e6, 3.5), (0.5, 100.5), (4.0, 0.0), (3.7, 0.0), (3.0, 5.0),
               (3.5, 5.5), (2.5, -3.0), (-3.5, 2.0), (-0.999, 3.5), (150.5, 20.0)],
-             CLOSED, slow=False, why="binom (psi differences)"),
+             CLOSED, slow=_HEAVY, why="binom (psi differences)"),
         Case("poch", ss.poch, mp.rf, _i,
              [(3.2, 2.5), (100.5, 0.3), (1e4, 50.5), (1e6, 1e-3), (-2.5, 1.3),
               (0.5, 1e-5), (20.3, -5.2), (5.0, 3.0), (2.5, 0.0), (-2.5, 2.0)],
-             CLOSED, slow=False, why="poch (psi(z + m) - psi(z))"),
+             CLOSED, slow=_HEAVY, why="poch (psi(z + m) - psi(z))"),
     ]
 
 S = []  # everything else: slow
@@ -291,6 +297,33 @@ for _i in (0, 1, 2, 3):
 CASES = G + S
 
 
+@dataclass
+class Group:
+    """The cases of one function that share their points: one compiled
+    gradient (all their arguments at once) and one compiled forward-mode
+    program (a jvp vmapped over the unit tangents)."""
+    cases: list
+
+    @property
+    def id(self) -> str:
+        c = self.cases[0]
+        return c.name if len(self.cases) > 1 else c.id
+
+    @property
+    def slow(self) -> bool:
+        return self.cases[0].slow
+
+
+def _groups(cases: list) -> list:
+    out: dict = {}
+    for c in cases:
+        out.setdefault((c.name, tuple(c.points)), []).append(c)
+    return [Group(v) for v in out.values()]
+
+
+GROUPS = _groups(CASES)
+
+
 def reference(case: Case) -> np.ndarray:
     out = []
     with mp.workdps(30):
@@ -308,20 +341,29 @@ def reference(case: Case) -> np.ndarray:
     return np.array(out)
 
 
-def ours(case: Case) -> tuple[np.ndarray, np.ndarray]:
-    cols = [snp.asarray(np.array(c, dtype=np.float64)) for c in zip(*case.points)]
-    i = case.argnum
-    g = sciax.jit(sciax.vmap(sciax.grad(case.fn, argnums=i)))(*cols)
+def ours(group: Group) -> tuple[list, list]:
+    """``(grads, jvps)``, one array per case of the group."""
+    c0 = group.cases[0]
+    cols = [snp.asarray(np.array(c, dtype=np.float64)) for c in zip(*c0.points)]
+    idx = tuple(c.argnum for c in group.cases)
+    g = sciax.jit(sciax.vmap(sciax.grad(c0.fn, argnums=idx)))(*cols)
 
-    def fwd(*cols):
-        def f(t):
-            a = list(cols)
-            a[i] = t
-            return case.fn(*a)
-        return sciax.jvp(f, (cols[i],), (snp.ones_like(cols[i]),))[1]
+    def fwd(cols, basis):
+        def one(e):
+            tans = [snp.zeros_like(x) for x in cols]
+            for j, i in enumerate(idx):
+                tans[i] = e[j] * snp.ones_like(cols[i])
+            return sciax.jvp(c0.fn, tuple(cols), tuple(tans))[1]
+        return sciax.vmap(one)(basis)
 
-    t = sciax.jit(fwd)(*cols)
-    return np.asarray(g), np.asarray(t)
+    t = sciax.jit(fwd)(cols, snp.eye(len(idx)))
+    return [np.asarray(v) for v in g], [np.asarray(v) for v in t]
+
+
+def eager(group: Group) -> list:
+    c0 = group.cases[0]
+    idx = tuple(c.argnum for c in group.cases)
+    return [float(v) for v in sciax.grad(c0.fn, argnums=idx)(*c0.points[0])]
 
 
 def rel(g: np.ndarray, ref: np.ndarray, floor: float = 0.0) -> np.ndarray:
@@ -330,52 +372,75 @@ def rel(g: np.ndarray, ref: np.ndarray, floor: float = 0.0) -> np.ndarray:
     return np.where(g == ref, 0.0, np.where(np.isnan(e), np.inf, e))
 
 
-def _check(case: Case) -> None:
-    ref = reference(case)
-    g, t = ours(case)
-    for what, v in (("grad", g), ("jvp", t)):
-        e = rel(v, ref, case.floor)
-        bad = e > case.rtol
-        assert not bad.any(), (
-            f"{case.id} {what}: {bad.sum()} of {len(e)} outside {case.rtol}: "
-            + ", ".join(f"{case.points[j]} ours {v[j]!r} ref {ref[j]!r} rel "
-                        f"{e[j]:.1e}" for j in np.flatnonzero(bad)))
-    # eager grad at the first point equals the compiled batched one
-    e0 = float(sciax.grad(case.fn, argnums=case.argnum)(*case.points[0]))
-    assert rel(np.array([e0]), g[:1])[0] <= 1e-14, (case.id, e0, g[0])
+def _check(group: Group) -> None:
+    gs, ts = ours(group)
+    for case, g, t in zip(group.cases, gs, ts):
+        ref = reference(case)
+        for what, v in (("grad", g), ("jvp", t)):
+            e = rel(v, ref, case.floor)
+            bad = e > case.rtol
+            assert not bad.any(), (
+                f"{case.id} {what}: {bad.sum()} of {len(e)} outside {case.rtol}: "
+                + ", ".join(f"{case.points[j]} ours {v[j]!r} ref {ref[j]!r} rel "
+                            f"{e[j]:.1e}" for j in np.flatnonzero(bad)))
+    # eager grad at the first point equals the compiled batched one (a few
+    # ulp: XLA may fuse and reassociate the compiled program differently)
+    for case, e0, g in zip(group.cases, eager(group), gs):
+        assert rel(np.array([e0]), g[:1])[0] <= 1e-14, (case.id, e0, g[0])
 
 
-@pytest.mark.parametrize("case", [c for c in CASES if not c.slow], ids=lambda c: c.id)
-def test_derivative(case):
-    _check(case)
+def test_psi_diff_vs_mpmath():
+    # psi(x + d) - psi(x), the core of the beta/betaln/binom/poch JVPs, where
+    # the plain difference cancels (|d| << x, tiny x, d < 0) and where it
+    # does not; every term of its sum has the sign of d, so a few ulp
+    from sciax.special._gamma import _psi_diff
+    pts = [(2.0, 1e-5), (1e6, 2.5), (2.5, 1e6), (1e-5, 2.0), (30.0, 1e-3),
+           (0.3, 40.0), (100.5, 200.3), (500.2, -400.1), (1e-8, 1e-8),
+           (5.0, -4.5), (12.0, -3.0), (1e300, 1e290), (9.99, 0.02),
+           (-2.5, 0.7), (3.0, 0.0)]
+    x, d = (np.array(c) for c in zip(*pts))
+    got = np.asarray(sciax.jit(_psi_diff)(snp.asarray(x), snp.asarray(d)))
+    with mp.workdps(30):
+        ref = np.array([float(mp.digamma(mp.mpf(a) + mp.mpf(b)) - mp.digamma(a))
+                        for a, b in pts])
+    e = rel(got, ref)
+    assert (e <= 1e-15).all(), [(p, v) for p, v in zip(pts, e) if v > 1e-15]
+
+
+@pytest.mark.parametrize("group", [g for g in GROUPS if not g.slow],
+                         ids=lambda g: g.id)
+def test_derivative(group):
+    _check(group)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("case", [c for c in CASES if c.slow], ids=lambda c: c.id)
-def test_derivative_slow(case):
-    _check(case)
+@pytest.mark.parametrize("group", [g for g in GROUPS if g.slow], ids=lambda g: g.id)
+def test_derivative_slow(group):
+    _check(group)
 
 
 if __name__ == "__main__":   # survey: max error per case
     import sys
     import time
     sel = sys.argv[1:]
-    for c in CASES:
-        if sel and c.name not in sel:
+    for gr in GROUPS:
+        if sel and gr.cases[0].name not in sel:
             continue
         t0 = time.time()
         try:
-            ref = reference(c)
-            g, t = ours(c)
+            gs, ts = ours(gr)
+            refs = [reference(c) for c in gr.cases]
         except Exception as ex:  # noqa: BLE001
-            print(f"{c.id:16s} ERROR {type(ex).__name__}: {str(ex)[:200]}")
+            print(f"{gr.id:16s} ERROR {type(ex).__name__}: {str(ex)[:200]}")
             continue
-        eg, et = rel(g, ref, c.floor), rel(t, ref, c.floor)
-        worst = int(np.argmax(np.maximum(eg, et)))
-        flag = "FAIL" if max(eg.max(), et.max()) > c.rtol else "ok"
-        print(f"{c.id:16s} {flag:4s} grad {eg.max():.1e} jvp {et.max():.1e} "
-              f"worst {c.points[worst]} {time.time() - t0:.1f}s", flush=True)
-        if flag == "FAIL":
-            for j in np.flatnonzero(np.maximum(eg, et) > c.rtol):
-                print(f"      {c.points[j]} g {g[j]!r} t {t[j]!r} ref {ref[j]!r} "
-                      f"eg {eg[j]:.1e} et {et[j]:.1e}")
+        dt = time.time() - t0
+        for c, g, t, ref in zip(gr.cases, gs, ts, refs):
+            eg, et = rel(g, ref, c.floor), rel(t, ref, c.floor)
+            worst = int(np.argmax(np.maximum(eg, et)))
+            flag = "FAIL" if max(eg.max(), et.max()) > c.rtol else "ok"
+            print(f"{c.id:16s} {flag:4s} grad {eg.max():.1e} jvp {et.max():.1e} "
+                  f"worst {c.points[worst]} {dt:.1f}s", flush=True)
+            if flag == "FAIL":
+                for j in np.flatnonzero(np.maximum(eg, et) > c.rtol):
+                    print(f"      {c.points[j]} g {g[j]!r} t {t[j]!r} "
+                          f"ref {ref[j]!r} eg {eg[j]:.1e} et {et[j]:.1e}")
