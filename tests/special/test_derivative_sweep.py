@@ -383,10 +383,14 @@ def _check(group: Group) -> None:
                 f"{case.id} {what}: {bad.sum()} of {len(e)} outside {case.rtol}: "
                 + ", ".join(f"{case.points[j]} ours {v[j]!r} ref {ref[j]!r} rel "
                             f"{e[j]:.1e}" for j in np.flatnonzero(bad)))
-    # eager grad at the first point equals the compiled batched one (a few
-    # ulp: XLA may fuse and reassociate the compiled program differently)
+    # eager grad at the first point equals the compiled batched one, to a
+    # few ulp (XLA fuses and reassociates the compiled program) or, for the
+    # HARD cases, 1% of their tolerance: a derivative by finite differences
+    # (Bessel orders: 1.5e-13 between eager and jit for jv(2.3, 10.5))
+    # amplifies those roundings by |f| / (h |f'|)
     for case, e0, g in zip(group.cases, eager(group), gs):
-        assert rel(np.array([e0]), g[:1])[0] <= 1e-14, (case.id, e0, g[0])
+        tol = max(1e-14, case.rtol / 100)
+        assert rel(np.array([e0]), g[:1])[0] <= tol, (case.id, e0, g[0])
 
 
 def test_psi_diff_vs_mpmath():
