@@ -261,6 +261,10 @@ def rgamma(z: Any) -> Any:
     Array
         Zero at the poles of gamma and for large ``z``.
 
+    Notes
+    -----
+    Derivative ``-digamma(z) rgamma(z)``, ``(-1)^n n!`` at ``z = -n``.
+
     Examples
     --------
     >>> from sciax.special import rgamma
@@ -658,7 +662,8 @@ def betaln(a: Any, b: Any) -> Any:
     -----
     When the larger argument is at least 10, ``lgamma(b) - lgamma(a + b)`` is
     formed from Stirling's series without cancellation, so
-    ``betaln(1, 1e10)`` is accurate.
+    ``betaln(1, 1e10)`` is accurate.  Derivatives ``psi(a) - psi(a + b)``
+    (and in ``b``), the difference summed without cancellation.
 
     Examples
     --------
@@ -699,6 +704,12 @@ def beta(a: Any, b: Any) -> Any:
     -------
     Array
         ``inf`` when ``a`` or ``b`` is a pole of gamma, as SciPy.
+
+    Notes
+    -----
+    Derivatives ``beta (psi(a) - psi(a + b))`` (and in ``b``), the digamma
+    difference summed without cancellation, so ``beta(1e6, 2.5)`` and
+    ``beta(1e-5, 2)`` keep full relative accuracy.
 
     Examples
     --------
@@ -767,7 +778,9 @@ def poch(z: Any, m: Any) -> Any:
     -----
     Integer ``m`` with ``|m| <= 40`` is an exact product (so ``poch(-2, 1)``
     is ``-2``, not a ratio of poles); otherwise Stirling's series for
-    arguments at least 10, else the gamma ratio.
+    arguments at least 10, else the gamma ratio.  Derivatives
+    ``poch (psi(z + m) - psi(z))`` (summed without cancellation) and
+    ``poch psi(z + m)``, also at integer ``m``.
 
     Examples
     --------
@@ -1002,6 +1015,12 @@ def binom(x: Any, y: Any) -> Any:
     large arguments sums its logarithm as a double-double, so values near
     the overflow threshold keep ~1e-14 relative accuracy.
 
+    Differentiable in both arguments (also at integer ``y``):
+    ``binom (psi(x + 1) - psi(x - y + 1))`` and ``binom (psi(x - y + 1) -
+    psi(y + 1))``, each digamma difference summed without cancellation
+    (after the reflection formula for negative arguments), and the limits
+    at the zeros of ``binom`` (e.g. ``binom(3, 5)``).
+
     Examples
     --------
     >>> from sciax.special import binom
@@ -1122,7 +1141,7 @@ def comb(N: Any, k: Any, *, exact: bool = False, repetition: bool = False) -> An
     if repetition:
         N = N + k - 1
     ok = (k <= N) & (N >= 0) & (k >= 0)
-    return snp.where(ok, _binom(_util.safe(ok, N, 1.0), _util.safe(ok, k, 0.0)),
+    return snp.where(ok, _binom_cj(_util.safe(ok, N, 1.0), _util.safe(ok, k, 0.0)),
                      0.0)
 
 
