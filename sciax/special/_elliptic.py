@@ -362,12 +362,31 @@ def ellipe(m):
     [1.910099 1.350644 1.      ]
     """
     (m,), out = U.promote_real("ellipe", m)
+    return U.finish(out, _ellipe_cj(m))
+
+
+@sciax.custom_jvp
+def _ellipe_cj(m):
     p = 1.0 - m
     ok = p >= 0
     ps = snp.where(ok & snp.isfinite(p), p, 1.0)
     r = 2.0 * _rg(snp.zeros_like(ps), ps, snp.ones_like(ps))
     r = snp.where(snp.isneginf(m), snp.inf, r)
-    return U.finish(out, snp.where(ok, r, snp.nan))
+    return snp.where(ok, r, snp.nan)
+
+
+@_ellipe_cj.defjvp
+def _ellipe_jvp(primals, tangents):
+    # dE/dm = (E - K) / (2m) = -R_D(0, 1 - m, 1) / 6 (K - E = m R_D / 3,
+    # DLMF 19.25.1): no cancellation at small m, and autodiff of R_G lost
+    # 2.8e-11 (reverse) and 1.9e-10 (forward) at m = 0.999999
+    (m,), (t,) = primals, tangents
+    p = 1.0 - m
+    ok = (p > 0) & snp.isfinite(p)
+    ps = snp.where(ok, p, 1.0)
+    d = -_rd_core(snp.zeros_like(ps), ps, snp.ones_like(ps)) / 6.0
+    d = snp.where(p == 0, -snp.inf, snp.where(snp.isposinf(p), 0.0, d))
+    return _ellipe_cj(m), snp.where(p >= 0, d, snp.nan) * t
 
 
 def _incomplete(phi, m, second):

@@ -309,10 +309,18 @@ def hyp2f1(a, b, c, x):
     bs = snp.where(neg, c - b, b)
     inside = ((xs >= 0) & (xs < 1)) | (poly & (xs < 1))
     f = _f21(a, bs, c, snp.where(inside, xs, 0.5))
-    r = snp.where(neg, snp.exp(-a * snp.log1p(-x)) * f, f)
+    # (log1p of a harmless argument off the Pfaff branch: log1p(-1) = -inf
+    # made the reverse-mode gradient NaN at x = 1)
+    r = snp.where(neg, snp.exp(-a * snp.log1p(-snp.where(neg, x, 0.0))) * f, f)
     # x = 1: Gauss's sum (finite for c - a - b > 0).
+    # Evaluated only where it is used (harmless a, b, c elsewhere): a pole
+    # of lgamma(c - b) in the unused branch made reverse-mode gradients NaN
+    # (grad in b and c at hyp2f1(2, 3.5, 1.5, 0.8); forward mode was right)
     cab = c - a - b
-    lg = [_lgamma_sign(t) for t in (c, snp.where(cab > 0, cab, 1.0), c - a, c - b)]
+    g_ok = (x == 1.0) & (cab > 0)
+    ag, bg = snp.where(g_ok, a, 0.25), snp.where(g_ok, b, 0.25)
+    cg = snp.where(g_ok, c, 1.0)
+    lg = [_lgamma_sign(t) for t in (cg, cg - ag - bg, cg - ag, cg - bg)]
     gauss = lg[0][1] * lg[1][1] * lg[2][1] * lg[3][1] * snp.exp(
         lg[0][0] + lg[1][0] - lg[2][0] - lg[3][0])
     gauss = snp.where(cab > 0, gauss, snp.inf)
