@@ -44,7 +44,7 @@ def _central(raw):
     return _stats_from_raw([snp.asarray(r) for r in raw])
 
 
-Relative tolerance at which a direction of the series stops (a term below it
+# Relative tolerance at which a direction of the series stops (a term below it
 # times the running sum), and the bound on the trip count of its loop: each
 # trip takes one term on either side of the anchor, and the Poisson weights
 # fall below 1e-17 of their peak ~9 sqrt(lam) terms away from it, so the
@@ -57,9 +57,10 @@ def _beta_mix(lam, fams, b, z, logz, logy, lower, active, anchor_log=None):
     r"""``sum_n sum_f w_f(n) B_f(n)`` over ``n >= 0`` for families ``f`` of
     weights ``w_f(n) = c_f e^{-lam} lam^n / Gamma(n + e_f)`` (``fams`` is a
     tuple of ``(a_f, e_f, c_f)``), summed as Boost's ``non_central_beta_p`` /
-    ``non_central_t2_p`` do: from the anchor ``k = floor(lam)`` (the Poisson
-    peak) outwards in both directions at once, each direction stopping when
-    its term falls below ``_SER_TOL`` of the sum.
+    ``non_central_t2_p`` do: from an anchor ``k`` (the Poisson peak for an
+    upper tail, the peak of the terms otherwise) outwards in both directions at once, each direction stopping when
+    its term falls below ``_SER_TOL`` of the sum (the terms are unimodal in
+    ``n``, so a small term is past the peak on its side).
 
     Without ``anchor_log``, ``B_f(n)`` is ``I_z(a_f + n, b)`` where ``lower``
     and ``I_y(b, a_f + n) = 1 - I_z(a_f + n, b)`` elsewhere (``y = 1 - z``):
@@ -75,7 +76,16 @@ def _beta_mix(lam, fams, b, z, logz, logy, lower, active, anchor_log=None):
     af = [f[0] for f in fams]
     ef = [f[1] for f in fams]
     density = anchor_log is not None
-    k = lax.stop_gradient(snp.floor(lam))
+    # The anchor: the Poisson peak for an upper tail (whose terms follow the
+    # weights there); for a lower tail and the density, the peak of the terms
+    # w(n) z^n Gamma(a + n + b) / Gamma(a + n), the root of n^2 + (a + 1 -
+    # lam z) n + a - lam z (a + b) = 0, which moves to 0 with z (anchored at
+    # the Poisson peak, the terms there underflow for small z).
+    a0, lz = af[0], lam * z
+    c1, c0 = a0 + 1.0 - lz, a0 - lz * (a0 + b)
+    npk = 0.5 * (snp.sqrt(snp.maximum(c1 * c1 - 4.0 * c0, 0.0)) - c1)
+    npk = snp.where(lower, snp.maximum(npk, 0.0), lam) if not density else snp.maximum(npk, 0.0)
+    k = lax.stop_gradient(snp.floor(npk))
     k = snp.where(z > 0, k, 0.0)
     lam_s = snp.where(lam > 0, lam, 1.0)
     zs = snp.where(z > 0, z, 1.0)
