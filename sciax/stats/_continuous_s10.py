@@ -8,6 +8,9 @@ in both directions, one incomplete beta function per family at the anchor
 and the rest by recurrences, until the terms fall below 1e-17 of the sum, in
 a ``while_loop`` (``_beta_mix``).  Each tail is summed directly (the upper
 tail from the complementary incomplete beta functions), never as ``1 - cdf``.
+Known limitation: a lower tail whose terms underflow at the Poisson peak
+(``I_z(a + k, b) < 1e-308``, small ``x`` and large ``nc``) loses its series
+part (``nct.cdf(0.05, 10, 20)`` reads ``Phi(-20) = 2.75e-89`` for 7.49e-89).
 Where ``x`` and ``nc`` have opposite signs the nct series of the tail beyond
 ``x`` and of the density have terms of both signs (they cancel by a factor
 that grows like ``exp(nc^2/2)``); there both are integrals of positive
@@ -61,8 +64,8 @@ def _beta_mix(lam, fams, b, z, logz, logy, lower, active, anchor_log=None):
     r"""``sum_n sum_f w_f(n) B_f(n)`` over ``n >= 0`` for families ``f`` of
     weights ``w_f(n) = c_f e^{-lam} lam^n / Gamma(n + e_f)`` (``fams`` is a
     tuple of ``(a_f, e_f, c_f)``), summed as Boost's ``non_central_beta_p`` /
-    ``non_central_t2_p`` do: from an anchor ``k`` (the Poisson peak for an
-    upper tail, the peak of the terms otherwise) outwards in both directions at once, each direction stopping when
+    ``non_central_t2_p`` do: from an anchor ``k`` (the Poisson peak for the
+    tails, the peak of the terms for the density) outwards in both directions at once, each direction stopping when
     its term falls below ``_SER_TOL`` of the sum (the terms are unimodal in
     ``n``, so a small term is past the peak on its side).
 
@@ -80,15 +83,20 @@ def _beta_mix(lam, fams, b, z, logz, logy, lower, active, anchor_log=None):
     af = [f[0] for f in fams]
     ef = [f[1] for f in fams]
     density = anchor_log is not None
-    # The anchor: the Poisson peak for an upper tail (whose terms follow the
-    # weights there); for a lower tail and the density, the peak of the terms
-    # w(n) z^n Gamma(a + n + b) / Gamma(a + n), the root of n^2 + (a + 1 -
-    # lam z) n + a - lam z (a + b) = 0, which moves to 0 with z (anchored at
-    # the Poisson peak, the terms there underflow for small z).
+    # The anchor.  For the tails, the Poisson peak (Boost's): the recurrence
+    # that subtracts (I going up in n, 1 - I going down) then runs where the
+    # weights fall, so its absolute error ~eps I(k) stays below eps times the
+    # sum; anchored lower, it would meet growing weights (tried: 1e-1 errors
+    # at nct(10, 20)).  The terms there underflow for small z (lower tails
+    # below ~1e-300 of the weight's peak read 0, as Boost's).  For the
+    # density, whose recurrences only multiply, the peak of the terms w(n)
+    # z^n Gamma(a + n + b) / Gamma(a + n), the root of n^2 + (a + 1 - lam z)
+    # n + a - lam z (a + b) = 0 (at the Poisson peak the scaled terms
+    # overflowed for small z).
     a0, lz = af[0], lam * z
     c1, c0 = a0 + 1.0 - lz, a0 - lz * (a0 + b)
-    npk = 0.5 * (snp.sqrt(snp.maximum(c1 * c1 - 4.0 * c0, 0.0)) - c1)
-    npk = snp.where(lower, snp.maximum(npk, 0.0), lam) if not density else snp.maximum(npk, 0.0)
+    npk = snp.maximum(0.5 * (snp.sqrt(snp.maximum(c1 * c1 - 4.0 * c0, 0.0)) - c1), 0.0)
+    npk = npk if density else lam
     k = lax.stop_gradient(snp.floor(npk))
     k = snp.where(z > 0, k, 0.0)
     lam_s = snp.where(lam > 0, lam, 1.0)
