@@ -192,19 +192,25 @@ def _beta_mix(lam, fams, b, z, logz, logy, lower, active, anchor_log=None):
     return (out[1], scale) if density else out[1]
 
 
-def _elementwise_jvp(impl, ndiff):
+def _elementwise_jvp(impl, ndiff, dx=None):
     """``impl`` (elementwise in its arguments, the first ``ndiff`` of them
     differentiable) with a ``custom_jvp`` whose tangent is ``sum_i d_i
     impl * t_i``: the partials ``d_i impl`` come from forward-mode ``jvp``s
     of ``impl`` (which run through its ``while_loop``s), so the rule is
     linear in the tangents and reverse mode works, though a ``while_loop``
-    cannot be transposed itself."""
+    cannot be transposed itself.  ``dx``, if given, is the partial in the
+    first argument in closed form (a tail's: minus or plus the density, exact
+    to its relative accuracy, where the derivative of the series of a tail
+    near 1 holds only its absolute one)."""
     f = sciax.custom_jvp(impl)
 
     def rule(primals, tangents):
         out = f(*primals)
         dout = snp.zeros_like(out)
         for i in range(ndiff):
+            if i == 0 and dx is not None:
+                dout = dout + dx(*primals) * tangents[0]
+                continue
             e = tuple(snp.ones_like(p) if j == i else snp.zeros_like(p)
                       for j, p in enumerate(primals))
             dout = dout + sciax.jvp(impl, primals, e)[1] * tangents[i]
@@ -341,10 +347,15 @@ def _ncf_logpdf_kernel(x, dfn, dfd, nc):
     return snp.log(s) + scale
 
 
-_nct_tail = _elementwise_jvp(_chunked(_nct_tail_kernel), 3)
 _nct_logpdf = _elementwise_jvp(_chunked(_nct_logpdf_kernel), 3)
-_ncf_tail = _elementwise_jvp(_chunked(_ncf_tail_kernel), 4)
 _ncf_logpdf = _elementwise_jvp(_chunked(_ncf_logpdf_kernel), 4)
+_nct_tail = _elementwise_jvp(
+    _chunked(_nct_tail_kernel), 3,
+    lambda x, df, nc, up: snp.where(up > 0.5, -1.0, 1.0) * snp.exp(_nct_logpdf(x, df, nc)))
+_ncf_tail = _elementwise_jvp(
+    _chunked(_ncf_tail_kernel), 4,
+    lambda x, dfn, dfd, nc, up: snp.where(up > 0.5, -1.0, 1.0)
+    * snp.where(x > 0, snp.exp(_ncf_logpdf(snp.where(x > 0, x, 1.0), dfn, dfd, nc)), 0.0))
 
 
 class _OneTailView:
