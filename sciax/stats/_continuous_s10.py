@@ -65,7 +65,8 @@ def _beta_mix(lam, fams, b, z, logz, logy, lower, active, anchor_log=None):
     weights ``w_f(n) = c_f e^{-lam} lam^n / Gamma(n + e_f)`` (``fams`` is a
     tuple of ``(a_f, e_f, c_f)``), summed as Boost's ``non_central_beta_p`` /
     ``non_central_t2_p`` do: from an anchor ``k`` (the Poisson peak for the
-    tails, the peak of the terms for the density) outwards in both directions at once, each direction stopping when
+    tails, the peak of the terms for the density) outwards in both directions
+    at once, each direction stopping when
     its term falls below ``_SER_TOL`` of the sum (the terms are unimodal in
     ``n``, so a small term is past the peak on its side).
 
@@ -122,13 +123,13 @@ def _beta_mix(lam, fams, b, z, logz, logy, lower, active, anchor_log=None):
         v_ = snp.where(zsmall, z, snp.exp(logy))
         B0 = list(snp.where(zsmall == lower, _sf.betainc(p_, q_, v_),
                             _sf.betaincc(p_, q_, v_)))
-        lt = [(a + k) * logz + b * logy + lax.lgamma(a + k + b) - lax.lgamma(a + k + 1.0)
-              - lax.lgamma(b) for a in af]
+        lt = [(a + k) * logz + b * logy + lax.lgamma(a + k + b)
+              - lax.lgamma(a + k + 1.0) - lax.lgamma(b) for a in af]
         t0 = [snp.exp(v) for v in lt]
         # t(a + k - 1), from t(a + k) (in logs: no 0 * inf where t underflows)
-        tm0 = [snp.where(k > 0, snp.exp(v + snp.log(a + k) - logzs
-                                        - snp.log(snp.maximum(a + k - 1.0 + b, 1e-300))), 0.0)
-               for v, a in zip(lt, af)]
+        tm0 = [snp.where(k > 0, snp.exp(
+            v + snp.log(a + k) - logzs - snp.log(snp.maximum(a + k - 1.0 + b, 1e-300))),
+            0.0) for v, a in zip(lt, af)]
 
     def fwd(n, w, B, t):
         """(w, B, t) at n -> at n + 1."""
@@ -169,7 +170,9 @@ def _beta_mix(lam, fams, b, z, logz, logy, lower, active, anchor_log=None):
         small = _SER_TOL * snp.abs(s)
         nwf, nBf, ntf = fwd(nf, wf, Bf, tf)
         nwb, nBb, ntb = bwd(nb, wb, Bb, tb)
-        sel = lambda m, new, old: [snp.where(m, p, q) for p, q in zip(new, old)]  # noqa: E731
+        def sel(m, new, old):
+            return [snp.where(m, p, q) for p, q in zip(new, old)]
+
         wf, Bf, tf = sel(af_, nwf, wf), sel(af_, nBf, Bf), sel(af_, ntf, tf)
         wb, Bb, tb = sel(ab_, nwb, wb), sel(ab_, nBb, Bb), sel(ab_, ntb, tb)
         af2 = af_ & (snp.abs(tfw) > small)
@@ -180,8 +183,8 @@ def _beta_mix(lam, fams, b, z, logz, logy, lower, active, anchor_log=None):
     # lists in the carry: flatten to tuples of fixed length
     def pack(c):
         i, s, nf, wf, Bf, tf, af_, nb, wb, Bb, tb, ab_ = c
-        return (i, s, nf, tuple(wf), tuple(Bf), tuple(tf), af_, nb, tuple(wb), tuple(Bb),
-                tuple(tb), ab_)
+        return (i, s, nf, tuple(wf), tuple(Bf), tuple(tf), af_, nb, tuple(wb),
+                tuple(Bb), tuple(tb), ab_)
 
     def unpack(c):
         i, s, nf, wf, Bf, tf, af_, nb, wb, Bb, tb, ab_ = c
@@ -317,7 +320,8 @@ def _nct_logpdf_kernel(x, df, nc):
         return base + _sf.xlogy(2.0 * a - 1.0, u) - (a + b) * L - _sf.betaln(a, b)
 
     fams = ((0.5, 1.0, 1.0), (1.0, 1.5, d / math.sqrt(2.0)))
-    s, scale = _beta_mix(lam, fams, b, snp.exp(logz), logz, logy, True, ~opp, anchor_log)
+    s, scale = _beta_mix(lam, fams, b, snp.exp(logz), logz, logy, True, ~opp,
+                         anchor_log)
     ser = snp.log(0.5 * s) + scale
     q = _nct_opp_log(u, df, -d, True, opp)
     return snp.where(opp, q, ser)
@@ -342,20 +346,26 @@ def _ncf_logpdf_kernel(x, dfn, dfd, nc):
         # the beta density of z at (a, b) times dz/dx = dfn dfd / (dfn x + dfd)^2
         return _sf.xlogy(a - 1.0, dfn * x) + c - (a + b) * L - _sf.betaln(a, b)
 
-    s, scale = _beta_mix(0.5 * nc, ((0.5 * dfn, 1.0, 1.0),), b, snp.exp(logz), logz, logy,
-                         True, snp.ones(snp.shape(x), bool), anchor_log)
+    s, scale = _beta_mix(0.5 * nc, ((0.5 * dfn, 1.0, 1.0),), b, snp.exp(logz), logz,
+                         logy, True, snp.ones(snp.shape(x), bool), anchor_log)
     return snp.log(s) + scale
 
 
 _nct_logpdf = _elementwise_jvp(_chunked(_nct_logpdf_kernel), 3)
 _ncf_logpdf = _elementwise_jvp(_chunked(_ncf_logpdf_kernel), 4)
-_nct_tail = _elementwise_jvp(
-    _chunked(_nct_tail_kernel), 3,
-    lambda x, df, nc, up: snp.where(up > 0.5, -1.0, 1.0) * snp.exp(_nct_logpdf(x, df, nc)))
-_ncf_tail = _elementwise_jvp(
-    _chunked(_ncf_tail_kernel), 4,
-    lambda x, dfn, dfd, nc, up: snp.where(up > 0.5, -1.0, 1.0)
-    * snp.where(x > 0, snp.exp(_ncf_logpdf(snp.where(x > 0, x, 1.0), dfn, dfd, nc)), 0.0))
+
+
+def _nct_tail_dx(x, df, nc, up):
+    return snp.where(up > 0.5, -1.0, 1.0) * snp.exp(_nct_logpdf(x, df, nc))
+
+
+def _ncf_tail_dx(x, dfn, dfd, nc, up):
+    f = snp.exp(_ncf_logpdf(snp.where(x > 0, x, 1.0), dfn, dfd, nc))
+    return snp.where(up > 0.5, -1.0, 1.0) * snp.where(x > 0, f, 0.0)
+
+
+_nct_tail = _elementwise_jvp(_chunked(_nct_tail_kernel), 3, _nct_tail_dx)
+_ncf_tail = _elementwise_jvp(_chunked(_ncf_tail_kernel), 4, _ncf_tail_dx)
 
 
 class _OneTailView:

@@ -45,7 +45,8 @@ def mp_nct_pdf(t, n, d):
         mu = t * d / mp.sqrt(n + t * t)
         J = mp.gamma(n + 1) * mp.exp(-mu * mu / 4) * mp.pcfd(-n - 1, -mu)
         k = 2 / (2 ** (n / 2) * mp.gamma(n / 2) * mp.sqrt(2 * mp.pi * n))
-        return k * (1 + t * t / n) ** (-(n + 1) / 2) * mp.exp(-(d * d - mu * mu) / 2) * J
+        return (k * (1 + t * t / n) ** (-(n + 1) / 2)
+                * mp.exp(-(d * d - mu * mu) / 2) * J)
 
 
 @functools.lru_cache(maxsize=None)
@@ -204,8 +205,8 @@ def test_ncf_vs_mpmath_and_scipy():
         _rel(stats.ncf.pdf(x, *p), ss.ncf.pdf(x, *p), 1e-11)
         _rel(stats.ncf.logpdf(x, *p), ss.ncf.logpdf(x, *p), 1e-12)
     # at 0 and below: cdf 0, sf 1
-    np.testing.assert_array_equal(np.asarray(stats.ncf.cdf([0.0, -1.0], 3.0, 10.0, 2.0)),
-                                  [0.0, 0.0])
+    np.testing.assert_array_equal(
+        np.asarray(stats.ncf.cdf([0.0, -1.0], 3.0, 10.0, 2.0)), [0.0, 0.0])
 
 
 @pytest.mark.slow
@@ -220,7 +221,8 @@ def test_transforms():
         eager = np.asarray(d.cdf(xx, *p))
         _rel(sciax.vmap(lambda v: d.cdf(v, *p))(snp.asarray(xx)), eager, 1e-14)
         # jit fuses differently from the eager per-op programs: a few ulps
-        _rel(sciax.jit(lambda v: d.logpdf(v, *p))(xx), np.asarray(d.logpdf(xx, *p)), 1e-14)
+        _rel(sciax.jit(lambda v: d.logpdf(v, *p))(xx), np.asarray(d.logpdf(xx, *p)),
+             1e-14)
         g = sciax.vmap(sciax.grad(lambda v: d.cdf(v, *p)))(snp.asarray(xx))
         _rel(g, np.asarray(d.pdf(xx, *p)), 1e-13)
         for fn, rfn in ((d.cdf, ref.cdf), (d.logpdf, ref.logpdf), (d.sf, ref.sf)):
