@@ -3,8 +3,8 @@ skellam``) against SciPy, and against mpmath where SciPy is the weaker one.
 
 Tolerances: densities 1e-12 relative, CDFs and quantiles 1e-10 where SciPy's
 own value is accurate; each looser case names why beside it.  The noncentral
-laws compile large programs (301-term incomplete-beta series inside the
-quantile solver), so most tests here are ``slow``.
+laws compile large programs (incomplete-beta series in ``while_loop``s
+inside the quantile solver), so most tests here are ``slow``.
 """
 
 from __future__ import annotations
@@ -132,12 +132,12 @@ def test_nct_tails_vs_mpmath():
                 pdf = float(_mp_nct(xv, *p, True))
                 _rel(stats.nct.cdf(xv, *p), cdf, 1e-13, msg=f"cdf{p} {xv}")
                 _rel(stats.nct.pdf(xv, *p), pdf, 1e-13, msg=f"pdf{p} {xv}")
-        # x < 0 < nc: the series has terms of both signs, so cdf/pdf keep
-        # absolute accuracy only (1e-6 relative at a 1e-10 lower tail; SciPy's
-        # cdf, 1 - q there, is 1.9e-6 off)
+        # x < 0 < nc, where the series has terms of both signs: cdf and pdf
+        # come from positive integrands (SciPy's cdf, 1 - q there, is 1.9e-6
+        # off); more in test_noncentral.py
         xv, p = -4.137487853896934, (30.0, 3.0)
-        _rel(stats.nct.cdf(xv, *p), float(_mp_nct(xv, *p, False)), 2e-6)
-        _rel(stats.nct.pdf(xv, *p), float(_mp_nct(xv, *p, True)), 2e-6)
+        _rel(stats.nct.cdf(xv, *p), float(_mp_nct(xv, *p, False)), 1e-12)
+        _rel(stats.nct.pdf(xv, *p), float(_mp_nct(xv, *p, True)), 1e-12)
 
 
 # --- skellam ---------------------------------------------------------------------
