@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
 import time
 
@@ -28,19 +27,11 @@ import sciax  # noqa: E402
 import sciax.numpy as snp  # noqa: E402
 from sciax import stats  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from stats import _steady  # noqa: E402  (benchmarks/stats.py's timer)
+
 ROWS = [("nct", (5.0, 0.5)), ("nct", (30.0, 3.0)), ("nct", (2.5, -1.5)),
         ("nct", (10.0, 20.0)), ("ncf", (3.0, 10.0, 1.5)), ("ncf", (7.0, 25.0, 80.0))]
-
-
-def _steady(fn, reps):
-    times = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        out = fn()
-        if hasattr(out, "block_until_ready"):
-            out.block_until_ready()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
 
 
 def main() -> None:

@@ -658,6 +658,41 @@ def _lmder_update(cost, cost_new, finite, pred, jp2, alpha, pnorm, Delta, first,
     return ratio, Delta_new, alpha_new, accept, ftol_ok
 
 
+def _trial(lm, c, cost_new, finite, pred, jp2, alpha, sh_norm, Delta, ftol, xtol,
+           step_norm, x_norm, xnorm_acc):
+    """A trial step's ratio, new bound and Levenberg-Marquardt parameter,
+    acceptance and ``ftol``/``xtol`` status, by ``lmder``'s rules
+    (:func:`_lmder_update`; ``xnorm_acc = ||D x_new||``) or SciPy's ``trf``
+    rules (``step_norm``, ``x_norm``: the unscaled norms).  Returns
+    ``accept, Delta_new, alpha, term, xnorm`` (``xnorm`` None for ``trf``)."""
+    actual = c["cost"] - cost_new
+    xnorm = None
+    if lm:
+        ratio, Delta_new, alpha, accept, ftol_ok = _lmder_update(
+            c["cost"], cost_new, finite, pred, jp2, alpha, sh_norm, Delta,
+            c["njev"] == 1, ftol)
+        xnorm = snp.where(accept, xnorm_acc, c["xnorm"])
+        xtol_ok = Delta_new <= xtol * xnorm
+    else:
+        ratio = snp.where(pred > 0, actual / snp.where(pred > 0, pred, 1.0),
+                          snp.where((pred == 0) & (actual == 0), 1.0, 0.0))
+        Delta_new = snp.where(ratio < 0.25, 0.25 * sh_norm,
+                              snp.where((ratio > 0.75) & (sh_norm > 0.95 * Delta),
+                                        2.0 * Delta, Delta))
+        Delta_new = snp.where(finite, Delta_new, 0.25 * sh_norm)
+        ftol_ok = (actual < ftol * c["cost"]) & (ratio > 0.25)
+        xtol_ok = step_norm < xtol * (xtol + x_norm)
+    term = snp.where(ftol_ok & xtol_ok, 4, snp.where(
+        ftol_ok, 2, snp.where(xtol_ok, 3, RUNNING)))
+    if not lm:
+        term = snp.where(finite, term, RUNNING)
+        accept = finite & (actual > 0)
+        alpha = snp.where(finite & (term == RUNNING),
+                          alpha * Delta / snp.where(Delta_new > 0, Delta_new, 1.0),
+                          alpha)
+    return accept, Delta_new, alpha, term, xnorm
+
+
 def _cosine(g, colnorm2, cost):
     """MINPACK's ``gtol`` measure: the largest cosine between the residual
     vector and a column of the Jacobian (``|g_j| / (||f|| ||J_j||)``, columns
@@ -717,32 +752,10 @@ def _trf_small(res_fun, cols_fun, jac_fun, x0, opts):
         cost_new, finite, G_new, g_new = _moments(f_new, cols, loss, f_scale)
         nfev = c["nfev"] + 1
         sh_norm = snp.sqrt(_vdot(p_h, p_h))
-        actual = c["cost"] - cost_new
-        if lm:
-            ratio, Delta_new, alpha, accept, ftol_ok = _lmder_update(
-                c["cost"], cost_new, finite, pred, jp2, alpha, sh_norm, Delta,
-                c["njev"] == 1, ftol)
-            xnorm = snp.where(accept, snp.sqrt(_vsum(
-                [(a * b) ** 2 for a, b in zip(x_new, c["sinv"])])), c["xnorm"])
-            xtol_ok = Delta_new <= xtol * xnorm
-        else:
-            ratio = snp.where(pred > 0, actual / snp.where(pred > 0, pred, 1.0),
-                              snp.where((pred == 0) & (actual == 0), 1.0, 0.0))
-            Delta_new = snp.where(ratio < 0.25, 0.25 * sh_norm,
-                                  snp.where((ratio > 0.75) & (sh_norm > 0.95 * Delta),
-                                            2.0 * Delta, Delta))
-            Delta_new = snp.where(finite, Delta_new, 0.25 * sh_norm)
-            step_norm = snp.sqrt(_vdot(step, step))
-            ftol_ok = (actual < ftol * c["cost"]) & (ratio > 0.25)
-            xtol_ok = step_norm < xtol * (xtol + snp.sqrt(_vdot(x, x)))
-        term = snp.where(ftol_ok & xtol_ok, 4, snp.where(
-            ftol_ok, 2, snp.where(xtol_ok, 3, RUNNING)))
-        if not lm:
-            term = snp.where(finite, term, RUNNING)
-            accept = finite & (actual > 0)
-            alpha = snp.where(finite & (term == RUNNING),
-                              alpha * Delta / snp.where(Delta_new > 0, Delta_new, 1.0),
-                              alpha)
+        accept, Delta_new, alpha, term, xnorm = _trial(
+            lm, c, cost_new, finite, pred, jp2, alpha, sh_norm, Delta, ftol, xtol,
+            snp.sqrt(_vdot(step, step)), snp.sqrt(_vdot(x, x)),
+            snp.sqrt(_vsum([(a * b) ** 2 for a, b in zip(x_new, c["sinv"])])))
         keep = lambda a, b: snp.where(accept, a, b)  # noqa: E731
         sinv = c["sinv"]
         if jac_scale:
@@ -864,6 +877,7 @@ def _trf(res_fun, jac_fun, x0, lb, ub, opts):
             step, step_h, pred = _select_step(x, c["J_h"], c["diag_h"], g_h, p, p_h,
                                               c["d"], Delta, lb, ub, c["theta"])
             x_new = _strictly_feasible(x + step, lb, ub, 0)
+            jp2 = None  # (lm has no bounds)
         else:
             step, step_h = p, p_h
             Jp = c["s"] * (c["V"] @ p_h)  # J_h p_h in the singular basis
@@ -875,31 +889,9 @@ def _trf(res_fun, jac_fun, x0, lb, ub, opts):
         sh_norm = snp.linalg.norm(step_h)
         finite = snp.all(snp.isfinite(f_new))
         cost_new, _, _ = _cost_and_scale(snp.where(finite, f_new, 0.0), loss, f_scale)
-        actual = c["cost"] - cost_new
-        if lm:
-            ratio, Delta_new, alpha, accept, ftol_ok = _lmder_update(
-                c["cost"], cost_new, finite, pred, jp2, alpha, sh_norm, Delta,
-                c["njev"] == 1, ftol)
-            xnorm = snp.where(accept, snp.linalg.norm(x_new * c["sinv"]), c["xnorm"])
-            xtol_ok = Delta_new <= xtol * xnorm
-        else:
-            ratio = snp.where(pred > 0, actual / snp.where(pred > 0, pred, 1.0),
-                              snp.where((pred == 0) & (actual == 0), 1.0, 0.0))
-            Delta_new = snp.where(ratio < 0.25, 0.25 * sh_norm,
-                                  snp.where((ratio > 0.75) & (sh_norm > 0.95 * Delta),
-                                            2.0 * Delta, Delta))
-            Delta_new = snp.where(finite, Delta_new, 0.25 * sh_norm)
-            step_norm = snp.linalg.norm(step)
-            ftol_ok = (actual < ftol * c["cost"]) & (ratio > 0.25)
-            xtol_ok = step_norm < xtol * (xtol + snp.linalg.norm(x))
-        term = snp.where(ftol_ok & xtol_ok, 4, snp.where(
-            ftol_ok, 2, snp.where(xtol_ok, 3, RUNNING)))
-        if not lm:
-            term = snp.where(finite, term, RUNNING)
-            accept = finite & (actual > 0)
-            alpha = snp.where(finite & (term == RUNNING),
-                              alpha * Delta / snp.where(Delta_new > 0, Delta_new, 1.0),
-                              alpha)
+        accept, Delta_new, alpha, term, xnorm = _trial(
+            lm, c, cost_new, finite, pred, jp2, alpha, sh_norm, Delta, ftol, xtol,
+            snp.linalg.norm(step), snp.linalg.norm(x), snp.linalg.norm(x_new * c["sinv"]))
         # The Jacobian and its SVD only at accepted points (under vmap both
         # branches run).
         keys = big + ("cost", "g", "sinv", "d", "diag_h", "suf", "s", "V", "theta",
