@@ -121,8 +121,8 @@ def _beta_mix(lam, fams, b, z, logz, logy, lower, active, anchor_log=None):
         zsmall = z <= 0.5
         p_, q_ = snp.where(zsmall, ak, bb), snp.where(zsmall, bb, ak)
         v_ = snp.where(zsmall, z, snp.exp(logy))
-        B0 = list(snp.where(zsmall == lower, _sf.betainc(p_, q_, v_),
-                            _sf.betaincc(p_, q_, v_)))
+        i_, ic_ = _sf.betainc_pair(p_, q_, v_)
+        B0 = list(snp.where(zsmall == lower, i_, ic_))
         lt = [(a + k) * logz + b * logy + lax.lgamma(a + k + b)
               - lax.lgamma(a + k + 1.0) - lax.lgamma(b) for a in af]
         t0 = [snp.exp(v) for v in lt]
