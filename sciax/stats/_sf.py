@@ -17,6 +17,7 @@ import math
 import sciax
 import sciax.numpy as snp
 import sciax.special as _special
+from sciax.special._incomplete import _ibeta_pair
 from sciax import lax
 
 _SQRT2 = math.sqrt(2.0)
@@ -133,14 +134,6 @@ gammainccinv = _dispatch("gammainccinv")
 betainc = _dispatch("betainc")
 betaincc = _dispatch("betaincc")
 
-
-def betainc_pair(a, b, x):
-    """``(betainc(a, b, x), betaincc(a, b, x))`` from one evaluation of the
-    series: where a program needs both (one or the other per element), this
-    compiles one incomplete beta function instead of two."""
-    from sciax.special._incomplete import _ibeta_pair
-    a, b, x = snp.broadcast_arrays(*(snp.asarray(v, dtype=float) for v in (a, b, x)))
-    return _ibeta_pair(a, b, x)
 betaincinv = _dispatch("betaincinv")
 betainccinv = _dispatch("betainccinv")
 owens_t = _dispatch("owens_t")
@@ -163,3 +156,11 @@ def polygamma(n, x):
 
 __all__: list[str] = []
 del sciax
+
+
+def betainc_pair(a, b, x):
+    """``(betainc(a, b, x), betaincc(a, b, x))`` from one evaluation of the
+    series: where a program needs both (one or the other per element), this
+    compiles one incomplete beta function instead of two."""
+    a, b, x = snp.broadcast_arrays(*(snp.asarray(v, dtype=float) for v in (a, b, x)))
+    return _ibeta_pair(a, b, x)
