@@ -36,6 +36,10 @@ class _NumericQuantile:
     def _isf(self, q, *s):
         return self._quantile_numeric(1.0 - q, q, *s)
 
+    def _quantile(self, u, v, *s):
+        # the solver takes both tails itself: one program, not one per tail
+        return self._quantile_numeric(u, v, *s)
+
 
 class anglit_gen(rv_continuous):
     """The anglit distribution on ``[-pi/4, pi/4]``."""

@@ -368,37 +368,10 @@ _nct_tail = _elementwise_jvp(_chunked(_nct_tail_kernel), 3, _nct_tail_dx)
 _ncf_tail = _elementwise_jvp(_chunked(_ncf_tail_kernel), 4, _ncf_tail_dx)
 
 
-class _OneTailView:
-    """What the base class's quantile solver sees of a distribution with a
-    ``_tail(x, *s, upper)`` function: ``_cdf`` and ``_sf`` evaluate the one
-    tail that the solver uses at each point (the lower one where ``u <= 1/2``)
-    once per ``x`` and share it, so the solver's residual holds one
-    incomplete-beta series instead of two (half the compiled program)."""
-
-    def __init__(self, dist, upper):
-        self._dist, self._upper, self._last = dist, upper, None
-        self._support = dist._support
-
-    def _both(self, x, *s):
-        if self._last is None or self._last[0] is not x:
-            self._last = (x, self._dist._tail(x, *s, self._upper))
-        return self._last[1]
-
-    _cdf = _sf = _both
-
-
-class _OneTailQuantile(_NumericQuantile):
-    def _solve_quantile(self, u, v, *s):
-        lo, hi = self._support(*s)
-        ub = snp.broadcast_arrays(u, v, lo, hi, *s)[0]
-        view = _OneTailView(self, ~(ub <= 0.5))
-        return rv_continuous._solve_quantile(view, u, v, *s)
-
-
 # --- noncentral t ------------------------------------------------------------------
 
 
-class nct_gen(_OneTailQuantile, rv_continuous):
+class nct_gen(_NumericQuantile, rv_continuous):
     r"""The noncentral t distribution, ``df > 0`` and real ``nc``.
 
     ``X = (Z + nc) / sqrt(V / df)`` with ``Z`` standard normal and ``V``
@@ -448,15 +421,14 @@ class nct_gen(_OneTailQuantile, rv_continuous):
     def _argcheck(self, df, nc):
         return snp.asarray((df > 0) & (nc == nc) & snp.isfinite(nc))
 
-    def _tail(self, x, df, nc, upper):
-        """The CDF (``upper`` False) or SF (True) at ``x``."""
+    def _one_tail(self, x, upper, df, nc):
         return _nct_tail(x, df, nc, snp.asarray(upper, dtype=float))
 
     def _cdf(self, x, df, nc):
-        return self._tail(x, df, nc, False)
+        return self._one_tail(x, False, df, nc)
 
     def _sf(self, x, df, nc):
-        return self._tail(x, df, nc, True)
+        return self._one_tail(x, True, df, nc)
 
     def _logpdf(self, x, df, nc):
         return _nct_logpdf(x, df, nc)
@@ -520,7 +492,7 @@ def _entropy_real_line(logpdf, centre, spread, *s):
 # --- noncentral F ------------------------------------------------------------------
 
 
-class ncf_gen(_OneTailQuantile, rv_continuous):
+class ncf_gen(_NumericQuantile, rv_continuous):
     r"""The noncentral F distribution, ``dfn > 0``, ``dfd > 0``, ``nc >= 0``.
 
     ``X = (U / dfn) / (V / dfd)`` with ``U`` noncentral chi-square
@@ -551,14 +523,14 @@ class ncf_gen(_OneTailQuantile, rv_continuous):
     def _argcheck(self, dfn, dfd, nc):
         return snp.asarray((dfn > 0) & (dfd > 0) & (nc >= 0) & snp.isfinite(nc))
 
-    def _tail(self, x, dfn, dfd, nc, upper):
+    def _one_tail(self, x, upper, dfn, dfd, nc):
         return _ncf_tail(x, dfn, dfd, nc, snp.asarray(upper, dtype=float))
 
     def _cdf(self, x, dfn, dfd, nc):
-        return self._tail(x, dfn, dfd, nc, False)
+        return self._one_tail(x, False, dfn, dfd, nc)
 
     def _sf(self, x, dfn, dfd, nc):
-        return self._tail(x, dfn, dfd, nc, True)
+        return self._one_tail(x, True, dfn, dfd, nc)
 
     def _logpdf(self, x, dfn, dfd, nc):
         return _ncf_logpdf(x, dfn, dfd, nc)

@@ -391,62 +391,96 @@ class rv_continuous(rv_generic):
             self._ir = fn
         return fn(lax.stop_gradient(x), *s)
 
+    def _one_tail(self, x, upper, *s):
+        """The CDF at ``x`` where ``upper`` is False, the SF where it is True:
+        what the quantile solver evaluates at each trial point.  A distribution
+        whose two tails come out of one computation overrides this so that the
+        solver's program holds that computation once."""
+        return snp.where(upper, self._sf(x, *s), self._cdf(x, *s))
+
     def _solve_quantile(self, u, v, *s):
+        """``x`` with ``F(x) = u`` (``u <= 1/2``) or ``S(x) = v``.
+
+        One loop whose every step evaluates one tail at one trial point per
+        element, so the compiled program holds the tail's code once.  The
+        trial points are ``x0`` inside the support, then ``x0 -+ 2^k`` outward
+        until the root is bracketed (a finite end of the support is a bracket
+        end that is never evaluated), then Illinois false position on
+        ``r = log F(x) - log u`` (or ``log v - log S(x)``), nearly linear in
+        the tails.  Where the bracket spans more than a factor 4 on one side
+        of 0 (or reaches an end of the support at 0) the variable is
+        ``log |x|``, in which power-law tails are linear and which bisects
+        decades.  A false-position point is kept at least an ulp inside the
+        bracket, and bisection replaces it where it would leave the bracket or
+        an end's residual is not yet finite.  Typically 10-15 tail
+        evaluations per element, against about 60 by bisection alone."""
         lo, hi = self._support(*s)
         u, v, lo, hi, *s = snp.broadcast_arrays(u, v, lo, hi, *s)
         s = [lax.stop_gradient(t) for t in s]
-        low = u <= 0.5
-
-        def g(x):
-            return snp.where(low, self._cdf(x, *s) - u, v - self._sf(x, *s))
-
+        upper = ~(u <= 0.5)
+        log_target = snp.log(snp.where(upper, v, u))
         x0 = _safe_point(lo, hi)
-        g0 = g(x0)
-        right = g0 <= 0  # the root lies in [x0, hi], else in [lo, x0]
-        # a finite end of the support is a known bracket (g <= 0 at lo, >= 0 at
-        # hi) that is never evaluated; an infinite one is found by doubling steps
-        xl = snp.where(right, x0, snp.where(snp.isfinite(lo), lo, x0))
-        xh = snp.where(right, snp.where(snp.isfinite(hi), hi, x0), x0)
-        gl = snp.where(right, -1.0, snp.where(snp.isfinite(lo), -1.0, 1.0))
-        gh = snp.where(right, snp.where(snp.isfinite(hi), 1.0, -1.0), 1.0)
-
-        def expand(c):
-            xl, xh, gl, gh, step, i = c
-            need_l, need_h = gl > 0, gh < 0
-            xl = snp.where(need_l, x0 - step, xl)
-            xh = snp.where(need_h, x0 + step, xh)
-            gl = snp.where(need_l, g(xl), gl)
-            gh = snp.where(need_h, g(xh), gh)
-            return xl, xh, gl, gh, step * 2.0, i + 1
-
-        def expand_cond(c):
-            xl, xh, gl, gh, step, i = c
-            return snp.any((gl > 0) | (gh < 0)) & (i < 1100)
-
-        xl, xh, gl, gh, _, _ = lax.while_loop(
-            expand_cond, expand, (xl, xh, gl, gh, snp.ones_like(x0), 0))
-
         eps = snp.finfo(x0.dtype).eps
+        tiny = snp.finfo(x0.dtype).tiny
+        false, inf = snp.zeros(x0.shape, bool), snp.full(x0.shape, _INF, x0.dtype)
 
-        def bisect(c):
-            xl, xh, i = c
-            tiny = snp.finfo(x0.dtype).tiny
-            geo_pos = (xl > 0) & (xh > 4.0 * xl)
-            geo_neg = (xh < 0) & (xl < 4.0 * xh)
-            mid = 0.5 * (xl + xh)
-            mid = snp.where(geo_pos, snp.sqrt(snp.maximum(xl, tiny) * xh), mid)
-            mid = snp.where(geo_neg, -snp.sqrt(snp.maximum(-xh, tiny) * -xl), mid)
-            gm = g(mid)
-            xl = snp.where(gm <= 0, mid, xl)
-            xh = snp.where(gm <= 0, xh, mid)
-            return xl, xh, i + 1
+        def trial(xl, xh, rl, rh):
+            pos = (xl > 0) | ((xl == 0) & (lo == 0))
+            neg = (xh < 0) | ((xh == 0) & (hi == 0))
+            geo = (pos & (xh > 4.0 * xl)) | (neg & (xl < 4.0 * xh))
+            sgn = snp.where(neg, -1.0, 1.0)
 
-        def bisect_cond(c):
-            xl, xh, i = c
+            def z(x):
+                return snp.where(geo, snp.log(snp.maximum(sgn * x, tiny)), x)
+
+            def x(z):
+                return snp.where(geo, sgn * snp.exp(z), z)
+
+            zl, zh = z(xl), z(xh)
+            zf = zl - rl * ((zh - zl) / (rh - rl))
+            # a false-position point at least an ulp inside the bracket (a
+            # point rounded onto an end would leave that end where it is)
+            gap = eps * snp.maximum(snp.abs(xl), snp.abs(xh))
+            xf = snp.clip(x(zf), xl + gap, xh - gap)
+            use_fp = (snp.isfinite(rl) & snp.isfinite(rh) & (xh - xl > 4.0 * gap)
+                      & ((zf - zl) * (zh - zf) >= 0))
+            return snp.where(use_fp, xf, x(0.5 * (zl + zh)))
+
+        def step(c):
+            xl, xh, rl, rh, okl, okh, width, last, i = c
+            first = i == 0
+            bracketed = okl & okh
+            t = trial(xl, xh, rl, rh)
+            t = snp.where(~okl, x0 - width, snp.where(~okh, x0 + width, t))
+            t = snp.where(first, x0, t)
+            lt = snp.log(self._one_tail(t, upper, *s))
+            r = snp.where(upper, log_target - lt, lt - log_target)
+            below = r <= 0  # the root is at or above t
+            # Illinois: an end kept twice running has its residual halved
+            # (last is 1 after a step that moved the high end, 2 the low one)
+            rl = snp.where(bracketed & ~below & (last == 1), 0.5 * rl, rl)
+            rh = snp.where(bracketed & below & (last == 2), 0.5 * rh, rh)
+            last = snp.where(below, 2, 1).astype("int32")
+            xl = snp.where(below, t, snp.where(first, lo, xl))
+            xh = snp.where(below, snp.where(first, hi, xh), t)
+            xh = snp.where(r == 0, t, xh)  # an exact root ends the search
+            rl = snp.where(below, r, snp.where(first, -inf, rl))
+            rh = snp.where(below, snp.where(first, inf, rh), r)
+            okl = below | okl | (first & snp.isfinite(lo))
+            okh = ~below | okh | (first & snp.isfinite(hi)) | (r == 0)
+            # outward steps 1, 2, 4, 16, 256, ...: 1e308 within 11 steps
+            width = snp.where(first | (okl & okh), width,
+                              snp.maximum(2.0 * width, width * width))
+            return xl, xh, rl, rh, okl, okh, width, last, i + 1
+
+        def cond(c):
+            xl, xh, _, _, okl, okh, *_, i = c
             wide = (xh - xl) > 2 * eps * snp.maximum(snp.abs(xl), snp.abs(xh))
-            return snp.any(wide & (xh > xl)) & (i < 2200)
+            return snp.any(~(okl & okh) | (wide & (xh > xl))) & (i < 3300)
 
-        xl, xh, _ = lax.while_loop(bisect_cond, bisect, (xl, xh, 0))
+        xl, xh, *_ = lax.while_loop(
+            cond, step, (x0, x0, -inf, inf, false, false, snp.ones_like(x0),
+                         snp.zeros(x0.shape, "int32"), 0))
         return 0.5 * (xl + xh)
 
     def _munp(self, n, *s):

@@ -17,7 +17,7 @@ import math
 import sciax
 import sciax.numpy as snp
 import sciax.special as _special
-from sciax.special._incomplete import _ibeta_pair
+from sciax.special._incomplete import _ibeta_pair, _igam_pq
 from sciax import lax
 
 _SQRT2 = math.sqrt(2.0)
@@ -156,6 +156,13 @@ def polygamma(n, x):
 
 __all__: list[str] = []
 del sciax
+
+
+def gammainc_pair(a, x):
+    """``(gammainc(a, x), gammaincc(a, x))`` from one evaluation, as
+    :func:`betainc_pair`."""
+    a, x = snp.broadcast_arrays(*(snp.asarray(v, dtype=float) for v in (a, x)))
+    return _igam_pq(a, x)
 
 
 def betainc_pair(a, b, x):
