@@ -403,8 +403,9 @@ class rv_continuous(rv_generic):
 
         One loop whose every step evaluates one tail at one trial point per
         element, so the compiled program holds the tail's code once.  The
-        trial points are ``x0`` inside the support, then ``x0 -+ 2^k`` outward
-        until the root is bracketed (a finite end of the support is a bracket
+        trial points are ``x0`` inside the support, then ``x0 -+ w`` outward
+        with ``w = 1, 2, 4, 16, 256, ...`` (1e308 within 11 steps) until the
+        root is bracketed (a finite end of the support is a bracket
         end that is never evaluated), then Illinois false position on
         ``r = log F(x) - log u`` (or ``log v - log S(x)``), nearly linear in
         the tails.  Where the bracket spans more than a factor 4 on one side
