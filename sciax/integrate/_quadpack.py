@@ -16,11 +16,9 @@ the live parameters: the integral of the integrand's derivative, computed by the
 same rule (differentiation under the integral sign), to every order.  A
 ``custom_jvp`` on ``args`` evaluates ``S`` only under differentiation, so a plain
 call pays nothing for it.  When the integrand closes over traced values (which a
-rule on ``args`` cannot see) the result is instead re-expressed in the program as
-
-    y = y_loop + (S - stop_gradient(S)),
-
-zero in value, with the derivatives of ``S``; this gives the right derivatives
+rule on ``args`` cannot see) the result is instead ``y_loop`` in value with the
+derivatives of ``y_loop + S`` (``_plus_derivative``, a ``custom_jvp`` whose primal
+program leaves ``S`` unused, so XLA drops it); this gives the right derivatives
 through the closure in forward mode (reverse mode through such a closure reaches
 the ``while_loop`` and raises, so pass parameters in ``args``).  Traced limits
 enter through ``∫_{stop_gradient(b)}^{b} f`` by 2-point Gauss–Legendre, which is
@@ -668,6 +666,24 @@ _attach_rule = sciax.custom_jvp(_attach_rule_fun, nondiff_argnums=(0, 1))
 _attach_rule.defjvp(_attach_rule_jvp)
 
 
+@sciax.custom_jvp
+def _plus_derivative(y: Any, s: Any) -> Any:
+    """``y`` in value, with the derivatives of ``y + s``.
+
+    Unlike ``y + (s - stop_gradient(s))`` a primal program does not use ``s`` at
+    all, so XLA drops its computation (for a nested ``quad``, the inner integral
+    at every node of the outer partition)."""
+    return y
+
+
+@_plus_derivative.defjvp
+def _plus_derivative_jvp(primals: tuple, tangents: tuple) -> tuple:
+    y, s = primals
+    dy, ds = tangents
+    # the primal output keeps s's derivative for an enclosing differentiation
+    return _plus_derivative(y, s), dy + ds
+
+
 def _endpoint(f: Callable, c: Any, safe: Any = 0.0) -> Any:
     """``∫_{stop_gradient(c)}^{c} f``: zero in value; its derivatives in ``c`` are
     Leibniz's ``f(c)``, ``f'(c)``, ... (exact to fourth order by 2-point
@@ -711,7 +727,7 @@ def _quad_real(func: Callable, a: Any, b: Any, args: tuple, kinds: tuple,
         # in the program itself (zero in value), as forward mode sees any tracer
         g_live = _integrand(func, args, kind, bound)
         s_live = _partition_sum(g_live, st["alist"], st["blist"], live, rule)
-        y = y + (s_live - lax.stop_gradient(s_live))
+        y = _plus_derivative(y, s_live)
     elif sciax.tree.leaves(args):
         # only under differentiation with respect to args is the rule evaluated on
         # the final partition (a primal call costs nothing for it)
@@ -731,7 +747,7 @@ def _quad_real(func: Callable, a: Any, b: Any, args: tuple, kinds: tuple,
         if kind != 0:
             mid = (bound if kind != 2 else 0.0) + kind * (1.0 - mid) / mid
         for sgn, c in ends:
-            y = y + sgn * _endpoint(f_live, snp.asarray(c, dtype), mid)
+            y = _plus_derivative(y, sgn * _endpoint(f_live, snp.asarray(c, dtype), mid))
     per = 21 if kind == 0 else 15
     if kind == 0 and points is not None:
         neval = per * (pts.shape[0] - 1) + 2 * per * (st["last"] - (pts.shape[0] - 1))
