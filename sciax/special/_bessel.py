@@ -1302,6 +1302,14 @@ def _airy_all(x):
     """(Ai, Ai', Bi, Bi') and the scaled (eAi, eAi', eBi, eBi') for x > 0."""
     ax = snp.abs(x)
     zeta = 2.0 / 3.0 * ax * snp.sqrt(ax)
+    # x < 0 (past the series): the functions oscillate with phase zeta, and a
+    # plain zeta's rounding (eps zeta) is the error (2.9e-12 at x = -1e3, where
+    # zeta = 21082).  They are evaluated at zeta's double-double head nh and
+    # moved to nh + nl.
+    osc = (x < -2.0) & (ax < 1e100)
+    nh, nl = _zeta_dd(snp.where(osc, ax, 1.0))
+    nl = snp.where(osc, nl, 0.0)
+    zeta = snp.where(osc, nh, zeta)
     zs = snp.where(zeta > 0, zeta, 1.0)
     # x > 0: K and I of order 1/3, 2/3 (DLMF 9.6.1-9.6.4), scaled.
     v = snp.stack([snp.full_like(x, 1.0 / 3.0), snp.full_like(x, 2.0 / 3.0)])
@@ -1317,6 +1325,10 @@ def _airy_all(x):
     # x < 0: J and Y of order 1/3, 2/3 (DLMF 9.6.6-9.6.9 with the
     # reflection J_-nu = cos J - sin Y).
     j, y, _, _ = _jy(v, zz)
+    # J + iY ~ e^{i zeta} (slowly varying): a shift by nl is a rotation (its
+    # amplitude change, nl / (2 zeta) ~ eps, is negligible)
+    cl, sl = snp.cos(nl), snp.sin(nl)
+    j, y = j * cl - y * sl, j * sl + y * cl
     nai = 0.5 * sx * (j[0] - y[0] / _SQ3)
     naip = 0.5 * ax * (j[1] + y[1] / _SQ3)
     nbi = -0.5 * sx * (j[0] / _SQ3 + y[0])

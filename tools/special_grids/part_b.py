@@ -1,7 +1,7 @@
 """The Bessel, zeta, elliptic and hypergeometric grids, registered from their
 table in ``tools/_special_grids_b.py`` (one entry per function; the argument
 grids are combined by ``numpy.meshgrid``).  Oscillating functions listed in
-its ``ENVELOPE`` are compared relative to their envelope (``hypot(J, Y)``):
+its ``ENVELOPE`` are compared relative to their envelope (``hypot(J, Y)``, ...):
 both sides are divided by it and measured with ``atol = 1``."""
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ for _name, _fn, _ref, _axes in _b.grids():
         register(_name, _family, _mesh(_axes),
                  reference=lambda *a, _r=_ref, _e=_env: _r(*a) / _e(*a),
                  fn=_scaled(_fn, _env), atol=1.0, jit=False,
-                 note="; ".join(["relative to the envelope hypot(J, Y)"]
+                 note="; ".join([f"relative to the envelope {_env.__doc__}"]
                                 + ([_b.NOTES[_name]] if _name in _b.NOTES else [])))
     else:
         register(_name, _family, _mesh(_axes), reference=_ref, fn=_fn,
