@@ -507,7 +507,10 @@ def polygamma(n: Any, x: Any) -> Any:
 
     Notes
     -----
-    Lowers to StableHLO's ``polygamma``; ``n = 0`` is :func:`digamma`.
+    Lowers to StableHLO's ``polygamma``; ``n = 0`` is :func:`digamma`.  For
+    ``x < 0`` the reflection ``psi^(n)(x) = (-1)^n psi^(n)(1 - x) - pi^(n+1)
+    cot^(n)(pi x)``, with ``cot^(n)`` a polynomial in ``cot(pi x)`` (``n <=
+    100``; 26 in float32; beyond, the recurrence from ``x + ceil(-x)``).
     ``n`` is not differentiated; ``d/dx`` is ``polygamma(n + 1, x)`` (in
     both modes, also for ``x < 0``).
 
@@ -521,16 +524,66 @@ def polygamma(n: Any, x: Any) -> Any:
     return _polygamma_cj(lax.stop_gradient(n), x)
 
 
+# d^n/dy^n cot(y) = P_n(cot y) with P_0 = c, P_{n+1} = -(1 + c^2) P_n'(c): the
+# coefficients of P_n (row n; column j: c^j).  Their signs are all (-1)^n, so
+# P_n(c) loses nothing to cancellation, and for even n it is odd in c.  Up to
+# n = 100 (float64; 26 for float32) the coefficients stay finite (at most 5e167).
+_PG_NMAX = {np.dtype(np.float64): 100, np.dtype(np.float32): 26}
+
+
+def _cot_derivative_table(nmax: int) -> np.ndarray:
+    t = np.zeros((nmax + 1, nmax + 2))
+    t[0, 1] = 1.0
+    for n in range(nmax):
+        d = np.arange(1, nmax + 2) * t[n, 1:]      # P_n'(c), c^0 .. c^nmax
+        t[n + 1, :nmax + 1] -= d
+        t[n + 1, 2:] -= d[:nmax]
+    return t
+
+
+_COT_DERIV = _cot_derivative_table(100)
+
+
+def _pg_nmax(dtype: Any) -> int:
+    return _PG_NMAX.get(np.dtype(dtype), 0)
+
+
+def _pi_cot_derivative(n: Any, r: Any) -> Any:
+    """``pi^(n+1) cot^(n)(pi r)`` for integer ``0 <= n <= _pg_nmax`` and ``|r| <=
+    1/2``, with ``cot(pi r)`` exactly 0 at ``r = +-1/2``."""
+    nmax = _pg_nmax(r.dtype)
+    a = snp.abs(r)
+    # cot(pi a) = tan(pi (1/2 - a)), whose argument is exact for a >= 1/4
+    c = snp.where(a > 0.25, snp.tan(math.pi * (0.5 - a)),
+                  snp.cos(math.pi * a) / snp.sin(math.pi * _util.safe(a > 0, a, 0.5)))
+    c = snp.where(r < 0, -c, c)
+    idx = snp.clip(n, 0, nmax).astype(np.int32)
+    # row i: the coefficients of c^(nmax+1-i)
+    table = snp.asarray(_COT_DERIV[:nmax + 1, :nmax + 2].T[::-1].copy(), r.dtype)
+
+    def horner(i: Any, acc: Any) -> Any:
+        return acc * c + snp.take(table[i], idx)
+
+    p = lax.fori_loop(0, nmax + 2, horner, snp.zeros_like(r))
+    return snp.exp((n + 1.0) * math.log(math.pi)) * p
+
+
 @sciax.custom_jvp
 def _polygamma_cj(n: Any, x: Any) -> Any:
     n_safe = snp.where(n >= 1, n, 1.0)
     pole = _is_nonpos_int(x)
-    # StableHLO's polygamma is for x > 0: shift negative x up by the
-    # recurrence psi^(n)(x) = psi^(n)(x + m) - (-1)^n n! sum_k (x + k)^-(n+1)
-    shift = snp.where((x < 0) & ~pole, snp.ceil(-x), 0.0)
+    # x < 0 and n <= 100 (float64): reflection, psi^(n)(x) = (-1)^n psi^(n)(1 - x)
+    # - pi^(n+1) cot^(n)(pi x), with cot^(n) a polynomial in cot(pi r), r = x -
+    # round(x) (exact).  No cancellation at the half-integers, where for even n
+    # the cot term is exactly 0 (the recurrence below cancels there: 5e-11 at
+    # n = 2, x = -100.5), and no loop of -x trips.
+    refl = (x < 0) & ~pole & (n_safe <= _pg_nmax(x.dtype))
     xs = _util.safe(~pole, x, 0.5)
-    sgn_fact = snp.where(snp.remainder(n_safe, 2.0) == 0, -1.0, 1.0) * snp.exp(
-        lax.lgamma(n_safe + 1.0))
+    even = snp.remainder(n_safe, 2.0) == 0
+    # beyond that, negative x is shifted up by the recurrence
+    # psi^(n)(x) = psi^(n)(x + m) - (-1)^n n! sum_k (x + k)^-(n+1)
+    shift = snp.where((x < 0) & ~pole & ~refl, snp.ceil(-x), 0.0)
+    sgn_fact = snp.where(even, -1.0, 1.0) * snp.exp(lax.lgamma(n_safe + 1.0))
 
     def cond(c):
         return snp.any(c[0] < shift)
@@ -541,8 +594,12 @@ def _polygamma_cj(n: Any, x: Any) -> Any:
         return k + 1.0, acc + term
 
     _, acc = lax.while_loop(cond, body, (snp.zeros_like(x), snp.zeros_like(x)))
-    pg = lax.polygamma(n_safe, xs + shift) + sgn_fact * acc
-    pole_val = snp.where(snp.remainder(n_safe, 2.0) == 0, -snp.inf, snp.inf)
+    pg = lax.polygamma(n_safe, snp.where(refl, 1.0 - xs, xs + shift))
+    r = snp.where(refl, xs - snp.round(xs), 0.5)
+    cot_n = lax.cond(snp.any(refl), lambda: _pi_cot_derivative(n_safe, r),
+                     lambda: snp.zeros_like(r))
+    pg = snp.where(refl, snp.where(even, pg, -pg) - cot_n, pg + sgn_fact * acc)
+    pole_val = snp.where(even, -snp.inf, snp.inf)
     pg = snp.where(pole, pole_val, pg)
     out = snp.where(n == 0, _digamma(x), pg)
     return snp.where((n < 0) | (n != snp.floor(n)), snp.nan, out)

@@ -145,11 +145,10 @@ G = [  # gamma/beta family: default run
          why="polygamma(2, x)"),
     Case("polygamma3", lambda x: ss.polygamma(3, x), lambda x: mp.polygamma(3, x),
          0, [(0.5,), (3.2,), (25.0,)], CLOSED, slow=False, why="polygamma(4, x)"),
-    # x < 0: polygamma(4, x) itself (the derivative) sums the recurrence
-    # 24 sum_k (x + k)^-5 up to x + k > 0, terms 1e4 times the result at
-    # -2.5 (a primal limit of polygamma, 7e-12 measured, not of its JVP)
+    # x < 0: polygamma(4, x) reflects (psi^(4)(1 - x) and a polynomial in
+    # cot(pi x)); the recurrence it summed before cancelled: 7e-12 at -2.5
     Case("polygamma3neg", lambda x: ss.polygamma(3, x),
-         lambda x: mp.polygamma(3, x), 0, [(-2.5,), (-0.7,)], 3e-11, slow=False,
+         lambda x: mp.polygamma(3, x), 0, [(-2.5,), (-0.7,), (-40.3,)], CLOSED, slow=False,
          why="polygamma(4, x), x < 0"),
 ]
 # beta, binom and poch compile for 10-30 s each (their primal programs are
