@@ -1003,12 +1003,22 @@ _GL_X, _GL_W = np.polynomial.legendre.leggauss(64)
 def _owens_t_unit(h: Any, a: Any) -> Any:
     """``T(h, a)`` for ``h >= 0``, ``0 <= a <= 1``: Gauss-Legendre on
     ``(1/2pi) int_0^a exp(-h^2 (1 + x^2)/2) / (1 + x^2) dx`` (64 nodes; the
-    nodes cluster at the peak x = 0 for large h)."""
-    t = snp.zeros_like(h)
-    for xi, wi in zip(_GL_X.tolist(), _GL_W.tolist()):
-        x = 0.5 * a * (xi + 1.0)
-        onex2 = 1.0 + x * x
-        t = t + wi * snp.exp(-0.5 * h * h * onex2) / onex2
+    nodes cluster at the peak x = 0 for large h), eight nodes per trip of a
+    loop: unrolled, the sum was 64 times the program (2,112 equations); as a
+    reduction over a node axis XLA ran it 7-11x slower."""
+    nodes = snp.asarray(_GL_X.reshape(8, 8), h.dtype)
+    weights = snp.asarray(_GL_W.reshape(8, 8), h.dtype)
+    ha, hh = 0.5 * a, -0.5 * h * h
+
+    def eight(i: Any, t: Any) -> Any:
+        xs, ws = nodes[i], weights[i]
+        for j in range(8):
+            x = ha * (xs[j] + 1.0)
+            onex2 = 1.0 + x * x
+            t = t + ws[j] * snp.exp(hh * onex2) / onex2
+        return t
+
+    t = lax.fori_loop(0, 8, eight, snp.zeros_like(h))
     return t * (0.5 * a) / (2 * math.pi)
 
 
@@ -1050,14 +1060,15 @@ def _owens_t_cj(h: Any, a: Any) -> Any:
     sgn = snp.sign(a)
     ha, aa = snp.abs(h), snp.abs(a)
     small = aa <= 1.0
-    t_small = _owens_t_unit(ha, snp.where(small, aa, 1.0))
     ab = _util.safe(~small, aa, 2.0)
     ah = ab * ha
+    # one quadrature: T(h, |a|) where |a| <= 1, T(ah, 1/a) beyond
+    t_unit = _owens_t_unit(snp.where(small, ha, ah), snp.where(small, aa, 1.0 / ab))
     ph, qh = 0.5 * lax.erfc(-ha / _SQRT2), 0.5 * lax.erfc(ha / _SQRT2)
     pah, qah = 0.5 * lax.erfc(-ah / _SQRT2), 0.5 * lax.erfc(ah / _SQRT2)
-    t_big = 0.5 * (ph * qah + pah * qh) - _owens_t_unit(ah, 1.0 / ab)
+    t_big = 0.5 * (ph * qah + pah * qh) - t_unit
     t_big = snp.where(snp.isinf(ab), 0.5 * qh, t_big)
-    return sgn * snp.where(small, t_small, t_big)
+    return sgn * snp.where(small, t_unit, t_big)
 
 
 @_owens_t_cj.defjvp
