@@ -21,8 +21,8 @@ import sciax.numpy as snp
 from sciax import lax
 from sciax.special import _util
 from sciax.special._error import _ndtr, _ndtri_cj
-from sciax.special._incomplete import (betainc, betaincc, betainccinv, betaincinv,
-                                       gammainc, gammaincc, gammainccinv,
+from sciax.special._incomplete import (_ibeta_pair, betainc, betaincc, betainccinv,
+                                       betaincinv, gammainc, gammaincc, gammainccinv,
                                        gammaincinv)
 from sciax.special._util import promote
 
@@ -67,9 +67,12 @@ def stdtr(df: Any, t: Any) -> Any:
     # side, and 0.5 + 0.5 q would cancel
     centre = t2 <= 1.0
     dfs = _util.safe(snp.isfinite(df), df, 1.0)
-    q = betainc(0.5, 0.5 * dfs, _util.safe(centre, t2 / (dfs + t2), 0.5))
-    v_centre = 0.5 + 0.5 * snp.sign(t) * q
-    tail = 0.5 * betainc(0.5 * dfs, 0.5, _util.safe(~centre, dfs / (dfs + t2), 0.5))
+    # one incomplete beta function for both forms (each element needs one)
+    half = snp.full_like(dfs, 0.5)
+    i = betainc(snp.where(centre, half, 0.5 * dfs), snp.where(centre, 0.5 * dfs, half),
+                snp.where(centre, t2 / (dfs + t2), dfs / (dfs + t2)))
+    v_centre = 0.5 + 0.5 * snp.sign(t) * i
+    tail = 0.5 * i
     v_tail = snp.where(t < 0, tail, 1.0 - tail)
     out = snp.where(centre, v_centre, v_tail)
     out = snp.where(snp.isinf(df) & (df > 0), _ndtr(t), out)
@@ -588,6 +591,24 @@ def _tail_fix(v: Any, p: Any, q: Any, w: Any, w_lo: Any) -> Any:
     return v * (1.0 + f)
 
 
+def _f_tails(dfn: Any, dfd: Any, x: Any) -> tuple[Any, Any]:
+    """``(fdtr, fdtrc)``: ``I_w(dfn/2, dfd/2)`` and its complement where ``w <=
+    1/2``, else ``I_{1-w}(dfd/2, dfn/2)``'s complement and itself, from one
+    incomplete beta evaluation (``_ibeta_pair``) with the arguments chosen per
+    element."""
+    w, w_lo, wc, wc_lo = _f_args(dfn, dfd, x)
+    lo = w <= 0.5
+    a, b = 0.5 * dfn, 0.5 * dfd
+    w_s, wc_s = _util.safe(lo, w, 0.25), _util.safe(~lo, wc, 0.25)
+    i, ic = _ibeta_pair(*snp.broadcast_arrays(
+        snp.where(lo, a, b), snp.where(lo, b, a), snp.where(lo, w_s, wc_s)))
+    # lo: I_w(a, b) and 1 - I; else 1 - I_{1-w}(b, a) and I
+    cdf = snp.where(lo, _tail_fix(i, a, b, w_s, w_lo), _tail_fix(ic, b, a, wc_s, wc_lo))
+    sf = snp.where(lo, _tail_fix(ic, a, b, w_s, w_lo), _tail_fix(i, b, a, wc_s, wc_lo))
+    bad = x < 0
+    return snp.where(bad, snp.nan, cdf), snp.where(bad, snp.nan, sf)
+
+
 def fdtr(dfn: Any, dfd: Any, x: Any) -> Any:
     """F distribution function.
 
@@ -617,13 +638,7 @@ def fdtr(dfn: Any, dfd: Any, x: Any) -> Any:
     Array([0.297802, 0.841897], dtype=float64)
     """
     dfn, dfd, x = promote("fdtr", dfn, dfd, x)
-    w, w_lo, wc, wc_lo = _f_args(dfn, dfd, x)
-    lo = w <= 0.5
-    a, b = 0.5 * dfn, 0.5 * dfd
-    w_s, wc_s = _util.safe(lo, w, 0.25), _util.safe(~lo, wc, 0.25)
-    out = snp.where(lo, _tail_fix(betainc(a, b, w_s), a, b, w_s, w_lo),
-                    _tail_fix(betaincc(b, a, wc_s), b, a, wc_s, wc_lo))
-    return snp.where(x < 0, snp.nan, out)
+    return _f_tails(dfn, dfd, x)[0]
 
 
 def fdtrc(dfn: Any, dfd: Any, x: Any) -> Any:
@@ -649,13 +664,7 @@ def fdtrc(dfn: Any, dfd: Any, x: Any) -> Any:
     3.332297e-08
     """
     dfn, dfd, x = promote("fdtrc", dfn, dfd, x)
-    w, w_lo, wc, wc_lo = _f_args(dfn, dfd, x)
-    lo = w <= 0.5
-    a, b = 0.5 * dfn, 0.5 * dfd
-    w_s, wc_s = _util.safe(lo, w, 0.25), _util.safe(~lo, wc, 0.25)
-    out = snp.where(lo, _tail_fix(betaincc(a, b, w_s), a, b, w_s, w_lo),
-                    _tail_fix(betainc(b, a, wc_s), b, a, wc_s, wc_lo))
-    return snp.where(x < 0, snp.nan, out)
+    return _f_tails(dfn, dfd, x)[1]
 
 
 def fdtri(dfn: Any, dfd: Any, p: Any) -> Any:
