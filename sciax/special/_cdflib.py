@@ -104,11 +104,14 @@ def stdtrit(df: Any, p: Any) -> Any:
     df, p = promote("stdtrit", df, p)
     dfs = _util.safe(snp.isfinite(df) & (df > 0), df, 1.0)
     mid = (p >= 0.25) & (p <= 0.75)
-    z = betaincinv(0.5, 0.5 * dfs, _util.safe(mid, snp.abs(2.0 * p - 1.0), 0.5))
-    t_mid = snp.sign(p - 0.5) * snp.sqrt(dfs * z / (1.0 - z))
     lo = p < 0.5
     pt = snp.where(lo, p, 1.0 - p)
-    x = betaincinv(0.5 * dfs, 0.5, _util.safe(~mid, 2.0 * pt, 0.5))
+    # one inverse for both forms (each element needs one): z of I_z(1/2, df/2)
+    # in the middle, x of I_x(df/2, 1/2) in the tails
+    half = snp.full_like(dfs, 0.5)
+    z = x = betaincinv(snp.where(mid, half, 0.5 * dfs), snp.where(mid, 0.5 * dfs, half),
+                       snp.where(mid, snp.abs(2.0 * p - 1.0), 2.0 * pt))
+    t_mid = snp.sign(p - 0.5) * snp.sqrt(dfs * z / (1.0 - z))
     t_tail = snp.sqrt(dfs * (1.0 - x) / x)
     t_tail = snp.where(lo, -t_tail, t_tail)
     out = snp.where(mid, t_mid, t_tail)
