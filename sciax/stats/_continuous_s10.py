@@ -679,9 +679,12 @@ class argus_gen(rv_continuous):
         # the density is k x near 0: cdf ~ k x^2 / 2
         k = chi**3 * snp.exp(-c2) / (_SQRT2PI * _argus_psi(chi))
         x = snp.where(x2 < 1e-6, snp.sqrt(2.0 * q / k), snp.sqrt(snp.maximum(x2, 0.0)))
-        for _ in range(3):
-            x = x - (self._cdf(x, chi) - q) / snp.exp(self._logpdf(x, chi))
-        return x
+        # three Newton steps, as a loop: unrolled they were three copies of
+        # the cdf (two incomplete gammas and a quadrature) in the program
+        def newton(_, x):
+            return x - (self._cdf(x, chi) - q) / snp.exp(self._logpdf(x, chi))
+
+        return lax.fori_loop(0, 3, newton, x)
 
     def _ppf(self, q, chi):
         lo = q <= 0.5
