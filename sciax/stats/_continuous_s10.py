@@ -8,9 +8,10 @@ in both directions, one incomplete beta function per family at the anchor
 and the rest by recurrences, until the terms fall below 1e-17 of the sum, in
 a ``while_loop`` (``_beta_mix``).  Each tail is summed directly (the upper
 tail from the complementary incomplete beta functions), never as ``1 - cdf``.
-Known limitation: a lower tail whose terms underflow at the Poisson peak
-(``I_z(a + k, b) < 1e-308``, small ``x`` and large ``nc``) loses its series
-part (``nct.cdf(0.05, 10, 20)`` reads ``Phi(-20) = 2.75e-89`` for 7.49e-89).
+Where a lower tail's terms underflow at the Poisson peak (``I_z(a + k, b) <
+1e-308``, small ``x`` and large ``nc``: ``nct.cdf(0.05, 10, 20)``, 7.49e-89,
+read ``Phi(-20) = 2.75e-89`` alone), the anchor moves down towards the terms'
+peak and the sum is scaled (``_lower_anchor``).
 Where ``x`` and ``nc`` have opposite signs the nct series of the tail beyond
 ``x`` and of the density have terms of both signs (they cancel by a factor
 that grows like ``exp(nc^2/2)``); there both are integrals of positive
@@ -60,6 +61,48 @@ _SER_TOL = 1e-17
 _SER_MAXIT = 3000
 
 
+# Where a lower tail's I_z(a + k, b) underflows at the Poisson peak k, the
+# anchor moves down to where t(a + k) = z^(a+k) y^b / ((a + k) B(a + k, b)),
+# a lower bound on I_z(a + k, b), is about e^_LOG_ANCHOR: still a normal
+# number, and so far above the peak of the terms that the ones beyond the
+# anchor do not count, and are not summed (their recurrence subtracts, and
+# its rounding, ~1e-16 I_z(a + k, b), would meet weights growing towards the
+# Poisson peak).  Checked on x in [1e-6, 20], df in [0.3, 1000], nc in [5,
+# 60] where the largest term is a normal number: t(1 + k) at the anchor is
+# within [e^-700, e^-671], and the first term beyond it below e^-190 of the
+# largest for nc <= 37.5, e^-46 at nc = 60.
+_LOG_ANCHOR = -700.0
+
+
+def _lower_anchor(k, a, b, logz, logy, lower):
+    """``(k', moved)``: ``k' = min(k, n)`` with ``n`` the root of ``log t(a + n)
+    = _LOG_ANCHOR`` above the peak of ``t`` (three Newton steps from ``k``, in
+    ``m = a + n``: from above they stay above it where ``log t`` is concave,
+    b >= 1, and land below it otherwise), where ``lower`` and ``log t(a + k)``
+    is below ``_LOG_ANCHOR`` and falling; ``moved`` marks those elements."""
+    logz, logy = lax.stop_gradient(logz), lax.stop_gradient(logy)
+    b = lax.stop_gradient(b)
+    c = b * logy - lax.lgamma(b)
+    m0 = a + k
+
+    def g(m):
+        return m * logz + lax.lgamma(m + b) - lax.lgamma(m + 1.0) + c
+
+    def dg(m):
+        return logz + lax.digamma(m + b) - lax.digamma(m + 1.0)
+
+    gm, dm = g(m0), dg(m0)
+    moved = lower & (gm < _LOG_ANCHOR) & (dm < 0) & snp.isfinite(gm)
+    m = snp.where(moved, m0, a)
+    for i in range(3):
+        if i:
+            gm, dm = g(m), dg(m)
+        m = snp.clip(m - (gm - _LOG_ANCHOR) / snp.where(moved, dm, -1.0), a, m0)
+    kn = snp.floor(m - a)
+    moved = moved & (kn < k)
+    return snp.where(moved, kn, k), moved
+
+
 def _beta_mix(lam, fams, b, z, logz, logy, lower, active, anchor_log=None):
     r"""``sum_n sum_f w_f(n) B_f(n)`` over ``n >= 0`` for families ``f`` of
     weights ``w_f(n) = c_f e^{-lam} lam^n / Gamma(n + e_f)`` (``fams`` is a
@@ -77,9 +120,10 @@ def _beta_mix(lam, fams, b, z, logz, logy, lower, active, anchor_log=None):
     (DLMF 8.17.20) and ``t(a + 1) = t(a) z (a + b) / (a + 1)``.  With it,
     ``B_f(n)`` is a density term whose log at the anchor is
     ``anchor_log(a_f + k)`` and whose ratio from ``n`` to ``n + 1`` is the
-    beta densities' ``z (a + n + b) / (a + n)``; the sum then comes back
-    scaled by ``exp(-scale)`` and ``scale`` with it.  Elements where
-    ``active`` is false skip the loop (and return a meaningless sum)."""
+    beta densities' ``z (a + n + b) / (a + n)``.  Returns ``(sum exp(-scale),
+    scale)`` (``scale`` 0 for a tail, unless its anchor moved:
+    :func:`_lower_anchor`).  Elements where ``active`` is false skip the loop
+    (and return a meaningless sum)."""
     F = len(fams)
     af = [f[0] for f in fams]
     ef = [f[1] for f in fams]
@@ -88,8 +132,8 @@ def _beta_mix(lam, fams, b, z, logz, logy, lower, active, anchor_log=None):
     # that subtracts (I going up in n, 1 - I going down) then runs where the
     # weights fall, so its absolute error ~eps I(k) stays below eps times the
     # sum; anchored lower, it would meet growing weights (tried: 1e-1 errors
-    # at nct(10, 20)).  The terms there underflow for small z (lower tails
-    # below ~1e-300 of the weight's peak read 0, as Boost's).  For the
+    # at nct(10, 20)).  Where a lower tail's terms underflow there (small z),
+    # it moves down (_lower_anchor), and the weights are scaled.  For the
     # density, whose recurrences only multiply, the peak of the terms w(n)
     # z^n Gamma(a + n + b) / Gamma(a + n), the root of n^2 + (a + 1 - lam z)
     # n + a - lam z (a + b) = 0 (at the Poisson peak the scaled terms
@@ -103,8 +147,14 @@ def _beta_mix(lam, fams, b, z, logz, logy, lower, active, anchor_log=None):
     lam_s = snp.where(lam > 0, lam, 1.0)
     zs = snp.where(z > 0, z, 1.0)
     logzs = snp.where(z > 0, logz, 0.0)
+    moved = snp.zeros(snp.shape(k), bool)
+    if not density:
+        k, moved = _lower_anchor(k, max(af), b, logzs, logy, lower & (z > 0))
     logw = [_sf.xlogy(k, lam) - lam - lax.lgamma(k + e) for e in ef]
-    w0 = [f[2] * snp.exp(lw) for f, lw in zip(fams, logw)]
+    # where the anchor moved, the weights are scaled to 1 there: below the
+    # Poisson peak they fall to e^-lam, and w(k) I_z(a + k, b) underflowed
+    wscale = lax.stop_gradient(snp.where(moved, logw[0], 0.0))
+    w0 = [f[2] * snp.exp(lw - wscale) for f, lw in zip(fams, logw)]
     sgn = snp.where(lower, 1.0, -1.0)
     if density:
         g = [anchor_log(a + k) for a in af]
@@ -156,7 +206,8 @@ def _beta_mix(lam, fams, b, z, logz, logy, lower, active, anchor_log=None):
     s0 = sum(wi * Bi for wi, Bi in zip(w0, B0))
     f0 = fwd(k, w0, B0, t0)
     b0 = bwd(k, w0, B0, tm0)
-    init = (snp.zeros((), z.dtype), s0, k + 1.0, *f0, active, k - 1.0, *b0,
+    # (beyond a moved anchor the terms do not count: see _LOG_ANCHOR)
+    init = (snp.zeros((), z.dtype), s0, k + 1.0, *f0, active & ~moved, k - 1.0, *b0,
             active & (k > 0))
 
     def cond(c):
@@ -192,7 +243,7 @@ def _beta_mix(lam, fams, b, z, logz, logy, lower, active, anchor_log=None):
                 list(tb), ab_)
 
     out = lax.while_loop(cond, lambda c: pack(body(unpack(c))), pack(init))
-    return (out[1], scale) if density else out[1]
+    return out[1], (scale if density else wscale)
 
 
 def _elementwise_jvp(impl, ndiff, dx=None):
@@ -298,8 +349,15 @@ def _nct_tail_kernel(x, df, nc, upper):
     logz = 2.0 * snp.log(u) - L                # u^2 / (df + u^2)
     logy = snp.log(df) - L                     # df / (df + u^2)
     fams = ((0.5, 1.0, 1.0), (1.0, 1.5, d / math.sqrt(2.0)))
-    s = _beta_mix(lam, fams, 0.5 * df, snp.exp(logz), logz, logy, lower, ~opp)
-    ser = snp.where(lower, _sf.ndtr(-d) + 0.5 * s, 0.5 * s)
+    s, sc = _beta_mix(lam, fams, 0.5 * df, snp.exp(logz), logz, logy, lower, ~opp)
+    # s is scaled by e^-sc, sc < 0 where the anchor moved down (_lower_anchor):
+    # there s e^sc, and Phi(-d) for nc near 37.5, can be subnormal (flushed to
+    # 0 by XLA) where their sum is normal.  Phi(-d) e^-sc is below 1/d (Mills'
+    # ratio, -sc <= lam), but e^-sc alone overflows for lam > 709; capped at
+    # e^708, beyond which Phi(-d) < e^-lam / (d sqrt(2 pi)) is subnormal, 0
+    e = snp.exp(snp.minimum(-0.5 * sc, 354.0))
+    ser = snp.where(lower, _sf.ndtr(-d) * e * e + 0.5 * s, 0.5 * s)
+    ser = snp.where(sc < 0, snp.exp(snp.log(ser) + sc), ser)
     q = snp.exp(_nct_opp_log(u, df, -d, False, opp))
     return snp.where(opp, q, ser)
 
@@ -331,8 +389,9 @@ def _ncf_tail_kernel(x, dfn, dfd, nc, upper):
     L = snp.log(dfn * x + dfd)
     logz = snp.log(dfn * x) - L
     logy = snp.log(dfd) - L
-    return _beta_mix(0.5 * nc, ((0.5 * dfn, 1.0, 1.0),), 0.5 * dfd, snp.exp(logz), logz,
-                     logy, ~(upper > 0.5), snp.ones(snp.shape(x), bool))
+    s, sc = _beta_mix(0.5 * nc, ((0.5 * dfn, 1.0, 1.0),), 0.5 * dfd, snp.exp(logz),
+                      logz, logy, ~(upper > 0.5), snp.ones(snp.shape(x), bool))
+    return snp.where(sc < 0, snp.exp(snp.log(s) + sc), s)
 
 
 def _ncf_logpdf_kernel(x, dfn, dfd, nc):
