@@ -360,3 +360,21 @@ def test_issue_values():
     for fn in (snp.std, snp.var):
         gx = g(lambda v: snp.sum(fn(v, axis=0)))(snp.ones((1, 3)))
         assert np.array_equal(np.asarray(gx), np.zeros((1, 3))), fn.__name__
+
+
+@pytest.mark.parametrize("name,fn,ref,points", [
+    ("expm1", lax.expm1, mpmath.expm1, [-40.0, -16.0, -5.0, -1e-8]),
+    ("logistic", lax.logistic, lambda x: 1 / (1 + mpmath.exp(-x)),
+     [-40.0, 10.0, 20.0, 36.0, 40.0]),
+])
+def test_unary_derivatives_in_the_tails_are_relatively_accurate(name, fn, ref, points):
+    # The tables above allow atol 1e-11, which tiny derivatives always meet.
+    # Here the derivatives are small and relative error counts: JAX's rules
+    # (expm1(x) + 1, s (1 - s)) cancel there (0 at expm1'(-40) and logistic'(40),
+    # 8e-8 relative at expm1'(-16)); e^x and s(x) s(-x) are a few ulp off.
+    for x in points:
+        for order in (1, 2):
+            want = float(mpmath.diff(ref, mpmath.mpf(x), order))
+            rev, fwd = _orders(fn, x, order)
+            np.testing.assert_allclose([rev, fwd], want, rtol=1e-14, atol=0,
+                                       err_msg=f"{name}: order {order} at {x}")
