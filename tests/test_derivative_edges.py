@@ -366,12 +366,17 @@ def test_issue_values():
     ("expm1", lax.expm1, mpmath.expm1, [-40.0, -16.0, -5.0, -1e-8]),
     ("logistic", lax.logistic, lambda x: 1 / (1 + mpmath.exp(-x)),
      [-40.0, 10.0, 20.0, 36.0, 40.0]),
+    # near |x| = 1, 1 - x*x cancels: (1 - x)(1 + x)
+    ("asin", lax.asin, mpmath.asin, [1 - 2.0**-40, -(1 - 2.0**-30), 0.5]),
+    ("acos", lax.acos, mpmath.acos, [1 - 2.0**-40, -(1 - 2.0**-30)]),
+    ("atanh", lax.atanh, mpmath.atanh, [1 - 2.0**-40, -(1 - 2.0**-30), 0.5]),
 ])
 def test_unary_derivatives_in_the_tails_are_relatively_accurate(name, fn, ref, points):
     # The tables above allow atol 1e-11, which tiny derivatives always meet.
     # Here the derivatives are small and relative error counts: JAX's rules
     # (expm1(x) + 1, s (1 - s)) cancel there (0 at expm1'(-40) and logistic'(40),
     # 8e-8 relative at expm1'(-16)); e^x and s(x) s(-x) are a few ulp off.
+    # The same for 1 - x*x in asin/acos/atanh at 1 - 2^-40: 1e-5 relative.
     for x in points:
         for order in (1, 2):
             want = float(mpmath.diff(ref, mpmath.mpf(x), order))
