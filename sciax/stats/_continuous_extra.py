@@ -569,24 +569,40 @@ class ncx2_gen(_NumericQuantile, rv_continuous):
         lp = _sf.xlogy(k - 1.0, 0.5 * x) - 0.5 * x - lax.lgamma(k) - _LOG2
         return _lse0(logw + lp)
 
-    def _mix(self, fn, x, df, nc):
+    @staticmethod
+    def _tail(x, upper, df, nc):
+        """The Poisson mixture of ``Q(a + j, y)`` where ``upper``, else of
+        ``P(a + j, y)`` (``a = df/2``, ``y = x/2``), over the window.
+
+        One incomplete gamma evaluation, not one per term: with ``d_k = y^(a +
+        k) e^-y / Gamma(a + k + 1)``, ``P(a + k, y) = P(a + k + 1, y) + d_k``
+        and ``Q(a + k + 1, y) = Q(a + k, y) + d_k``, so P is the top term's P
+        plus a reversed cumulative sum of the ``d_k`` and Q the bottom term's Q
+        plus a cumulative sum.  Every P and Q is a sum of positive terms (both
+        tails keep their relative precision), and each ``d_k`` is taken in
+        Stirling's form (``gamma_prefactor``; no recurrence to underflow)."""
         lam = 0.5 * nc
         j, logw = _poisson_window(lam, snp.ndim(x * lam))
-        return snp.sum(snp.exp(logw) * fn(0.5 * df + j, 0.5 * x), axis=0)
+        a, y = 0.5 * df, 0.5 * x
+        ok = (y > 0) & snp.isfinite(y)
+        ys = snp.where(ok, y, 1.0)
+        aj, ys = snp.broadcast_arrays(a + j, ys)
+        d = snp.where(ok, _sf.gamma_prefactor(aj, ys), 0.0)
+        # the anchor: the bottom term for Q, the top one for P
+        p, q = _sf.gammainc_pair(snp.where(upper, a + j[0], a + j[-1]), y)
+        up = snp.cumsum(d[::-1], axis=0)[::-1] - d[-1]   # sum_{k <= i < top} d_i
+        down = snp.cumsum(d, axis=0) - d                  # sum_{i < k} d_i
+        terms = snp.where(upper, q + down, p + up)
+        return snp.sum(snp.exp(logw) * terms, axis=0)
 
     def _cdf(self, x, df, nc):
-        return self._mix(_sf.gammainc, x, df, nc)
+        return self._tail(x, False, df, nc)
 
     def _sf(self, x, df, nc):
-        return self._mix(_sf.gammaincc, x, df, nc)
+        return self._tail(x, True, df, nc)
 
     def _one_tail(self, x, upper, df, nc):
-        # P and Q from one incomplete-gamma evaluation per window term
-        def pick(a, y):
-            p, q = _sf.gammainc_pair(a, y)
-            return snp.where(upper, q, p)
-
-        return self._mix(pick, x, df, nc)
+        return self._tail(x, upper, df, nc)
 
     def _stats(self, df, nc):
         s = df + 2.0 * nc
