@@ -103,7 +103,9 @@ def log_expit(x: Any) -> Any:
     (x,) = promote("log_expit", x)
     # x >= 0: -log1p(e^-x); the tail e^-x below 1e-3 would meet log1p's
     # rounding of a small argument only, so it is exact to an ulp either way
-    e = snp.exp(-snp.abs(x))
+    # e^-|x| written by branch: abs's subgradient 0 at x = 0 gave a derivative
+    # of 0 there, not 1/2
+    e = snp.exp(snp.where(x >= 0, -x, x))
     return snp.where(x >= 0, -_util.log1p(e), x - _util.log1p(e))
 
 
