@@ -429,7 +429,9 @@ def pseudo_huber(delta: Any, r: Any) -> Any:
     t = r / ds
     t2 = t * t
     # sqrt(1 + t^2) - 1 = t^2 / (sqrt(1 + t^2) + 1): no cancellation
-    out = ds * ds * t2 / (snp.sqrt(1.0 + t2) + 1.0)
+    # r (r / (...)), not delta^2 t^2 / (...): the delta-derivative of
+    # delta^2 t^2 = r^2 cancelled (relative error 1.4 at delta = 1, r = 1e-8)
+    out = r * (r / (snp.sqrt(1.0 + t2) + 1.0))
     out = snp.where(snp.isinf(t2), ds * snp.abs(r), out)
     return snp.where(pos, out, snp.where(delta == 0, 0.0, snp.inf))
 
