@@ -534,9 +534,7 @@ def inv_boxcox(y: Any, lmbda: Any) -> Any:
     Array([2., 2.], dtype=float64)
     """
     y, lmbda = promote("inv_boxcox", y, lmbda)
-    nz = lmbda != 0
-    ls = _util.safe(nz, lmbda, 1.0)
-    return snp.where(nz, snp.exp(_util.log1p(ls * y) / ls), snp.exp(y))
+    return snp.exp(_inv_boxcox_exponent(y, lmbda))
 
 
 def inv_boxcox1p(y: Any, lmbda: Any) -> Any:
@@ -559,9 +557,23 @@ def inv_boxcox1p(y: Any, lmbda: Any) -> Any:
     Array([1.00000000e-10, 1.71828183e+00], dtype=float64)
     """
     y, lmbda = promote("inv_boxcox1p", y, lmbda)
-    nz = lmbda != 0
-    ls = _util.safe(nz, lmbda, 1.0)
-    return snp.where(nz, snp.expm1(_util.log1p(ls * y) / ls), snp.expm1(y))
+    return snp.expm1(_inv_boxcox_exponent(y, lmbda))
+
+
+def _inv_boxcox_exponent(y: Any, lmbda: Any) -> Any:
+    """``log1p(lmbda y) / lmbda`` (``y`` at 0).  For ``|u| < 0.1``, ``u =
+    lmbda y``, it is ``y sum_k (-u)^k / (k + 1)`` (18 terms, the next below
+    1e-19), whose lmbda-derivative does not cancel: the quotient's lost
+    1.2e-8 at lmbda = 1e-8 and a where gave 0 at lmbda = 0."""
+    u = lmbda * y
+    small = (lmbda == 0) | (snp.abs(u) < 0.1)
+    # (lmbda y with y = +-inf, lmbda = 0 is NaN; the series wants 0 there)
+    us = _util.safe(small, lmbda * snp.where(snp.isinf(y), 0.0, y), 0.0)
+    ser = snp.zeros_like(us)
+    for k in range(17, -1, -1):
+        ser = ser * -us + 1.0 / (k + 1)
+    lb = _util.safe(~small, lmbda, 1.0)
+    return snp.where(small, y * ser, _util.log1p(lb * y) / lb)
 
 
 def sinc(x: Any) -> Any:
