@@ -835,10 +835,15 @@ def exprel(x: Any) -> Any:
     Array([1.      , 1.      , 1.718282], dtype=float64)
     """
     (x,) = promote("exprel", x)
-    small = snp.abs(x) < 1e-5
+    # |x| < 0.1: sum x^k / (k + 1)!, 11 terms (the next is 2e-18): the
+    # derivative of expm1(x) / x cancels as 1/x (2.5e-11 relative error at
+    # x = -1e-5, 5e-15 at 0.1)
+    small = snp.abs(x) < 0.1
     xs = _util.safe(~small, x, 1.0)
     xt = _util.safe(small, x, 0.0)
-    taylor = 1.0 + xt * (0.5 + xt * (1.0 / 6.0 + xt / 24.0))
+    taylor = snp.zeros_like(xt)
+    for k in range(10, -1, -1):
+        taylor = taylor * xt + 1.0 / math.factorial(k + 1)
     out = snp.where(small, taylor, snp.expm1(xs) / xs)
     return snp.where(x == snp.inf, snp.inf, out)
 
