@@ -752,7 +752,22 @@ def smirnov(n: Any, d: Any) -> Any:
     Array([0.7     , 0.34282 , 0.764205], dtype=float64)
     """
     n, d = promote("smirnov", n, d)
-    return _smirnov(lax.stop_gradient(snp.floor(n)), d)
+    return _smirnov_cj(lax.stop_gradient(snp.floor(n)), d)
+
+
+@sciax.custom_jvp
+def _smirnov_cj(n: Any, d: Any) -> Any:
+    return _smirnov(n, d)
+
+
+@_smirnov_cj.defjvp
+def _smirnov_jvp(primals: tuple, tangents: tuple) -> tuple:
+    # the sum's while_loop has a forward derivative only: its slope, taken
+    # here apart from the tangent, makes the rule linear in it, so reverse
+    # mode (grad raised) transposes a product
+    (n, d), (_, t) = primals, tangents
+    y, dy = sciax.jvp(lambda d: _smirnov(n, d), (d,), (snp.ones_like(d),))
+    return y, dy * t
 
 
 def _bisect_decreasing(f: Any, target: Any, lo: Any, hi: Any, iters: int) -> Any:
