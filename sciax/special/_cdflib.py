@@ -799,8 +799,8 @@ def smirnovi(n: Any, p: Any) -> Any:
 
     Notes
     -----
-    Bisection (60 halvings) of the decreasing :func:`smirnov`; not
-    differentiated.
+    Bisection (60 halvings) of the decreasing :func:`smirnov`; the
+    derivative in ``p`` is implicit, ``1 / smirnov'(d)``.
 
     Examples
     --------
@@ -809,7 +809,24 @@ def smirnovi(n: Any, p: Any) -> Any:
     Array([0.319189, 0.171579], dtype=float64)
     """
     n, p = promote("smirnovi", n, p)
-    n, p = lax.stop_gradient(snp.floor(n)), lax.stop_gradient(p)
+    return _smirnovi_cj(lax.stop_gradient(snp.floor(n)), p)
+
+
+@sciax.custom_jvp
+def _smirnovi_cj(n: Any, p: Any) -> Any:
+    return _smirnovi(n, p)
+
+
+@_smirnovi_cj.defjvp
+def _smirnovi_jvp(primals: tuple, tangents: tuple) -> tuple:
+    # (the derivative was 0: p went through stop_gradient)
+    (n, p), (_, t) = primals, tangents
+    d = _smirnovi_cj(n, p)
+    _, ds = sciax.jvp(lambda d: _smirnov(n, d), (d,), (snp.ones_like(d),))
+    return d, t / ds
+
+
+def _smirnovi(n: Any, p: Any) -> Any:
     d = _bisect_decreasing(lambda d: _smirnov(n, d), p, snp.zeros_like(p),
                            snp.ones_like(p), 60)
     d = snp.where(p == 1, 0.0, snp.where(p == 0, 1.0, d))
