@@ -1,8 +1,8 @@
 """Derivatives of the rest of sciax.special against mpmath (issue 20, part b).
 
 The functions that ``test_derivative_sweep.py`` does not cover, with its
-``Case`` and its method: one compiled ``jit(vmap(grad))`` per function (all
-its differentiated arguments and outputs in one program), one compiled
+``Case`` and its method, in one compiled program per function: its
+``vmap(grad)`` (all its differentiated arguments and outputs) and its
 forward-mode ``jvp`` vmapped over the unit tangents, both against
 ``mpmath.diff`` of the mpmath function at 30 digits or a closed form of the
 derivative in mpmath, and an eager ``grad`` at the first point equal to the
@@ -17,9 +17,10 @@ form of accurately evaluated functions, ``HARD`` = 1e-10 for parameter
 derivatives through series, continued fractions or quadrature, a per-case
 figure with its reason otherwise.
 
-Expected failures (strict): ``expm1`` below x = -6 and ``expit`` above 6,
-whose derivatives come from lax's JVP rules (JAX's): ``expm1(x) + 1`` and
-``s (1 - s)`` cancel (1.7e-4 off at -30 and 1e-3 at 30, 0 beyond 37).
+Expected failures (strict): ``expm1`` below about x = -6 and ``expit``
+above 6 (tested at -30, -40, -300 and 30, 40, 700), whose derivatives come
+from lax's JVP rules (JAX's): ``expm1(x) + 1`` and ``s (1 - s)`` cancel
+(1.7e-4 off at -30 and 1e-3 at 30, 0 beyond 37).
 
 Cost: the whole file is ``slow``; each function is one compiled program
 (most of its time, 1-30 s for the incomplete beta/gamma inverses) and one
@@ -29,7 +30,8 @@ Not covered here, and why:
 
 * covered elsewhere: everything in part a; ``log1p`` (test_accuracy_s14),
   ``logsumexp`` (test_nn), the complex derivatives of erf/erfc/erfcx/erfi/
-  dawsn/expm1/log1p/sinc (test_complex).  ``psi`` is ``digamma``.
+  dawsn/expm1/log1p/sinc (test_complex).  ``psi`` is ``digamma`` (one
+  function under two names).
 * integer arguments only, or piecewise constant: ``gammasgn``, ``round``,
   ``factorial2``, ``roots_*`` (the order ``n``; their ``alpha``/``beta`` are
   Python floats that set up a Golub-Welsch eigenproblem, not traced
