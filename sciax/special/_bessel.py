@@ -887,6 +887,34 @@ _I_COEFS = {nu: (_i_series_coefs(nu), _i_asym_coefs(nu)) for nu in (0, 1)}
 def _i01(nu, name, x, scaled):
     """``I_nu(x)`` (``scaled``: ``I_nu(x) e^-|x|``) for ``nu`` in {0, 1}."""
     (x,), out = U.promote_real(name, x)
+    res = _i01_core(nu, x, True) if scaled else _i01_unscaled(nu, x)
+    return U.finish(out, res)
+
+
+@partial(sciax.custom_jvp, nondiff_argnums=(0,))
+def _i01_unscaled(nu, x):
+    return _i01_core(nu, x, False)
+
+
+@_i01_unscaled.defjvp
+def _i01_unscaled_jvp(nu, primals, tangents):
+    # I_0' = I_1, I_1' = I_0 - I_1/x: no cancellation, and I_1/x is the
+    # power series itself for |x| <= 18 (so higher derivatives at tiny x
+    # stay accurate).  Reverse mode through the asymptotic series overflowed
+    # instead: near |x| = 700 the cotangent e^|x| times its partial sums
+    # passes 1.8e308 (grad was -inf at x = 700, where I_0' = 1.5e302)
+    (x,), (t,) = primals, tangents
+    y = _i01_unscaled(nu, x)
+    if nu == 0:
+        return y, _i01_unscaled(1, x) * t
+    small = snp.abs(x) <= _I_SERIES_X
+    xs = snp.where(small, x, 1.0)
+    over_x = snp.where(small, 0.5 * polyval_estrin(_I_COEFS[1][0], 0.25 * xs * xs),
+                       y / snp.where(small, 1.0, x))
+    return y, (_i01_unscaled(0, x) - over_x) * t
+
+
+def _i01_core(nu, x, scaled):
     ser_c, asy_c = _I_COEFS[nu]
     ax = snp.abs(x)
     small = ax <= _I_SERIES_X
@@ -911,7 +939,7 @@ def _i01(nu, name, x, scaled):
         h = snp.exp(0.5 * xl)
         res = snp.where(small, ser, (asy * h) * h)
         res = snp.where(snp.isinf(x), snp.nan, res)
-    return U.finish(out, res)
+    return res
 
 
 def _i01_fn(nu, scaled, doc):

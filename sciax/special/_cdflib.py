@@ -764,7 +764,22 @@ def smirnov(n: Any, d: Any) -> Any:
     Array([0.7     , 0.34282 , 0.764205], dtype=float64)
     """
     n, d = promote("smirnov", n, d)
-    return _smirnov(lax.stop_gradient(snp.floor(n)), d)
+    return _smirnov_cj(lax.stop_gradient(snp.floor(n)), d)
+
+
+@sciax.custom_jvp
+def _smirnov_cj(n: Any, d: Any) -> Any:
+    return _smirnov(n, d)
+
+
+@_smirnov_cj.defjvp
+def _smirnov_jvp(primals: tuple, tangents: tuple) -> tuple:
+    # the sum's while_loop has a forward derivative only: its slope, taken
+    # here apart from the tangent, makes the rule linear in it, so reverse
+    # mode (grad raised) transposes a product
+    (n, d), (_, t) = primals, tangents
+    y, dy = sciax.jvp(lambda d: _smirnov(n, d), (d,), (snp.ones_like(d),))
+    return y, dy * t
 
 
 def _bisect_decreasing(f: Any, target: Any, lo: Any, hi: Any, iters: int) -> Any:
@@ -796,8 +811,8 @@ def smirnovi(n: Any, p: Any) -> Any:
 
     Notes
     -----
-    Bisection (60 halvings) of the decreasing :func:`smirnov`; not
-    differentiated.
+    Bisection (60 halvings) of the decreasing :func:`smirnov`; the
+    derivative in ``p`` is implicit, ``1 / smirnov'(d)``.
 
     Examples
     --------
@@ -806,7 +821,24 @@ def smirnovi(n: Any, p: Any) -> Any:
     Array([0.319189, 0.171579], dtype=float64)
     """
     n, p = promote("smirnovi", n, p)
-    n, p = lax.stop_gradient(snp.floor(n)), lax.stop_gradient(p)
+    return _smirnovi_cj(lax.stop_gradient(snp.floor(n)), p)
+
+
+@sciax.custom_jvp
+def _smirnovi_cj(n: Any, p: Any) -> Any:
+    return _smirnovi(n, p)
+
+
+@_smirnovi_cj.defjvp
+def _smirnovi_jvp(primals: tuple, tangents: tuple) -> tuple:
+    # (the derivative was 0: p went through stop_gradient)
+    (n, p), (_, t) = primals, tangents
+    d = _smirnovi_cj(n, p)
+    _, ds = sciax.jvp(lambda d: _smirnov(n, d), (d,), (snp.ones_like(d),))
+    return d, t / ds
+
+
+def _smirnovi(n: Any, p: Any) -> Any:
     d = _bisect_decreasing(lambda d: _smirnov(n, d), p, snp.zeros_like(p),
                            snp.ones_like(p), 60)
     d = snp.where(p == 1, 0.0, snp.where(p == 0, 1.0, d))

@@ -228,7 +228,9 @@ def elliprc(x, y):
     ok = (x >= 0) & (y != 0)
     xs, ys = snp.where(ok, xs, 1.0), snp.where(ok, ys, 1.0)
     r = _rc_pos(xs, ys)
-    r = snp.where(neg, snp.sqrt(x / snp.where(ok, x - y, 1.0)) * r, r)
+    # (neg & ok: for 0 < y, x - y < 0 gave the unused branch a NaN sqrt,
+    # and reverse mode NaN gradients at every such point)
+    r = snp.where(neg, snp.sqrt(x / snp.where(neg & ok, x - y, 1.0)) * r, r)
     r = snp.where(y == 0, snp.inf, r)
     return U.finish(out, snp.where((x >= 0) | snp.isnan(y), r, snp.nan))
 

@@ -160,11 +160,15 @@ def _with_partials(f: Callable, nondiff: int) -> Callable:
         ps = [lax.stop_gradient(p) for p in primals]
         y = g(*primals)
         t = snp.zeros_like(y)
-        for i in range(nondiff, len(ps)):
-            unit = [snp.zeros_like(p) for p in ps]
-            unit[i] = snp.ones_like(ps[i])
-            _, d = sciax.jvp(plain, tuple(ps), tuple(unit))
-            t = t + d * tangents[i]
+        # the degrees are closed over, not given zero tangents: a zero times
+        # an infinite partial (sqrt at 0 in the associated Legendre
+        # recurrence's order m) is NaN
+        fixed, free = ps[:nondiff], ps[nondiff:]
+        for i in range(len(free)):
+            unit = [snp.zeros_like(p) for p in free]
+            unit[i] = snp.ones_like(free[i])
+            _, d = sciax.jvp(lambda *a: plain(*fixed, *a), tuple(free), tuple(unit))
+            t = t + d * tangents[nondiff + i]
         return y, t
 
     return g
@@ -1057,6 +1061,15 @@ def _assoc_legendre_normalized(n: Any, m: Any, x: Any, s: Any) -> Any:
     return p
 
 
+def _assoc_legendre_plain(n: Any, m: Any, x: Any, s: Any, dd: bool = True) -> Any:
+    return _assoc_legendre_normalized(n, m, x, s)
+
+
+# the partials in x and s by forward mode inside a custom_jvp, as for eval_*:
+# grad of lpmv and sph_harm_y raised (a while_loop cannot be transposed)
+_assoc_legendre = _with_partials(_assoc_legendre_plain, 2)
+
+
 def lpmv(m: Any, v: Any, x: Any) -> Any:
     """Associated Legendre function ``P_v^m(x)`` of integer order and degree
     (Condon-Shortley phase).
@@ -1096,7 +1109,7 @@ def lpmv(m: Any, v: Any, x: Any) -> Any:
     ams = _util.safe(ok, am, 0.0)
     vs = _util.safe(ok, v, 0.0)
     s = snp.sqrt(snp.maximum((1.0 - x) * (1.0 + x), 0.0))
-    pn = _assoc_legendre_normalized(vs, ams, x, s)
+    pn = _assoc_legendre(vs, ams, x, s)
     # undo the normalization: P = pn * sqrt(4 pi / (2v+1) * (v+m)!/(v-m)!)
     lr = lax.lgamma(vs + ams + 1.0) - lax.lgamma(vs - ams + 1.0)
     p = pn * snp.sqrt(4 * math.pi / (2 * vs + 1.0)) * snp.exp(0.5 * lr)
@@ -1147,7 +1160,7 @@ def sph_harm_y(n: Any, m: Any, theta: Any, phi: Any) -> Any:
     ams = _util.safe(ok, am, 0.0)
     ns = _util.safe(ok, n, 0.0)
     x, s = snp.cos(theta), snp.abs(snp.sin(theta))
-    pn = _assoc_legendre_normalized(ns, ams, x, s)
+    pn = _assoc_legendre(ns, ams, x, s)
     ctype = _util.complex_dtype(theta)
     y = pn.astype(ctype) * snp.exp(1j * (ams * phi).astype(ctype))
     sign = snp.where(snp.remainder(ams, 2.0) == 0, 1.0, -1.0).astype(ctype)
