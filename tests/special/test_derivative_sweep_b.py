@@ -17,10 +17,9 @@ form of accurately evaluated functions, ``HARD`` = 1e-10 for parameter
 derivatives through series, continued fractions or quadrature, a per-case
 figure with its reason otherwise.
 
-Expected failures (strict): ``expm1`` below about x = -6 and ``expit``
-above 6 (tested at -30, -40, -300 and 30, 40, 700), whose derivatives come
-from lax's JVP rules (JAX's): ``expm1(x) + 1`` and ``s (1 - s)`` cancel
-(1.7e-4 off at -30 and 1e-3 at 30, 0 beyond 37).
+``expm1`` and ``expit`` are tested in their tails (-300 and 700), where
+lax's JVP rules were JAX's ``expm1(x) + 1`` and ``s (1 - s)`` and cancelled
+(1.7e-4 off at -30 and 1e-3 at 30, 0 beyond 37) until 37715ae.
 
 Cost: the whole file is ``slow``; each function is one compiled program
 (most of its time, 1-30 s for the incomplete beta/gamma inverses) and one
@@ -319,13 +318,10 @@ add("radian", ss.radian, lambda d, m, s: (d + m / 60 + s / 3600) * mp.pi / 180,
 add("cosm1", ss.cosm1, lambda x: mp.cos(x) - 1, [0],
     [(1e-10,), (0.5,), (-2.0,), (10.0,), (1e5,)], CLOSED,
     drefs=lambda o, i: lambda x: -mp.sin(x))
+# (the tails: lax's expm1 JVP was g (expm1(x) + 1), JAX's rule, 1.7e-4 off
+# at x = -30 and 0 below -37; it is g e^x since 37715ae)
 add("expm1", ss.expm1, mp.expm1, [0],
-    [(1e-10,), (-2.0,), (0.5,), (-1e-5,), (700.0,)], CLOSED,
-    drefs=lambda o, i: mp.exp)
-# lax's expm1 JVP is g (expm1(x) + 1), JAX's rule: for x < 0 it loses
-# eps e^-x relative (1.7e-4 at x = -30), and below x = -37 expm1(x) rounds
-# to -1 and the derivative e^x to 0
-add("expm1_tail", ss.expm1, mp.expm1, [0], [(-30.0,), (-40.0,), (-300.0,)],
+    [(1e-10,), (-2.0,), (0.5,), (-1e-5,), (700.0,), (-30.0,), (-40.0,), (-300.0,)],
     CLOSED, drefs=lambda o, i: mp.exp)
 add("exp2", ss.exp2, lambda x: 2 ** x, [0],
     [(-1000.0,), (-0.5,), (1e-10,), (3.3,), (1000.0,)], CLOSED,
@@ -333,14 +329,10 @@ add("exp2", ss.exp2, lambda x: 2 ** x, [0],
 add("exp10", ss.exp10, lambda x: 10 ** x, [0],
     [(-300.0,), (-0.5,), (1e-10,), (3.3,), (300.0,)], CLOSED,
     drefs=lambda o, i: lambda x: mp.log(10) * 10 ** x)
+# (the tail: lax's logistic JVP was g s (1 - s), JAX's rule, 1e-3 off at x =
+# 30 and 0 above 37; it is g s(x) s(-x) since 37715ae)
 add("expit", ss.expit, lambda x: 1 / (1 + mp.exp(-x)), [0],
-    [(-700.0,), (-30.0,), (0.0,), (2.5,)], CLOSED,
-    drefs=lambda o, i: lambda x: mp.exp(-x) / (1 + mp.exp(-x)) ** 2)
-# lax's logistic JVP is g s (1 - s), JAX's rule: for x > 0 it loses eps e^x
-# relative (1e-3 at x = 30), and above x = 37 s rounds to 1 and the
-# derivative e^-x to 0
-add("expit_tail", ss.expit, lambda x: 1 / (1 + mp.exp(-x)), [0],
-    [(30.0,), (40.0,), (700.0,)], CLOSED,
+    [(-700.0,), (-30.0,), (0.0,), (2.5,), (30.0,), (40.0,), (700.0,)], CLOSED,
     drefs=lambda o, i: lambda x: mp.exp(-x) / (1 + mp.exp(-x)) ** 2)
 add("log_expit", ss.log_expit, lambda x: -mp.log1p(mp.exp(-x)), [0],
     [(-700.0,), (-30.0,), (0.0,), (3.0,), (40.0,), (700.0,)], CLOSED,
@@ -719,16 +711,7 @@ def check(group: Group) -> None:
             _cid(case), e0, g0)
 
 
-XFAIL: dict = {
-    "expm1_tail": "d/dx expm1 is e^x times (1 + eps e^-x): 1.7e-4 off at x = "
-                  "-30, 0 (relative error 1) below -37: lax's expm1 JVP is "
-                  "g (expm1(x) + 1), JAX's rule; the fix is in sciax/_src/lax "
-                  "(g exp(x))",
-    "expit_tail": "d/dx expit is 1e-3 off at x = 30 and 0 (relative error 1) "
-                  "above 37: lax's logistic JVP is g s (1 - s), JAX's rule, "
-                  "and 1 - s cancels; the fix is in sciax/_src/lax "
-                  "(g s logistic(-x))",
-}
+XFAIL: dict = {}     # group id -> reason, for a strict xfail
 
 
 def _param(g: Group):
