@@ -31,10 +31,12 @@ def grad_at(f, xs, order=1):
 
 def test_sigmoid_and_derivatives_match_closed_forms():
     np.testing.assert_allclose(np.asarray(nn.sigmoid(XS)), _sig(XS), rtol=1e-15)
-    s = _sig(XS)
-    np.testing.assert_allclose(grad_at(nn.sigmoid, XS), s * (1 - s), rtol=1e-12,
+    # s' = s(x) s(-x) and s'' = s' (s(-x) - s(x)): written with 1 - s, the
+    # reference itself cancels to 0 at x = 40 (the derivative is 4.2e-18)
+    s, sm = _sig(XS), _sig(-XS)
+    np.testing.assert_allclose(grad_at(nn.sigmoid, XS), s * sm, rtol=1e-12,
                                atol=1e-300)
-    np.testing.assert_allclose(grad_at(nn.sigmoid, XS, 2), s * (1 - s) * (1 - 2 * s),
+    np.testing.assert_allclose(grad_at(nn.sigmoid, XS, 2), s * sm * (sm - s),
                                rtol=1e-9, atol=1e-300)
 
 
@@ -43,8 +45,8 @@ def test_softplus_is_stable_and_its_second_derivative_at_zero_is_a_quarter():
     np.testing.assert_allclose(np.asarray(nn.softplus(XS)), np.logaddexp(0.0, XS),
                                rtol=1e-15)
     np.testing.assert_allclose(grad_at(nn.softplus, XS), _sig(XS), rtol=1e-14)
-    s = _sig(XS)
-    np.testing.assert_allclose(grad_at(nn.softplus, XS, 2), s * (1 - s), rtol=1e-12)
+    np.testing.assert_allclose(grad_at(nn.softplus, XS, 2), _sig(XS) * _sig(-XS),
+                               rtol=1e-12)
     assert float(sciax.grad(sciax.grad(nn.softplus))(0.0)) == 0.25
 
 
