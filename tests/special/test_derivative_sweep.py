@@ -250,9 +250,13 @@ for _i in (0, 1):
         Case("yv", ss.yv, mp.bessely, _i,
              [(0.5, 1.2), (2.3, 10.5), (10.2, 3.1), (0.0, 50.3), (-1.5, 2.2),
               (-2.0, 3.1), (-0.5, 7.7)], HARD),
+        # (d/dv I_v at v = 0 is -K_0(x), 2.5e-23 at x = 50.3, 43 orders below
+        # I_0(50.3): the v-slope's rounding, eps I_0, is all any evaluation
+        # gives there (measured -7.3e6 = 2.5e-14 I_0 at LLVM -O0), so that
+        # point is in the x-derivative only)
         Case("iv", ss.iv, mp.besseli, _i,
-             [(0.5, 1.2), (2.3, 10.5), (10.2, 3.1), (0.0, 50.3), (-1.5, 2.2),
-              (-2.0, 3.1), (-1.0, 0.4)], HARD),
+             [(0.5, 1.2), (2.3, 10.5), (10.2, 3.1), (-1.5, 2.2), (-2.0, 3.1),
+              (-1.0, 0.4)] + ([] if _i == 0 else [(0.0, 50.3)]), HARD),
         Case("kv", ss.kv, mp.besselk, _i,
              [(0.5, 1.2), (2.3, 10.5), (10.2, 3.1), (1.5, 1e-3), (-2.5, 3.0)]
              + ([] if _i == 0 else [(0.0, 50.3)]), HARD),
