@@ -426,28 +426,34 @@ def test_derivative_slow(group):
     _check(group)
 
 
-if __name__ == "__main__":   # survey: max error per case
-    import sys
+def survey(groups: list, ours: Callable, reference: Callable,
+           label: Callable = lambda c: c.id, names: tuple = ()) -> None:
+    """Print each case's worst error of grad and jvp (both parts' ``__main__``:
+    ``python -m tests.special.test_derivative_sweep[_b] [names]``)."""
     import time
-    sel = sys.argv[1:]
-    for gr in GROUPS:
-        if sel and gr.cases[0].name not in sel:
+    for gr in groups:
+        if names and gr.cases[0].name not in names:
             continue
         t0 = time.time()
         try:
             gs, ts = ours(gr)
             refs = [reference(c) for c in gr.cases]
         except Exception as ex:  # noqa: BLE001
-            print(f"{gr.id:16s} ERROR {type(ex).__name__}: {str(ex)[:200]}")
+            print(f"{gr.id:16s} ERROR {type(ex).__name__}: {str(ex)[:300]}", flush=True)
             continue
         dt = time.time() - t0
         for c, g, t, ref in zip(gr.cases, gs, ts, refs):
             eg, et = rel(g, ref, c.floor), rel(t, ref, c.floor)
             worst = int(np.argmax(np.maximum(eg, et)))
             flag = "FAIL" if max(eg.max(), et.max()) > c.rtol else "ok"
-            print(f"{c.id:16s} {flag:4s} grad {eg.max():.1e} jvp {et.max():.1e} "
+            print(f"{label(c):22s} {flag:4s} grad {eg.max():.1e} jvp {et.max():.1e} "
                   f"worst {c.points[worst]} {dt:.1f}s", flush=True)
             if flag == "FAIL":
                 for j in np.flatnonzero(np.maximum(eg, et) > c.rtol):
                     print(f"      {c.points[j]} g {g[j]!r} t {t[j]!r} "
                           f"ref {ref[j]!r} eg {eg[j]:.1e} et {et[j]:.1e}")
+
+
+if __name__ == "__main__":
+    import sys
+    survey(GROUPS, ours, reference, names=tuple(sys.argv[1:]))

@@ -60,7 +60,7 @@ import sciax
 import sciax.numpy as snp
 from sciax import special as ss
 
-from .test_derivative_sweep import CLOSED, HARD, Case, rel, reference
+from .test_derivative_sweep import CLOSED, HARD, Case, rel, reference, survey
 
 pytestmark = pytest.mark.slow
 mp = mpmath.mp
@@ -728,28 +728,6 @@ def test_derivative(group):
     check(group)
 
 
-if __name__ == "__main__":   # survey: max error per case
+if __name__ == "__main__":
     import sys
-    import time
-    sel = sys.argv[1:]
-    for gr in GROUPS:
-        if sel and gr.cases[0].name not in sel:
-            continue
-        t0 = time.time()
-        try:
-            gs, ts = ours(gr)
-            dt = time.time() - t0
-            refs = [reference(c) for c in gr.cases]
-        except Exception as ex:  # noqa: BLE001
-            print(f"{gr.id:16s} ERROR {type(ex).__name__}: {str(ex)[:300]}", flush=True)
-            continue
-        for c, g, t, ref in zip(gr.cases, gs, ts, refs):
-            eg, et = rel(g, ref, c.floor), rel(t, ref, c.floor)
-            worst = int(np.argmax(np.maximum(eg, et)))
-            flag = "FAIL" if max(eg.max(), et.max()) > c.rtol else "ok"
-            print(f"{_cid(c):22s} {flag:4s} grad {eg.max():.1e} jvp {et.max():.1e} "
-                  f"worst {c.points[worst]} {dt:.1f}s", flush=True)
-            if flag == "FAIL":
-                for j in np.flatnonzero(np.maximum(eg, et) > c.rtol):
-                    print(f"      {c.points[j]} g {g[j]!r} t {t[j]!r} "
-                          f"ref {ref[j]!r} eg {eg[j]:.1e} et {et[j]:.1e}")
+    survey(GROUPS, ours, reference, label=_cid, names=tuple(sys.argv[1:]))
