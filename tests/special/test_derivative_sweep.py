@@ -317,11 +317,13 @@ class Group:
         return self.cases[0].slow
 
 
-def _groups(cases: list) -> list:
+def _groups(cases: list, group: type | None = None) -> list:
+    """The cases of one function with the same points, as ``group`` (part b
+    passes its own class)."""
     out: dict = {}
     for c in cases:
         out.setdefault((c.name, tuple(c.points)), []).append(c)
-    return [Group(v) for v in out.values()]
+    return [(group or Group)(v) for v in out.values()]
 
 
 GROUPS = _groups(CASES)

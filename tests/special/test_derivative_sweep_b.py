@@ -60,7 +60,7 @@ import sciax
 import sciax.numpy as snp
 from sciax import special as ss
 
-from .test_derivative_sweep import CLOSED, HARD, Case, rel, reference, survey
+from .test_derivative_sweep import CLOSED, HARD, Case, _groups, rel, reference, survey
 
 pytestmark = pytest.mark.slow
 mp = mpmath.mp
@@ -624,14 +624,7 @@ class Group:
         return self.cases[0].name
 
 
-def _groups(cases: list) -> list:
-    out: dict = {}
-    for c in cases:
-        out.setdefault((c.name, tuple(c.points)), []).append(c)
-    return [Group(v) for v in out.values()]
-
-
-GROUPS = _groups(CASES)
+GROUPS = _groups(CASES, Group)
 
 
 def _outs(group: Group) -> dict:
