@@ -377,17 +377,24 @@ def rel(g: np.ndarray, ref: np.ndarray, floor: float = 0.0) -> np.ndarray:
     return np.where(g == ref, 0.0, np.where(np.isnan(e), np.inf, e))
 
 
-def _check(group: Group) -> None:
-    gs, ts = ours(group)
+def check_references(group: Any, gs: list, ts: list,
+                     label: Callable = lambda c: c.id) -> None:
+    """Each case's gradients ``gs`` and forward derivatives ``ts`` against
+    mpmath, within the case's tolerance (both parts)."""
     for case, g, t in zip(group.cases, gs, ts):
         ref = reference(case)
         for what, v in (("grad", g), ("jvp", t)):
             e = rel(v, ref, case.floor)
             bad = e > case.rtol
             assert not bad.any(), (
-                f"{case.id} {what}: {bad.sum()} of {len(e)} outside {case.rtol}: "
+                f"{label(case)} {what}: {bad.sum()} of {len(e)} outside {case.rtol}: "
                 + ", ".join(f"{case.points[j]} ours {v[j]!r} ref {ref[j]!r} rel "
                             f"{e[j]:.1e}" for j in np.flatnonzero(bad)))
+
+
+def _check(group: Group) -> None:
+    gs, ts = ours(group)
+    check_references(group, gs, ts)
     # eager grad at the first point equals the compiled batched one, to a
     # few ulp (XLA fuses and reassociates the compiled program) or, for the
     # HARD cases, 1% of their tolerance: a derivative by finite differences

@@ -60,7 +60,8 @@ import sciax
 import sciax.numpy as snp
 from sciax import special as ss
 
-from .test_derivative_sweep import CLOSED, HARD, Case, _groups, rel, reference, survey
+from .test_derivative_sweep import (CLOSED, HARD, Case, _groups, check_references, rel,
+                                    reference, survey)
 
 pytestmark = pytest.mark.slow
 mp = mpmath.mp
@@ -687,15 +688,7 @@ def _cid(c) -> str:
 
 def check(group: Group) -> None:
     gs, ts = ours(group)
-    for case, g, t in zip(group.cases, gs, ts):
-        ref = reference(case)
-        for what, v in (("grad", g), ("jvp", t)):
-            e = rel(v, ref, case.floor)
-            bad = e > case.rtol
-            assert not bad.any(), (
-                f"{_cid(case)} {what}: {bad.sum()} of {len(e)} outside {case.rtol}: "
-                + ", ".join(f"{case.points[j]} ours {v[j]!r} ref {ref[j]!r} rel "
-                            f"{e[j]:.1e}" for j in np.flatnonzero(bad)))
+    check_references(group, gs, ts, label=_cid)
     # as in part a: eager at the first point equals compiled, to a few ulp or
     # 1% of a HARD tolerance (relative to the floor where the derivative is
     # 0: hankel1e's real part at v = 1/2)
