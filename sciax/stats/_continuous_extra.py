@@ -590,9 +590,17 @@ class ncx2_gen(_NumericQuantile, rv_continuous):
         d = snp.where(ok, _sf.gamma_prefactor(aj, ys), 0.0)
         # the anchor: the bottom term for Q, the top one for P
         p, q = _sf.gammainc_pair(snp.where(upper, a + j[0], a + j[-1]), y)
-        up = snp.cumsum(d[::-1], axis=0)[::-1] - d[-1]   # sum_{k <= i < top} d_i
-        down = snp.cumsum(d, axis=0) - d                  # sum_{i < k} d_i
-        terms = snp.where(upper, q + down, p + up)
+
+        def lower():       # P(a + k) = P_top + sum_{k <= i < top} d_i
+            return p + (snp.cumsum(d[::-1], axis=0)[::-1] - d[-1])
+
+        def higher():      # Q(a + k) = Q_bottom + sum_{i < k} d_i
+            return q + (snp.cumsum(d, axis=0) - d)
+
+        if isinstance(upper, bool):     # cdf and sf: one of the two sums
+            terms = higher() if upper else lower()
+        else:
+            terms = snp.where(upper, higher(), lower())
         return snp.sum(snp.exp(logw) * terms, axis=0)
 
     def _cdf(self, x, df, nc):

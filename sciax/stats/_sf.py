@@ -17,8 +17,7 @@ import math
 import sciax
 import sciax.numpy as snp
 import sciax.special as _special
-from sciax.special import _util
-from sciax.special._incomplete import _ibeta_pair, _igam_pq
+from sciax.special._incomplete import _ibeta_pair, _igam_pq, igam_prefactor_plain
 from sciax import lax
 
 _SQRT2 = math.sqrt(2.0)
@@ -169,19 +168,8 @@ def gammainc_pair(a, x):
 
 def gamma_prefactor(a, x):
     """``x^a e^-x / Gamma(a + 1)`` for ``a, x > 0``, elementwise in plain
-    double (no blocks): Stirling's form ``exp(a log1pmx(x/a - 1) -
-    lgamma_corr(a)) / sqrt(2 pi a)`` for ``a >= 10``, whose exponent has no
-    large cancelling terms (about ``eps |exponent|`` relative), and ``exp(a
-    log x - x - lgamma(a + 1))`` below."""
-    big = a >= 10.0
-    ab = snp.where(big, a, 10.0)
-    t = (x - ab) / ab
-    l1p = snp.where(t < -0.5, snp.log(x / ab), _util.log1p(t))
-    d_big = (snp.exp(ab * _util.log1pmx(t, l1p) - _util.lgamma_corr(ab))
-             / snp.sqrt(2.0 * math.pi * ab))
-    a_s = snp.where(big, 1.0, a)
-    d_small = snp.exp(a_s * snp.log(x) - x - _util.lgam1p(a_s))
-    return snp.where(big, d_big, d_small)
+    double (sciax.special's ``igam_prefactor_plain``)."""
+    return igam_prefactor_plain(a, x)
 
 
 def betainc_pair(a, b, x):
