@@ -122,7 +122,7 @@ def _stirling_exponent(ab: Any, x: Any) -> tuple[Any, Any]:
     return ab * _util.log1pmx(t, l1p), l1p
 
 
-def igam_prefactor_plain(a: Any, x: Any) -> Any:
+def _igam_prefactor_plain(a: Any, x: Any) -> Any:
     """``D = x^a e^-x / Gamma(a + 1)`` for ``a, x > 0``, elementwise in plain
     double: both forms of ``_igam_prefactor`` on every element, no blocks and
     no double-double exponent (about ``eps |exponent|`` relative), for

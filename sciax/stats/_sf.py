@@ -17,7 +17,7 @@ import math
 import sciax
 import sciax.numpy as snp
 import sciax.special as _special
-from sciax.special._incomplete import _ibeta_pair, _igam_pq, igam_prefactor_plain
+from sciax.special._incomplete import _ibeta_pair, _igam_pq, _igam_prefactor_plain
 from sciax import lax
 
 _SQRT2 = math.sqrt(2.0)
@@ -168,8 +168,8 @@ def gammainc_pair(a, x):
 
 def gamma_prefactor(a, x):
     """``x^a e^-x / Gamma(a + 1)`` for ``a, x > 0``, elementwise in plain
-    double (sciax.special's ``igam_prefactor_plain``)."""
-    return igam_prefactor_plain(a, x)
+    double (sciax.special's ``_igam_prefactor_plain``)."""
+    return _igam_prefactor_plain(a, x)
 
 
 def betainc_pair(a, b, x):
