@@ -827,3 +827,35 @@ def test_scan_bad_input():
     assert "f64[]" in str(e.value) and "f64[2]" in str(e.value), str(e.value)
     with pytest.raises(TypeError, match="structure"):
         lax.scan(lambda c, x: ((c, c), x), 0.0, XS)
+
+
+# --- optimization_barrier ---------------------------------------------------------------
+
+def test_optimization_barrier_is_the_identity_under_transforms():
+    x = snp.asarray(np.array([0.5, -1.25, 2.0]))
+    tree_in = {"a": x, "b": (snp.int32(3), snp.float32(1.5))}
+    out = lax.optimization_barrier(tree_in)
+    assert sciax.tree.structure(out) == sciax.tree.structure(tree_in)
+    for got, want in zip(sciax.tree.leaves(out), sciax.tree.leaves(tree_in)):
+        assert np.asarray(got).dtype == np.asarray(want).dtype
+        np.testing.assert_array_equal(got, want)
+    assert lax.optimization_barrier(()) == ()
+
+    def f(t):
+        u, v = lax.optimization_barrier((snp.sin(t), t * t))
+        return snp.sum(u * v)
+
+    def f_ref(t):
+        return snp.sum(snp.sin(t) * t * t)
+
+    lowered = sciax.jit(f).lower(x).as_text()
+    assert "optimization_barrier" in lowered
+    np.testing.assert_allclose(sciax.jit(f)(x), f_ref(x), rtol=1e-15)
+    np.testing.assert_allclose(sciax.grad(f)(x), sciax.grad(f_ref)(x), rtol=1e-15)
+    np.testing.assert_allclose(sciax.jit(sciax.hessian(f))(x), sciax.hessian(f_ref)(x),
+                               rtol=1e-14)
+    batch = snp.asarray(np.arange(6.0).reshape(2, 3))
+    np.testing.assert_allclose(sciax.vmap(f)(batch), sciax.vmap(f_ref)(batch), rtol=1e-15)
+    _, t_out = sciax.jvp(f, (x,), (snp.ones(3),))
+    _, t_ref = sciax.jvp(f_ref, (x,), (snp.ones(3),))
+    np.testing.assert_allclose(t_out, t_ref, rtol=1e-15)

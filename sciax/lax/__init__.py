@@ -225,6 +225,8 @@ from sciax._src.lax.control_flow import (
     scan_p as scan_p,
     map as map,
     associative_scan as associative_scan,
+    optimization_barrier as optimization_barrier,
+    optimization_barrier_p as optimization_barrier_p,
 )
 
 # --- collectives over named axes (vmap/pmap) ------------------------------------------

@@ -277,6 +277,9 @@ def fold_in(key: Any, data: Any) -> Any:
     return snp.stack([b0, b1])
 
 
+#: draws of at least this many words put their key behind an optimization barrier
+_BARRIER_SIZE = 64
+
 _UINT = {8: np.dtype(np.uint8), 16: np.dtype(np.uint16), 32: _U32,
          64: np.dtype(np.uint64)}
 
@@ -302,6 +305,10 @@ def random_bits(key: Any, bit_width: int = 32, shape: Sequence[int] = ()) -> Any
     shape = canonical_shape("random_bits", shape)
     if math.prod(shape) == 0:
         return snp.zeros(shape, _UINT[bit_width])
+    if math.prod(shape) >= _BARRIER_SIZE:
+        # a key computed in the same program (split, fold_in) stays one
+        # computation instead of being fused into every element's hash
+        key = lax.optimization_barrier(key)
     hi, lo = _counters(shape)
     b0, b1 = threefry_2x32(key[0], key[1], hi, lo)
     if bit_width == 64:

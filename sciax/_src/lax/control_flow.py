@@ -37,7 +37,8 @@ from sciax._src.tree_util import OutTree, flatten_fun, leaf_paths
 from sciax._src.util import safe_zip, split_list
 
 __all__ = ["cond", "switch", "while_loop", "fori_loop", "scan", "map",
-           "associative_scan", "cond_p", "while_p", "scan_p"]
+           "associative_scan", "cond_p", "while_p", "scan_p", "optimization_barrier",
+           "optimization_barrier_p"]
 
 
 # --- tracing helpers ---------------------------------------------------------------
@@ -1071,3 +1072,47 @@ def _interleave(a: Any, b: Any, axis: int) -> Any:
     pad_b[axis] = (1, n - 1 - (2 * b_av.shape[axis] - 1), 1)
     zero = ew.convert_element_type(0, a_av.dtype)
     return ew.add(shape_ops.pad(a, zero, pad_a), shape_ops.pad(b, zero, pad_b))
+
+
+# --- optimization_barrier ------------------------------------------------------------
+
+def optimization_barrier(operand: Any) -> Any:
+    """The identity on a pytree of arrays, which XLA may not compute through.
+
+    Every leaf is computed before any is used, and the compiler neither
+    fuses the computation of a leaf into its users nor moves work across
+    the barrier.  Use it to keep a small value that many elements of a large
+    computation read (a key split off inside a sampler, say) from being
+    recomputed inside the large computation's fused loop.  Derivatives and
+    batching treat it as the identity.
+
+    Examples
+    --------
+    >>> x, y = lax.optimization_barrier((snp.float32(1), snp.arange(3)))
+    >>> float(sciax.grad(lambda t: lax.optimization_barrier(t) ** 2)(3.0))
+    6.0
+    """
+    leaves, tree = registry.flatten(operand)
+    if not leaves:
+        return operand
+    return tree.unflatten(optimization_barrier_p.bind(*leaves))
+
+
+def _barrier_jvp(primals: Sequence[Any], tangents: Sequence[Any]
+                 ) -> tuple[list[Any], list[Any]]:
+    # the identity's derivative; the tangents need no barrier of their own
+    return optimization_barrier_p.bind(*primals), list(tangents)
+
+
+def _barrier_batch(vals: Sequence[Any], dims: Sequence[Any]) -> tuple[list[Any], list[Any]]:
+    return optimization_barrier_p.bind(*vals), list(dims)
+
+
+optimization_barrier_p = Primitive("optimization_barrier", multiple_results=True)
+optimization_barrier_p.def_abstract_eval(lambda *avals: list(avals))
+optimization_barrier_p.def_impl(lambda *args: list(args))
+lowering.register_lowering(
+    optimization_barrier_p,
+    lambda ctx, *operands: list(hlo.OptimizationBarrierOp(list(operands)).results))
+ad.primitive_jvps[optimization_barrier_p] = _barrier_jvp
+batching.primitive_batchers[optimization_barrier_p] = _barrier_batch
