@@ -50,6 +50,7 @@ Global optimization
    differential_evolution - Population search over a box (one batched
                             evaluation per generation)
    basinhopping - Random hops between local minima (Metropolis test)
+   dual_annealing - Generalised simulated annealing with local searches
 
 Legacy and functional interfaces, linear least squares
 ------------------------------------------------------
@@ -162,6 +163,7 @@ from sciax.optimize._slsqp import SLSQPSolver as SLSQPSolver  # noqa: E402
 from sciax.optimize._global import basinhopping as basinhopping  # noqa: E402
 from sciax.optimize._global import (  # noqa: E402
     differential_evolution as differential_evolution)
+from sciax.optimize._dual_annealing import dual_annealing as dual_annealing  # noqa
 # --- branch legacy (issue 16): functional front doors, nnls, lsq_linear -----------
 from sciax.optimize._legacy import NoConvergence as NoConvergence  # noqa: E402
 from sciax.optimize._legacy import anderson as anderson  # noqa: E402

@@ -1,4 +1,5 @@
-"""Global minimisation: ``differential_evolution`` and ``basinhopping``.
+"""Global minimisation: ``differential_evolution`` and ``basinhopping`` (and the
+result object and plumbing that ``dual_annealing`` shares).
 
 Both are one ``lax.while_loop`` over an explicit state, so they run under
 ``jit`` and ``vmap`` (each lane keeps its own population or walker, counters and
@@ -40,8 +41,18 @@ _MESSAGES = (
     "requested number of basinhopping iterations completed successfully",
     "success condition satisfied",
     "callback function requested stop early byreturning True",  # SciPy's text
+    # dual_annealing's (sciax.optimize._dual_annealing)
+    "Maximum number of iteration reached",
+    "Maximum number of function call reached during annealing",
+    "Maximum number of function call reached during local search",
+    "Maximum number of function call reached during dual annealing",
+    "Callback function requested to stop early by returning True",
+    "Stopping algorithm because function create NaN or (+/-) infinity values even "
+    "with trying new random parameters",
 )
-_DE_OK, _DE_MAXITER, _DE_CALLBACK, _BH_DONE, _BH_SUCCESS, _BH_CALLBACK = range(6)
+(_DE_OK, _DE_MAXITER, _DE_CALLBACK, _BH_DONE, _BH_SUCCESS, _BH_CALLBACK,
+ _DA_MAXITER, _DA_MAXFUN_ANNEAL, _DA_MAXFUN_LS, _DA_MAXFUN_DA, _DA_CALLBACK,
+ _DA_NONFINITE) = range(12)
 # SciPy's message when differential evolution's answer violates a constraint
 _INFEASIBLE = "The solution does not satisfy the constraints, MAXCV = {}"
 _RUNNING = -1
