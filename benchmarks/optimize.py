@@ -90,7 +90,8 @@ def main() -> None:
                          "wall time")
     ap.add_argument("--only", default="",
                     help="comma-separated case names to run (BFGS, L-BFGS-B, "
-                         "Newton-CG, trust-exact, vmap, lm); default all")
+                         "Newton-CG, trust-exact, dual_annealing, vmap, lm); "
+                         "default all")
     ap.add_argument("--cache", action="store_true",
                     help="keep sciax's persistent compilation cache on (first "
                          "calls then load earlier runs' programs from disk)")
@@ -201,6 +202,22 @@ def main() -> None:
                                       hess=so.rosen_hess, method="trust-exact"),
                   lambda: so.minimize(so.rosen, x0, jac=so.rosen_der,
                                       hess=so.rosen_hess, method="trust-exact")),
+    })
+
+    # dual annealing on 10-D Rastrigin (SciPy's docstring example), a new seed
+    # each call (the program is compiled once for the function)
+    def rast(x):
+        return 10.0 * x.shape[0] + snp.sum(x * x - 10.0 * snp.cos(2 * np.pi * x))
+
+    def rast_np(x):
+        return 10.0 * x.size + np.sum(x * x - 10.0 * np.cos(2 * np.pi * x))
+
+    box, seeds = [(-5.12, 5.12)] * 10, iter(range(1, 10 ** 6))
+    bench("dual_annealing", 10, {
+        "sciax": (lambda: _block(optimize.dual_annealing(lambda x: rast(x), box, seed=0)),
+                  lambda: _block(optimize.dual_annealing(rast, box, seed=next(seeds)))),
+        "scipy": (lambda: so.dual_annealing(rast_np, box, rng=0),
+                  lambda: so.dual_annealing(rast_np, box, rng=next(seeds))),
     })
 
     if only is not None and "vmap" not in only:
