@@ -42,6 +42,7 @@ Quadrature
 ----------
    quad - QUADPACK's QAGS/QAGI/QAGP with Wynn extrapolation, and weights
    quad_vec, nquad, dblquad, tplquad - vector-valued and multiple integrals
+   cubature - adaptive cubature over a box (product Gauss-Kronrod, Genz-Malik)
    tanhsinh, qmc_quad - double-exponential and quasi-Monte Carlo rules
    trapezoid, simpson, romb, cumulative_trapezoid, cumulative_simpson,
    newton_cotes, fixed_quad - sample and fixed rules
@@ -77,6 +78,9 @@ from sciax.integrate._implicit import AbstractImplicitSolver as AbstractImplicit
 from sciax.integrate._quadpack import IntegrationWarning as IntegrationWarning
 from sciax.integrate._quadpack import quad as quad
 from sciax.integrate._quad_vec import quad_vec as quad_vec
+from sciax.integrate._cubature import CubatureRegion as CubatureRegion
+from sciax.integrate._cubature import CubatureResult as CubatureResult
+from sciax.integrate._cubature import cubature as cubature
 from sciax.integrate._multi import dblquad as dblquad
 from sciax.integrate._multi import nquad as nquad
 from sciax.integrate._multi import tplquad as tplquad
