@@ -256,6 +256,7 @@ TESTED_ELSEWHERE: dict[str, tuple[tuple[str, ...], str]] = {
     "cond": (("test_control_flow.py",), "cond"),
     "while": (("test_control_flow.py",), "while_loop"),
     "scan": (("test_control_flow.py",), "scan"),
+    "optimization_barrier": (("test_control_flow.py",), "optimization_barrier"),
     **{n: (_COLLECTIVES, n) for n in ("psum", "pmax", "pmin", "all_gather", "ppermute",
                                        "axis_index")},
     **{n: (_LINALG, n) for n in ("cholesky", "triangular_solve", "lu",
