@@ -1,0 +1,691 @@
+"""Further ``scipy.special`` functions built on the existing families.
+
+Bessel derivatives (``jvp`` ... ``h2vp``) are SciPy's binomial sums of
+``J_{v-n+2k}`` (A&S 9.1.31, 9.6.29), evaluated with one stacked call of the
+Bessel kernel; Riccati-Bessel functions come from the spherical Bessel
+functions; Kelvin functions are ``I_0``/``K_0`` at ``x e^{i pi/4}`` by their
+power series (small ``x``), the trapezoidal rule on their integral
+representations (moderate ``x``) and Hankel's expansion (large ``x``);
+Bessel zeros are found host-side by a sign-change scan plus Newton steps
+with sciax's own ``J``/``Y`` kernel; the combinatorial numbers are exact
+integer arithmetic on the host.  The Gauss-rule aliases map SciPy's old
+names to the ``roots_*`` functions.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+import sciax
+import sciax.numpy as snp
+from sciax import lax
+from sciax.special import _bessel, _gamma, _orthogonal
+from sciax.special import _sfutil as U
+from sciax.special._convenience import expit
+
+__all__ = [
+    "kn", "jvp", "yvp", "ivp", "kvp", "h1vp", "h2vp",
+    "riccati_jn", "riccati_yn", "softplus",
+    "assoc_laguerre", "diric", "factorialk", "stirling2", "bernoulli", "euler",
+    "roots_sh_legendre", "roots_sh_chebyt", "roots_sh_chebyu",
+    "roots_sh_jacobi", "roots_chebyc", "roots_chebys",
+    "p_roots", "t_roots", "u_roots", "c_roots", "s_roots", "j_roots",
+    "l_roots", "la_roots", "h_roots", "he_roots", "cg_roots", "js_roots",
+    "ps_roots", "ts_roots", "us_roots",
+]
+
+
+# --------------------------------------------------------------------------
+# kn and the derivatives of Bessel functions
+# --------------------------------------------------------------------------
+
+def kn(n: Any, x: Any) -> Any:
+    """Modified Bessel function of the second kind of integer order.
+
+    sciax implementation of :func:`scipy.special.kn`: ``kv(n, x)`` with a
+    floating ``n`` truncated towards zero, as SciPy does.
+
+    Parameters
+    ----------
+    n : array_like
+        Order (truncated to an integer).
+    x : array_like
+        Real argument; ``kn(n, 0) = inf``, negative ``x`` gives NaN.
+
+    Returns
+    -------
+    Array
+
+    Notes
+    -----
+    Differences from SciPy: none known.  Transformations: jit, vmap and
+    grad in ``x`` (the order is an integer: its derivative is zero).
+
+    Examples
+    --------
+    >>> from sciax.special import kn
+    >>> print(np.round(kn(np.array([0, 1, 2]), 1.5), 6))
+    [0.213806 0.277388 0.583656]
+    """
+    n = snp.asarray(n)
+    if snp.issubdtype(n.dtype, snp.floating):
+        n = lax.stop_gradient(snp.trunc(n))
+    return _bessel.kv(n, x)
+
+
+def _check_order(name: str, n: Any) -> int:
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+        raise ValueError(f"{name}: n must be a non-negative Python integer "
+                         f"(the derivative order), got {n!r}")
+    return int(n)
+
+
+def _diff_sum(name, fn, v, z, n, phase):
+    """``2^-n sum_k C(n, k) phase^k fn(v - n + 2k, z)`` with the orders
+    stacked on a leading axis (one evaluation of the Bessel kernel)."""
+    n = _check_order(name, n)
+    v, z = snp.broadcast_arrays(snp.asarray(v), snp.asarray(z))
+    if n == 0:
+        return fn(v, z)
+    shifts = np.arange(n + 1, dtype=np.float64) * 2.0 - n
+    coef = np.array([math.comb(n, k) * phase**k for k in range(n + 1)]) / 2.0**n
+    # flattened, so that the kernel's compiled program depends only on the
+    # total size (a (2, 30) and a (3, 20) stack share one)
+    shape = (n + 1,) + v.shape
+    vv = (v[None] + snp.asarray(shifts).reshape((n + 1,) + (1,) * v.ndim)).reshape(-1)
+    zz = snp.broadcast_to(z[None], shape).reshape(-1)
+    vals = fn(vv.astype(snp.result_type(vv.dtype, 1.0)), zz).reshape(shape)
+    c = snp.asarray(coef).reshape((n + 1,) + (1,) * v.ndim)
+    return snp.sum(c.astype(vals.real.dtype) * vals, axis=0)
+
+
+_DIFF_DOC = """Derivative of order ``n`` of {what} with respect to ``z``.
+
+    sciax implementation of :func:`scipy.special.{name}`.
+
+    Parameters
+    ----------
+    v : array_like
+        Order (real).
+    z : array_like
+        Real argument (complex ``z`` is not supported: TypeError).
+    n : int, default 1
+        Order of the derivative (a non-negative Python integer).
+
+    Returns
+    -------
+    Array
+        {ret}
+
+    Notes
+    -----
+    {formula}  The ``n + 1`` orders are
+    evaluated in one stacked call of :func:`sciax.special.{base}`, so the
+    accuracy is that of the sum (cancellation as in SciPy, which uses the
+    same formula).  Transformations: jit, vmap, and grad in ``v`` and ``z``.
+
+    Examples
+    --------
+    >>> from sciax.special import {name}
+    >>> print(np.round({name}(1.0, 2.0), 6))
+    {ex1}
+    >>> print(np.round({name}(0.5, 3.0, n=2), 6))
+    {ex2}
+    """
+
+
+def jvp(v: Any, z: Any, n: int = 1) -> Any:
+    return _diff_sum("jvp", _bessel.jv, v, z, n, -1.0)
+
+
+def yvp(v: Any, z: Any, n: int = 1) -> Any:
+    return _diff_sum("yvp", _bessel.yv, v, z, n, -1.0)
+
+
+def ivp(v: Any, z: Any, n: int = 1) -> Any:
+    return _diff_sum("ivp", _bessel.iv, v, z, n, 1.0)
+
+
+def kvp(v: Any, z: Any, n: int = 1) -> Any:
+    s = _diff_sum("kvp", _bessel.kv, v, z, n, 1.0)
+    return -s if n % 2 else s
+
+
+def h1vp(v: Any, z: Any, n: int = 1) -> Any:
+    return _diff_sum("h1vp", _bessel.hankel1, v, z, n, -1.0)
+
+
+def h2vp(v: Any, z: Any, n: int = 1) -> Any:
+    return _diff_sum("h2vp", _bessel.hankel2, v, z, n, -1.0)
+
+
+_SUM = r"2^{-n} \sum_k \binom{n}{k}"
+for _f, _what, _formula, _base, _ex1, _ex2 in [
+    (jvp, ":math:`J_v(z)`", rf":math:`J_v^{{(n)}} = {_SUM} (-1)^k J_{{v-n+2k}}` (DLMF 10.6.7).",
+     "jv", "-0.064472", "0.092425"),
+    (yvp, ":math:`Y_v(z)`", rf":math:`Y_v^{{(n)}} = {_SUM} (-1)^k Y_{{v-n+2k}}` (DLMF 10.6.7).",
+     "yv", "0.563892", "-0.439714"),
+    (ivp, ":math:`I_v(z)`", rf":math:`I_v^{{(n)}} = {_SUM} I_{{v-n+2k}}` (DLMF 10.29.5).",
+     "iv", "1.484267", "3.453472"),
+    (kvp, ":math:`K_v(z)`",
+     rf":math:`K_v^{{(n)}} = (-1)^n {_SUM} K_{{v-n+2k}}` (DLMF 10.29.5).",
+     "kv", "-0.183827", "0.051037"),
+    (h1vp, r":math:`H^{(1)}_v(z)`",
+     rf":math:`H^{{(1)(n)}}_v = {_SUM} (-1)^k H^{{(1)}}_{{v-n+2k}}`.",
+     "hankel1", "(-0.064472+0.563892j)", "(0.092425-0.439714j)"),
+    (h2vp, r":math:`H^{(2)}_v(z)`",
+     rf":math:`H^{{(2)(n)}}_v = {_SUM} (-1)^k H^{{(2)}}_{{v-n+2k}}`.",
+     "hankel2", "(-0.064472-0.563892j)", "(0.092425+0.439714j)"),
+]:
+    _ret = "Complex." if _base.startswith("hankel") else "Real, broadcast over ``v`` and ``z``."
+    _f.__doc__ = _DIFF_DOC.format(what=_what, name=_f.__name__, ret=_ret, formula=_formula,
+                                  base=_base, ex1=_ex1, ex2=_ex2)
+del _f, _what, _formula, _base, _ex1, _ex2, _ret
+
+
+# --------------------------------------------------------------------------
+# Riccati-Bessel functions
+# --------------------------------------------------------------------------
+
+def _riccati(name, fn, n, x):
+    n = _check_order(name, n)
+    if snp.ndim(x) != 0:
+        raise ValueError(f"{name}: x must be a scalar, got shape {snp.shape(x)}")
+    (x,), out = U.promote_real(name, x)
+    k = snp.arange(max(n, 1) + 1, dtype=x.dtype)[: n + 1]
+    f = fn(k, x)
+    fp = fn(k, x, derivative=True)
+    return U.finish(out, x * f, f + x * fp)
+
+
+def riccati_jn(n: int, x: Any) -> tuple:
+    r"""Riccati-Bessel functions of the first kind and their derivatives.
+
+    sciax implementation of :func:`scipy.special.riccati_jn`:
+    :math:`S_k(x) = x j_k(x)` and :math:`S_k'(x)` for ``k = 0 .. n``.
+
+    Parameters
+    ----------
+    n : int
+        Highest order (a non-negative Python integer: the output length).
+    x : float
+        Scalar argument.
+
+    Returns
+    -------
+    jn, jnp : Array
+        Shape ``(n + 1,)`` each.
+
+    Notes
+    -----
+    Computed as ``x * spherical_jn(k, x)`` and ``spherical_jn(k, x) + x *
+    spherical_jn(k, x, True)``.  Transformations: jit and grad in ``x``;
+    ``x`` must be a scalar (as in SciPy), so vmap over ``x`` is the way to
+    batch.
+
+    Examples
+    --------
+    >>> from sciax.special import riccati_jn
+    >>> jn, jnp = riccati_jn(2, 1.5)
+    >>> print(np.round(jn, 6), np.round(jnp, 6))
+    [0.997495 0.594259 0.191024] [0.070737 0.601322 0.339561]
+    """
+    return _riccati("riccati_jn", _bessel.spherical_jn, n, x)
+
+
+def riccati_yn(n: int, x: Any) -> tuple:
+    r"""Riccati-Bessel functions of the second kind and their derivatives.
+
+    sciax implementation of :func:`scipy.special.riccati_yn`:
+    :math:`C_k(x) = x y_k(x)` and :math:`C_k'(x)` for ``k = 0 .. n``.
+    See :func:`riccati_jn`.
+
+    Examples
+    --------
+    >>> from sciax.special import riccati_yn
+    >>> yn, ynp = riccati_yn(2, 1.0)
+    >>> print(np.round(yn, 6), np.round(ynp, 6))
+    [-0.540302 -1.381773 -3.605018] [0.841471 0.841471 5.828262]
+    """
+    return _riccati("riccati_yn", _bessel.spherical_yn, n, x)
+
+
+# --------------------------------------------------------------------------
+# Elementary and combinatorial functions
+# --------------------------------------------------------------------------
+
+@sciax.custom_jvp
+def _softplus(x):
+    return snp.logaddexp(snp.zeros_like(x), x)
+
+
+@_softplus.defjvp
+def _softplus_jvp(primals, tangents):
+    (x,), (t,) = primals, tangents
+    return _softplus(x), expit(x) * t
+
+
+def softplus(x: Any, **kwargs: Any) -> Any:
+    """The softplus function, ``log(1 + exp(x))``.
+
+    sciax implementation of :func:`scipy.special.softplus`.
+
+    Parameters
+    ----------
+    x : array_like
+    **kwargs
+        SciPy passes them to ``np.logaddexp`` (``out``, ``where``, ...);
+        only ``dtype`` is accepted here (arrays are immutable).
+
+    Returns
+    -------
+    Array
+
+    Notes
+    -----
+    ``logaddexp(0, x)``, with derivative ``expit(x)`` (no overflow for large
+    ``|x|``).  Transformations: jit, vmap, grad.
+
+    Examples
+    --------
+    >>> from sciax.special import softplus
+    >>> print(np.round(softplus(np.array([-800.0, 0.0, 1.0, 40.0])), 6))
+    [ 0.        0.693147  1.313262 40.      ]
+    """
+    bad = set(kwargs) - {"dtype"}
+    if bad:
+        raise TypeError(f"softplus: unsupported keyword arguments {sorted(bad)}")
+    x = snp.asarray(x, dtype=kwargs.get("dtype"))
+    if not snp.issubdtype(x.dtype, snp.inexact):
+        x = x.astype(snp.result_type(x.dtype, 1.0))
+    return _softplus(x)
+
+
+def assoc_laguerre(x: Any, n: Any, k: Any = 0.0) -> Any:
+    r"""Generalized Laguerre polynomial :math:`L_n^{(k)}(x)`.
+
+    sciax implementation of :func:`scipy.special.assoc_laguerre` (SciPy's
+    argument order: ``x`` first); the same as ``eval_genlaguerre(n, k, x)``.
+
+    Examples
+    --------
+    >>> from sciax.special import assoc_laguerre
+    >>> print(np.round(assoc_laguerre(0.5, 2, 1.5), 6))
+    2.75
+    """
+    return _orthogonal.eval_genlaguerre(n, k, x)
+
+
+def diric(x: Any, n: Any) -> Any:
+    r"""Periodic sinc (Dirichlet) function, :math:`\sin(nx/2) / (n \sin(x/2))`.
+
+    sciax implementation of :func:`scipy.special.diric`.
+
+    Parameters
+    ----------
+    x : array_like
+    n : array_like
+        Positive integer degree; other values give NaN.
+
+    Returns
+    -------
+    Array
+
+    Notes
+    -----
+    Where ``|sin(x/2)|`` is below SciPy's threshold (1e-7 in double, 1e-3
+    in single precision) the limit ``(-1)^{(n - 1) round(x/2pi)}`` is
+    returned, as SciPy does.  Transformations: jit, vmap, grad in ``x``
+    (zero on the limit band).
+
+    Examples
+    --------
+    >>> from sciax.special import diric
+    >>> print(np.round(diric(np.array([0.0, 1.0, 2 * np.pi]), 4), 6))
+    [ 1.        0.47416  -1.      ]
+    """
+    (x, n), out = U.promote_real("diric", x, n)
+    minval = 1e-7 if snp.finfo(out).eps < 1e-15 else 1e-3
+    bad = (n <= 0) | (n != snp.floor(n))
+    h = 0.5 * x
+    d = snp.sin(h)
+    lim = snp.abs(d) < minval
+    ds = snp.where(lim, 1.0, d)
+    val = snp.sin(n * h) / (n * ds)
+    sign = snp.where(U.is_int(0.5 * (snp.round(h / math.pi) * (n - 1))), 1.0, -1.0)
+    val = snp.where(lim, sign, val)
+    return U.finish(out, snp.where(bad, snp.nan, val))
+
+
+def factorialk(n: Any, k: Any, exact: bool = False, extend: str = "zero") -> Any:
+    r"""Multifactorial of ``n`` of order ``k``, ``n(!!...!)``.
+
+    sciax implementation of :func:`scipy.special.factorialk`.
+
+    Parameters
+    ----------
+    n : array_like of int
+    k : int
+        Order (positive integer).
+    exact : bool, default False
+        Exact Python integers (concrete input only, not traceable).
+    extend : {'zero'}
+        Only ``'zero'`` (negative ``n`` give 0) is supported.
+
+    Returns
+    -------
+    Array or int
+
+    Notes
+    -----
+    ``exact=False`` uses SciPy's interpolation ``k^{(n-r)/k} Gamma(n/k + 1) /
+    Gamma(r/k + 1) max(r, 1)`` with ``r = n mod k``.
+
+    Examples
+    --------
+    >>> from sciax.special import factorialk
+    >>> print(np.round(factorialk(np.array([5, 7, 9]), 3), 6))
+    [ 10.  28. 162.]
+    >>> factorialk(9, 3, exact=True)
+    162
+    """
+    if extend != "zero":
+        raise NotImplementedError("factorialk: only extend='zero' is supported")
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+        raise ValueError(f"factorialk: k must be a positive integer, got {k!r}")
+    k = int(k)
+    if exact:
+        (v,) = _gamma._concrete_int("factorialk", n)
+        return _gamma._exact(lambda m: math.prod(range(m, 0, -k)) if m >= 0 else 0, v)
+    n = snp.asarray(n)
+    nf = n.astype(snp.result_type(n.dtype, 1.0))
+    neg = nf < 0
+    m = snp.where(neg, 0.0, nf)
+    r = snp.remainder(m, float(k))
+    val = (snp.power(float(k), (m - r) / k) * _gamma.gamma(m / k + 1.0)
+           / _gamma.gamma(r / k + 1.0) * snp.maximum(r, 1.0))
+    return snp.where(neg, 0.0, val)
+
+
+def _host_ints(name: str, *args: Any) -> list[np.ndarray]:
+    try:
+        vals = [np.asarray(a) for a in args]
+    except Exception as e:  # a tracer
+        raise TypeError(f"{name} needs concrete integer arguments (it counts "
+                        "with exact integers on the host)") from e
+    return vals
+
+
+def stirling2(N: Any, K: Any, *, exact: bool = False) -> Any:
+    r"""Stirling numbers of the second kind, :math:`{N \brace K}`.
+
+    sciax implementation of :func:`scipy.special.stirling2`.
+
+    Parameters
+    ----------
+    N, K : array_like of int
+        Broadcast together; negative values give 0.
+    exact : bool, default False
+        Return Python integers (an object array for arrays) instead of floats.
+
+    Returns
+    -------
+    Array or int
+
+    Notes
+    -----
+    Exact integer recurrence ``S(n, k) = k S(n-1, k) + S(n-1, k-1)`` on the
+    host, then one rounding to float64 (SciPy uses floating-point dynamic
+    programming for ``N <= 50`` and Temme's approximation, relative error up
+    to 5e-5, beyond).  Not traceable (concrete integers only); huge ``N``
+    overflow to ``inf``.
+
+    Examples
+    --------
+    >>> from sciax.special import stirling2
+    >>> stirling2(np.array([5, 6]), np.array([2, 3]))
+    Array([15., 90.], dtype=float64)
+    >>> stirling2(20, 5, exact=True)
+    749206090500
+    """
+    n, k = np.broadcast_arrays(*_host_ints("stirling2", N, K))
+    for a in (n, k):
+        if a.dtype.kind not in "iub":
+            raise TypeError(f"stirling2: N and K must be integers, got {a.dtype}")
+    table: dict[int, list[int]] = {}
+
+    def row(m: int) -> list[int]:
+        if m not in table:
+            r = [1]
+            for _ in range(m):
+                r = [0] + [j * r[j] + r[j - 1] for j in range(1, len(r))] + [1]
+            table[m] = r
+        return table[m]
+
+    def one(m: int, j: int) -> int:
+        if m < 0 or j < 0 or j > m:
+            return 0
+        return row(m)[j]
+
+    vals = np.vectorize(lambda a, b: one(int(a), int(b)), otypes=[object])(n, k)
+    if exact:
+        return int(vals[()]) if vals.ndim == 0 else _gamma._exact(lambda a: a, vals)
+    f = np.vectorize(lambda a: float(a) if a < 2**1024 else math.inf, otypes=[float])(vals)
+    return snp.asarray(f, dtype=np.float64)
+
+
+def _check_count(name: str, n: Any) -> int:
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
+        raise ValueError(f"{name}: n must be a non-negative Python integer, got {n!r}")
+    return int(n)
+
+
+def bernoulli(n: int) -> Any:
+    r"""Bernoulli numbers :math:`B_0, \dots, B_n` (with :math:`B_1 = -1/2`).
+
+    sciax implementation of :func:`scipy.special.bernoulli`.
+
+    Parameters
+    ----------
+    n : int
+        Highest index (Python integer: the output has ``n + 1`` entries).
+
+    Returns
+    -------
+    Array
+
+    Notes
+    -----
+    Exact rational arithmetic on the host (Akiyama-Tanigawa), rounded once.
+
+    Examples
+    --------
+    >>> from sciax.special import bernoulli
+    >>> print(np.round(bernoulli(4), 6))
+    [ 1.       -0.5       0.166667  0.       -0.033333]
+    """
+    m = _check_count("bernoulli", n)
+    out, a = [], [Fraction(0)] * (m + 1)
+    for i in range(m + 1):
+        a[i] = Fraction(1, i + 1)
+        for j in range(i, 0, -1):
+            a[j - 1] = j * (a[j - 1] - a[j])
+        out.append(a[0])
+    if m >= 1:
+        out[1] = -out[1]          # Akiyama-Tanigawa gives B_1 = +1/2
+    return snp.asarray(np.array([float(b) for b in out]))
+
+
+def euler(n: int) -> Any:
+    r"""Euler numbers :math:`E_0, \dots, E_n`.
+
+    sciax implementation of :func:`scipy.special.euler`.
+
+    Parameters
+    ----------
+    n : int
+        Highest index (Python integer: the output has ``n + 1`` entries).
+
+    Returns
+    -------
+    Array
+
+    Notes
+    -----
+    Exact integers on the host (``sum_k C(2m, 2k) E_{2k} = 0``), rounded once.
+
+    Examples
+    --------
+    >>> from sciax.special import euler
+    >>> print(euler(6))
+    [  1.   0.  -1.   0.   5.   0. -61.]
+    """
+    m = _check_count("euler", n)
+    e = [0] * (m + 1)
+    e[0] = 1
+    for i in range(2, m + 1, 2):
+        e[i] = -sum(math.comb(i, j) * e[j] for j in range(0, i, 2))
+    return snp.asarray(np.array([float(v) for v in e]))
+
+
+# --------------------------------------------------------------------------
+# Gauss rules: shifted and scaled variants, and SciPy's short aliases
+# --------------------------------------------------------------------------
+
+def _rule(x, w, m, mu):
+    return (x, w, m) if mu else (x, w)
+
+
+def roots_sh_legendre(n: int, mu: bool = False) -> tuple:
+    """Gauss-Legendre nodes and weights on ``[0, 1]`` (total weight 1).
+
+    sciax implementation of :func:`scipy.special.roots_sh_legendre`; the
+    rule of :func:`roots_legendre` mapped by ``x -> (x + 1)/2``.
+
+    Examples
+    --------
+    >>> from sciax.special import roots_sh_legendre
+    >>> x, w = roots_sh_legendre(2)
+    >>> print(np.round(x, 6), np.round(w, 6))
+    [0.211325 0.788675] [0.5 0.5]
+    """
+    x, w = _orthogonal.roots_legendre(n)
+    return _rule((x + 1.0) / 2.0, w / 2.0, 1.0, mu)
+
+
+def roots_sh_chebyt(n: int, mu: bool = False) -> tuple:
+    """Gauss nodes and weights for the shifted Chebyshev polynomials ``T*``.
+
+    sciax implementation of :func:`scipy.special.roots_sh_chebyt`: the
+    :func:`roots_chebyt` rule with nodes mapped to ``[0, 1]`` (SciPy keeps
+    the weights, total ``pi``).
+
+    Examples
+    --------
+    >>> from sciax.special import roots_sh_chebyt
+    >>> x, w = roots_sh_chebyt(2)
+    >>> print(np.round(x, 6), np.round(w, 6))
+    [0.146447 0.853553] [1.570796 1.570796]
+    """
+    xw = _orthogonal.roots_chebyt(n, mu)
+    return ((xw[0] + 1.0) / 2.0,) + tuple(xw[1:])
+
+
+def roots_sh_chebyu(n: int, mu: bool = False) -> tuple:
+    """Gauss nodes and weights for the shifted Chebyshev polynomials ``U*``.
+
+    sciax implementation of :func:`scipy.special.roots_sh_chebyu` (weight
+    ``sqrt(x - x^2)`` on ``[0, 1]``, total ``pi/8``).
+
+    Examples
+    --------
+    >>> from sciax.special import roots_sh_chebyu
+    >>> x, w = roots_sh_chebyu(2)
+    >>> print(np.round(x, 6), np.round(w, 6))
+    [0.25 0.75] [0.19635 0.19635]
+    """
+    x, w, m = _orthogonal.roots_chebyu(n, True)
+    m_us = math.pi / 8.0
+    return _rule((x + 1.0) / 2.0, w * (m_us / m), m_us, mu)
+
+
+def roots_sh_jacobi(n: int, p1: float, q1: float, mu: bool = False) -> tuple:
+    """Gauss nodes and weights for the shifted Jacobi polynomials.
+
+    sciax implementation of :func:`scipy.special.roots_sh_jacobi` (weight
+    ``(1 - x)^(p1 - q1) x^(q1 - 1)`` on ``[0, 1]``).
+
+    Raises
+    ------
+    ValueError
+        Unless ``p1 - q1 > -1`` and ``q1 > 0``.
+
+    Examples
+    --------
+    >>> from sciax.special import roots_sh_jacobi
+    >>> x, w = roots_sh_jacobi(2, 2.0, 1.0)
+    >>> print(np.round(x, 6), np.round(w, 6))
+    [0.155051 0.644949] [0.318041 0.181959]
+    """
+    if (p1 - q1) <= -1 or q1 <= 0:
+        raise ValueError("roots_sh_jacobi: (p - q) must be greater than -1, "
+                         "and q must be greater than 0.")
+    x, w, m = _orthogonal.roots_jacobi(n, p1 - q1, q1 - 1, True)
+    scale = 2.0**p1
+    return _rule((x + 1.0) / 2.0, w / scale, m / scale, mu)
+
+
+def roots_chebyc(n: int, mu: bool = False) -> tuple:
+    """Gauss nodes and weights for the Chebyshev polynomials ``C_n`` on ``[-2, 2]``.
+
+    sciax implementation of :func:`scipy.special.roots_chebyc`: the
+    :func:`roots_chebyt` rule scaled by 2.
+
+    Examples
+    --------
+    >>> from sciax.special import roots_chebyc
+    >>> x, w = roots_chebyc(2)
+    >>> print(np.round(x, 6), np.round(w, 6))
+    [-1.414214  1.414214] [3.141593 3.141593]
+    """
+    x, w, m = _orthogonal.roots_chebyt(n, True)
+    return _rule(2.0 * x, 2.0 * w, 2.0 * m, mu)
+
+
+def roots_chebys(n: int, mu: bool = False) -> tuple:
+    """Gauss nodes and weights for the Chebyshev polynomials ``S_n`` on ``[-2, 2]``.
+
+    sciax implementation of :func:`scipy.special.roots_chebys`: the
+    :func:`roots_chebyu` rule scaled by 2.
+
+    Examples
+    --------
+    >>> from sciax.special import roots_chebys
+    >>> x, w = roots_chebys(2)
+    >>> print(np.round(x, 6), np.round(w, 6))
+    [-1.  1.] [1.570796 1.570796]
+    """
+    x, w, m = _orthogonal.roots_chebyu(n, True)
+    return _rule(2.0 * x, 2.0 * w, 2.0 * m, mu)
+
+
+# SciPy's legacy short names (scipy.special keeps them as aliases).
+p_roots = _orthogonal.roots_legendre
+t_roots = _orthogonal.roots_chebyt
+u_roots = _orthogonal.roots_chebyu
+c_roots = roots_chebyc
+s_roots = roots_chebys
+j_roots = _orthogonal.roots_jacobi
+l_roots = _orthogonal.roots_laguerre
+la_roots = _orthogonal.roots_genlaguerre
+h_roots = _orthogonal.roots_hermite
+he_roots = _orthogonal.roots_hermitenorm
+cg_roots = _orthogonal.roots_gegenbauer
+js_roots = roots_sh_jacobi
+ps_roots = roots_sh_legendre
+ts_roots = roots_sh_chebyt
+us_roots = roots_sh_chebyu
