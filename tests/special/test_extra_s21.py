@@ -168,3 +168,58 @@ def test_roots(name, args):
         np.testing.assert_allclose(np.asarray(a[1]), b[1], rtol=1e-12)
         assert abs(float(a[2]) - b[2]) <= 1e-14 * abs(b[2])
         assert len(getattr(S, name)(n, *args)) == 2
+
+
+# Kelvin functions: SciPy (specfun KLVNA) is only good to ~5e-10 of the
+# envelope near x = 10, where it switches from its series to its asymptotic
+# form, so the references are mpmath's I_0, K_0 (and I_1, K_1) at x e^{i pi/4}
+# (on a few points: they cost 0.1 s each), and SciPy is checked loosely on a
+# dense grid.  Errors are relative to the envelope |I_0(x w)| (|K_0(x w)|,
+# ...): the real and imaginary parts have zeros.
+_XK = np.array([1e-8, 1e-3, 0.6, 1.99, 2.01, 4.3, 9.9, 10.1, 15.0, 19.9, 20.1,
+                27.5, 34.9, 35.1, 60.0, 300.0])
+_XS = np.concatenate([np.linspace(0.0, 30.0, 121), [-2.0, -25.0, np.inf, np.nan]])
+
+
+def _kelvin_refs(x):
+    mpmath.mp.dps = 20
+    w = mpmath.expjpi(0.25)
+    fs = [lambda t: mpmath.besseli(0, t * w), lambda t: mpmath.besselk(0, t * w),
+          lambda t: w * mpmath.besseli(1, t * w), lambda t: -w * mpmath.besselk(1, t * w)]
+    return [np.array([complex(f(mpmath.mpf(float(t)))) for t in x]) for f in fs]
+
+
+def test_kelvin_vs_mpmath_and_scipy():
+    refs = _kelvin_refs(_XK)
+    x = np.concatenate([_XK, _XS])
+    got = [np.asarray(a) for a in sciax.jit(S.kelvin)(x)]
+    sci = sc.kelvin(_XS)
+    m = _XK.size
+    for g, s, r in zip(got, sci, refs):
+        env = np.abs(r)
+        assert rel_err(g[:m].real, r.real, env).max() < 5e-14
+        assert rel_err(g[:m].imag, r.imag, env).max() < 5e-14
+        with np.errstate(all="ignore"):
+            env = np.abs(s)
+        # SciPy's own accuracy; x = 0, x < 0, inf and nan give SciPy's values
+        assert rel_err(g[m:], s, env).max() < 1e-9
+    # the real functions are the parts of kelvin's values
+    parts = sciax.jit(lambda t: (S.bei(t), S.kerp(t)))(x)
+    assert rel_err(parts[0], got[0].imag, np.abs(got[0])).max() < 5e-14
+    assert rel_err(parts[1], got[3].real, np.abs(got[3])).max() < 5e-14
+    for n in ["ber", "ker", "kei", "berp", "beip", "keip"]:
+        assert rel_err(getattr(S, n)(4.5), getattr(sc, n)(4.5)) < 1e-12, n
+    assert S.ber(np.float32(3.0)).dtype == np.float32
+
+
+def test_kelvin_derivatives():
+    """grad(ber) is berp, and the second derivative of kei satisfies
+    Kelvin's equation Ke'' = i Ke - Ke'/x, under jit and vmap."""
+    x = np.array([0.3, 1.9, 2.1, 7.0, 19.5, 20.5, 34.0, 36.0])
+
+    def f(t):
+        return (sciax.grad(S.ber)(t), sciax.grad(sciax.grad(S.kei))(t)) + S.kelvin(t)
+
+    dber, d2kei, _, ke, bep, kep = (np.asarray(a) for a in sciax.jit(sciax.vmap(f))(x))
+    assert rel_err(dber, bep.real, np.abs(bep)).max() < 1e-14
+    assert rel_err(d2kei, ke.real - kep.imag / x, np.abs(ke) + np.abs(kep) / x).max() < 1e-13
