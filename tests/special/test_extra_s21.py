@@ -223,3 +223,37 @@ def test_kelvin_derivatives():
     dber, d2kei, _, ke, bep, kep = (np.asarray(a) for a in sciax.jit(sciax.vmap(f))(x))
     assert rel_err(dber, bep.real, np.abs(bep)).max() < 1e-14
     assert rel_err(d2kei, ke.real - kep.imag / x, np.abs(ke) + np.abs(kep) / x).max() < 1e-13
+
+
+def test_bessel_zeros():
+    """All kinds and orders share one compiled kernel (padded sizes)."""
+    for n, nt in [(0, 6), (1, 3), (4, 10), (-2, 3), (40, 3)]:
+        for name in ["jn_zeros", "jnp_zeros", "yn_zeros", "ynp_zeros"]:
+            a, b = getattr(S, name)(n, nt), getattr(sc, name)(n, nt)
+            assert isinstance(a, np.ndarray) and a.shape == (nt,) and a.dtype == np.float64
+            assert rel_err(a, b).max() < 1e-14, (name, n)
+    mpmath.mp.dps = 20
+    for n, k in [(0, 6), (4, 10), (40, 2)]:
+        assert rel_err(S.jn_zeros(n, k)[-1], float(mpmath.besseljzero(n, k))) < 4e-16
+        assert rel_err(S.ynp_zeros(n, k)[-1], float(mpmath.besselyzero(n, k, 1))) < 4e-16
+    for a, b in zip(S.jnyn_zeros(2, 4), sc.jnyn_zeros(2, 4)):
+        assert rel_err(a, b).max() < 1e-14
+    # SciPy's y0/y1/y1p_zeros (specfun CYZO, complex Newton) are only good
+    # to ~1e-9: mpmath for the zeros, SciPy loosely
+    for name, n, d, val in [("y0_zeros", 0, 0, sc.y1), ("y1_zeros", 1, 0, sc.y0),
+                            ("y1p_zeros", 1, 1, sc.y1)]:
+        z, v = getattr(S, name)(5)
+        zs, vs = getattr(sc, name)(5)
+        assert z.dtype == v.dtype == zs.dtype == np.complex128
+        assert rel_err(z, zs).max() < 1e-8 and rel_err(v, vs).max() < 1e-8
+        assert rel_err(z[-1].real, float(mpmath.besselyzero(n, 5, d))) < 4e-16, name
+        ref = val(z.real) - (n == 1 and d == 0) * sc.y1(z.real) / z.real
+        assert rel_err(v.real, ref).max() < 1e-14, name
+        with pytest.raises(NotImplementedError):
+            getattr(S, name)(3, complex=True)
+    with pytest.raises(ValueError):
+        S.jn_zeros(1.5, 3)
+    with pytest.raises(ValueError):
+        S.jn_zeros(1, 0)
+    with pytest.raises(TypeError):
+        sciax.jit(lambda x: x * S.jn_zeros(1, 2))(1.0)
