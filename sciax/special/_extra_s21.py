@@ -906,36 +906,31 @@ def kelvin(x: Any) -> tuple:
 # zeros are more than 2 apart), sign changes bracket the zeros, three
 # bisections narrow each bracket to 1/16 and five Newton steps (the second
 # derivative from Bessel's equation) converge to a few ulp.  Every call of the
-# kernel is padded to a multiple of _ZERO_PAD points, so that all sizes and
-# kinds share one compiled program.
+# kernel (sciax's jitted J/Y kernel itself) is padded to a multiple of
+# _ZERO_PAD points, so that all sizes and kinds share one compiled program
+# (and with any other J/Y evaluation of that size).
 
 _ZERO_PAD = 256
 
 
-def _cyl_kernel(v, x, kind):
-    j, y, jp, yp = _bessel._jy_real(v, x)
-    q = 1.0 - (v / x) ** 2
-    f = snp.select([kind == 0, kind == 1, kind == 2], [j, y, jp], yp)
-    fp = snp.select([kind == 0, kind == 1, kind == 2],
-                    [jp, yp, -jp / x - q * j], -yp / x - q * y)
-    return f, fp
-
-
-_cyl_kernel = sciax.jit(_cyl_kernel)
-
-
 def _cyl_eval(n, x, kind):
+    """``(f, f')`` at ``x`` for ``f`` = J_n, Y_n, J_n', Y_n' (``kind`` 0..3),
+    from one call of the jitted J/Y kernel on a padded size."""
     size = -(-x.size // _ZERO_PAD) * _ZERO_PAD
     xp = np.full(size, max(float(n), 1.0))
     xp[: x.size] = x
-    f, fp = _cyl_kernel(np.full(size, float(n)), xp, np.full(size, kind, np.int32))
+    out = _bessel._jy_real(np.full(size, float(n)), xp)
     try:
-        return np.asarray(f)[: x.size], np.asarray(fp)[: x.size]
+        j, y, jp, yp = (np.asarray(a)[: x.size] for a in out)
     except TypeError as e:
         raise TypeError(
             "the Bessel-zero functions compute on the host and return NumPy "
             "arrays; call them outside jit/vmap/grad (their arguments are "
             "Python integers, so the zeros are constants)") from e
+    if kind < 2:
+        return (j, jp) if kind == 0 else (y, yp)
+    q = 1.0 - (n / x) ** 2          # Bessel's equation gives f''
+    return (jp, -jp / x - q * j) if kind == 2 else (yp, -yp / x - q * y)
 
 
 def _cyl_zeros(name, n, nt, kind):
