@@ -271,3 +271,47 @@ def test_bessel_zeros():
         S.jn_zeros(1, 0)
     with pytest.raises(TypeError):
         sciax.jit(lambda x: x * S.jn_zeros(1, 2))(1.0)
+
+
+def test_tklmbda():
+    """Against the quantile function in mpmath: the error in p implied by the
+    residual |Q(p) - x| / (p Q'(p)) (SciPy bisects to an absolute 1e-14 and
+    uses the logistic CDF for |lmbda| < 1e-4, so it is checked loosely)."""
+    lam = np.array([-2.0, -1.0, -0.2, 0.0, 1e-6, 1e-3, 0.14, 0.5, 1.0, 3.0])
+    x = np.array([-1e4, -30.0, -3.0, -0.9, -0.1, 0.0, 0.25, 0.7, 2.5, 40.0])
+    L, X = (a.ravel() for a in np.meshgrid(lam, x))
+
+    def f(xx, ll):
+        g = sciax.vmap(sciax.grad(S.tklmbda, argnums=(0, 1)))(xx[:10], ll[:10])
+        return S.tklmbda(xx, ll), g
+
+    p, (gx, gl) = sciax.jit(f)(X, L)
+    p = np.asarray(p)
+    mpmath.mp.dps = 40
+    for pi, xi, li in zip(p, X, L):
+        if li > 0 and abs(xi) >= 1 / li:
+            assert pi == (xi > 0)
+            continue
+        lm = mpmath.mpf(float(li))
+
+        def quantile(P):
+            return (mpmath.log(P) - mpmath.log1p(-P) if li == 0
+                    else (P**lm - (1 - P) ** lm) / lm)
+
+        if pi == 0 or pi == 1:      # the true p rounds to 0 (1)
+            assert (quantile(mpmath.mpf(2.0**-1074)) > xi if pi == 0
+                    else quantile(1 - mpmath.mpf(2.0**-54)) < xi), (xi, li)
+            continue
+        P = mpmath.mpf(float(pi))
+        dq = P ** (lm - 1) + (1 - P) ** (lm - 1)
+        # p = expit(u) inherits u's rounding: relative error ~ eps |log p|
+        tol = 4e-16 * max(4.0, abs(math.log(pi)))
+        assert abs(float((quantile(P) - xi) / (dq * P))) < tol, (xi, li)
+    ref = sc.tklmbda(X, L)
+    assert np.all(np.abs(p - ref) <= np.where(np.abs(L) < 1e-4, 1e-15 + np.abs(L), 1e-13))
+    h = 1e-5
+    fx = (sc.tklmbda(X[:10] + h, L[:10]) - sc.tklmbda(X[:10] - h, L[:10])) / (2 * h)
+    fl = (np.asarray(S.tklmbda(X[:10], L[:10] + h))
+          - np.asarray(S.tklmbda(X[:10], L[:10] - h))) / (2 * h)
+    assert np.max(np.abs(np.asarray(gx) - fx)) < 1e-8
+    assert np.max(np.abs(np.asarray(gl) - fl)) < 1e-8
