@@ -41,6 +41,8 @@ __all__ = [
     "ber", "bei", "ker", "kei", "berp", "beip", "kerp", "keip", "kelvin",
     "jn_zeros", "jnp_zeros", "yn_zeros", "ynp_zeros", "jnyn_zeros",
     "y0_zeros", "y1_zeros", "y1p_zeros", "tklmbda",
+    "ber_zeros", "bei_zeros", "ker_zeros", "kei_zeros", "berp_zeros",
+    "beip_zeros", "kerp_zeros", "keip_zeros", "kelvin_zeros",
 ]
 
 
@@ -943,11 +945,17 @@ def _cyl_zeros(name, n, nt, kind):
     if nt <= 0:
         raise ValueError(f"{name}: nt must be positive, got {nt}")
     n = abs(int(n))
-    start = max(0.5 * n, 0.05)
-    stop = (nt + 0.5 * n + 1.0) * math.pi + 2.0
+    return _scan_zeros(lambda x: _cyl_eval(n, x, kind), max(0.5 * n, 0.05),
+                       (nt + 0.5 * n + 1.0) * math.pi + 2.0, nt)
+
+
+def _scan_zeros(fn, start, stop, nt):
+    """The first ``nt`` zeros above ``start`` of ``fn(x) -> (f, f')``, whose
+    zeros are more than 1/2 apart; the scan is extended past ``stop`` as
+    needed."""
     while True:
         g = np.arange(start, stop, 0.5)
-        f = _cyl_eval(n, g, kind)[0]
+        f = fn(g)[0]
         idx = np.nonzero(np.sign(f[:-1]) * np.sign(f[1:]) < 0)[0]
         if idx.size >= nt:
             break
@@ -956,13 +964,13 @@ def _cyl_zeros(name, n, nt, kind):
     a, b, fa = g[idx], g[idx + 1], f[idx]
     for _ in range(3):
         m = 0.5 * (a + b)
-        fm = _cyl_eval(n, m, kind)[0]
+        fm = fn(m)[0]
         left = np.sign(fm) == np.sign(fa)
         a, fa = np.where(left, m, a), np.where(left, fm, fa)
         b = np.where(left, b, m)
     x = 0.5 * (a + b)
     for _ in range(5):
-        fx, fpx = _cyl_eval(n, x, kind)
+        fx, fpx = fn(x)
         x = x - fx / fpx
     return x
 
@@ -1252,3 +1260,107 @@ def tklmbda(x: Any, lmbda: Any) -> Any:
     p = _tklmbda(x, lam)
     p = snp.where(snp.isnan(x) | snp.isnan(lam), snp.nan, p)
     return U.finish(out, p)
+
+
+# --- zeros of the Kelvin functions (host-side, as the Bessel zeros) ---------
+
+def _kelvin_pair(x):
+    return _kelvin_all(x, False) + _kelvin_all(x, True)
+
+
+_kelvin_pair = sciax.jit(_kelvin_pair)
+
+
+def _kelvin_eval(which, x):
+    """``(f, f')`` for the Kelvin function ``which`` (0..7: ber, bei, ker,
+    kei, berp, beip, kerp, keip); second derivatives from Kelvin's equation
+    ``F'' = i F - F'/x``."""
+    size = -(-x.size // _ZERO_PAD) * _ZERO_PAD
+    xp = np.full(size, 1.0)
+    xp[: x.size] = x
+    try:
+        be, ke, bep, kep = (np.asarray(a)[: x.size] for a in _kelvin_pair(xp))
+    except TypeError as e:
+        raise TypeError("the Kelvin-zero functions compute on the host and return "
+                        "NumPy arrays; call them outside jit/vmap/grad") from e
+    f, fp = [(be, bep), (ke, kep)][(which // 2) % 2]
+    if which >= 4:
+        f, fp = fp, 1j * f - fp / x
+    return (f.imag, fp.imag) if which % 2 else (f.real, fp.real)
+
+
+def _kelvin_zeros(name, nt, which):
+    if isinstance(nt, bool) or not isinstance(nt, (int, np.integer)) or nt <= 0:
+        raise ValueError(f"{name}: nt must be a positive Python integer, got {nt!r}")
+    # zeros are about pi sqrt(2) = 4.44 apart, the first above 1.7
+    return _scan_zeros(lambda x: _kelvin_eval(which, x), 0.05, 4.45 * (nt + 1) + 3.0,
+                       int(nt))
+
+
+_KZ_DOC = """First ``nt`` positive zeros of the Kelvin function {f}.
+
+    sciax implementation of :func:`scipy.special.{name}`.
+
+    Parameters
+    ----------
+    nt : int
+        Number of zeros (a positive Python integer).
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(nt,)``, float64.
+
+    Notes
+    -----
+    Host-side, as :func:`jn_zeros`: a sign-change scan of sciax's own
+    Kelvin functions (see :func:`ber`), bisection and Newton steps (second
+    derivatives from Kelvin's equation); the result is a NumPy array, as in
+    SciPy.  Not traceable (TypeError under jit).
+
+    Examples
+    --------
+    >>> from sciax.special import {name}
+    >>> print(np.round({name}(3), 6))
+    {ex}
+    """
+
+
+def _kelvin_zero_fn(name, which, f, ex):
+    def fn(nt: int) -> np.ndarray:
+        return _kelvin_zeros(name, nt, which)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__module__ = __name__
+    fn.__doc__ = _KZ_DOC.format(f=f, name=name, ex=ex)
+    return fn
+
+
+ber_zeros = _kelvin_zero_fn("ber_zeros", 0, "ber", "[ 2.848918  7.238829 11.673964]")
+bei_zeros = _kelvin_zero_fn("bei_zeros", 1, "bei", "[ 5.026224  9.455406 13.893488]")
+ker_zeros = _kelvin_zero_fn("ker_zeros", 2, "ker", "[ 1.718543  6.127279 10.562943]")
+kei_zeros = _kelvin_zero_fn("kei_zeros", 3, "kei", "[ 3.914668  8.344225 12.782557]")
+berp_zeros = _kelvin_zero_fn("berp_zeros", 4, "ber'", "[ 6.038711 10.513643 14.968445]")
+beip_zeros = _kelvin_zero_fn("beip_zeros", 5, "bei'", "[ 3.772673  8.280988 12.742148]")
+kerp_zeros = _kelvin_zero_fn("kerp_zeros", 6, "ker'", "[ 2.66584   7.172122 11.632186]")
+keip_zeros = _kelvin_zero_fn("keip_zeros", 7, "kei'", "[ 4.931812  9.404055 13.858269]")
+
+
+def kelvin_zeros(nt: int) -> tuple:
+    """First ``nt`` zeros of all eight Kelvin functions.
+
+    sciax implementation of :func:`scipy.special.kelvin_zeros`.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        Zeros of ber, bei, ker, kei, ber', bei', ker', kei' (see
+        :func:`ber_zeros`).
+
+    Examples
+    --------
+    >>> from sciax.special import kelvin_zeros
+    >>> print(np.round(kelvin_zeros(2)[2], 6))
+    [1.718543 6.127279]
+    """
+    return tuple(_kelvin_zeros("kelvin_zeros", nt, k) for k in range(8))

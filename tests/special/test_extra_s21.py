@@ -315,3 +315,27 @@ def test_tklmbda():
           - np.asarray(S.tklmbda(X[:10], L[:10] - h))) / (2 * h)
     assert np.max(np.abs(np.asarray(gx) - fx)) < 1e-8
     assert np.max(np.abs(np.asarray(gl) - fl)) < 1e-8
+
+
+# Compiles the Kelvin kernel again (padded host-side driver): slow tier.
+@pytest.mark.slow
+def test_kelvin_zeros():
+    """SciPy's Kelvin zeros inherit its 5e-10 Kelvin functions near x = 10
+    (up to 4e-11 off): mpmath at those points, SciPy loosely."""
+    names = ["ber_zeros", "bei_zeros", "ker_zeros", "kei_zeros", "berp_zeros",
+             "beip_zeros", "kerp_zeros", "keip_zeros"]
+    allz = S.kelvin_zeros(12)
+    for name, z in zip(names, allz):
+        a, b = getattr(S, name)(12), getattr(sc, name)(12)
+        assert isinstance(a, np.ndarray) and a.shape == (12,)
+        assert np.array_equal(a, z)
+        assert rel_err(a, b).max() < 1e-10, name
+    mpmath.mp.dps = 30
+    w = mpmath.expjpi(0.25)
+    for name, k, f in [("ker_zeros", 2, lambda t: mpmath.re(mpmath.besselk(0, t * w))),
+                       ("keip_zeros", 1, lambda t: mpmath.im(-w * mpmath.besselk(1, t * w))),
+                       ("berp_zeros", 1, lambda t: mpmath.re(w * mpmath.besseli(1, t * w)))]:
+        z = allz[names.index(name)][k]
+        assert rel_err(z, float(mpmath.findroot(f, mpmath.mpf(z)))) < 4e-16, name
+    with pytest.raises(ValueError):
+        S.ber_zeros(0)
