@@ -339,3 +339,41 @@ def test_kelvin_zeros():
         assert rel_err(z, float(mpmath.findroot(f, mpmath.mpf(z)))) < 4e-16, name
     with pytest.raises(ValueError):
         S.ber_zeros(0)
+
+
+_WA, _WB, _WX = (t.ravel() for t in np.meshgrid([0.0, 0.1, 0.5, 1.0, 2.0, 5.0],
+                                                [0.0, 0.5, 1.0, 3.0],
+                                                [0.0, 0.01, 1.0, 5.0, 30.0, 200.0]))
+
+
+def test_wright_bessel():
+    """Against SciPy (which is 3e-12 off at a = 1, b = 0, x = 200: checked
+    there with mpmath's sqrt(x) I_1(2 sqrt x))."""
+    a, b, x = _WA, _WB, _WX
+    w, lw = sciax.jit(lambda *t: (S.wright_bessel(*t), S.log_wright_bessel(*t)))(a, b, x)
+    ref, lref = sc.wright_bessel(a, b, x), sc.log_wright_bessel(a, b, x)
+    weak = (a == 1) & (b == 0) & (x == 200)
+    assert rel_err(w, ref)[~weak].max() < 1e-13
+    assert rel_err(lw, lref)[~weak].max() < 1e-13
+    r = float(mpmath.sqrt(200) * mpmath.besseli(1, 2 * mpmath.sqrt(200)))
+    assert rel_err(w[weak], r).max() < 1e-14
+    assert rel_err(lw[weak], math.log(r)).max() < 1e-15
+    assert np.all(np.isnan(S.wright_bessel(np.array([-1.0, 1.0, 1.0]), 1.0,
+                                           np.array([1.0, -1.0, np.nan]))))
+
+
+@pytest.mark.slow
+def test_wright_bessel_derivatives():
+    """d/dx is Phi(a, a + b; x); d/da, d/db against central differences."""
+    pa, pb, px = np.array([0.3, 1.0, 2.5]), np.array([0.7, 2.0, 0.4]), np.array([0.5, 4.0, 20.0])
+
+    def f(pa, pb, px):
+        g = sciax.vmap(sciax.grad(S.wright_bessel, argnums=(0, 1, 2)))(pa, pb, px)
+        return g, S.wright_bessel(pa, pa + pb, px)
+
+    (ga, gb, gx), dref = sciax.jit(f)(pa, pb, px)
+    assert rel_err(gx, dref).max() < 1e-14
+    h = 1e-5
+    fa = (sc.wright_bessel(pa + h, pb, px) - sc.wright_bessel(pa - h, pb, px)) / (2 * h)
+    fb = (sc.wright_bessel(pa, pb + h, px) - sc.wright_bessel(pa, pb - h, px)) / (2 * h)
+    assert rel_err(ga, fa).max() < 1e-8 and rel_err(gb, fb).max() < 1e-8
