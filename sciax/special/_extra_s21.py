@@ -1,14 +1,17 @@
-"""Further ``scipy.special`` functions built on the existing families.
+"""Further ``scipy.special`` functions, mostly built on the existing families.
 
 Bessel derivatives (``jvp`` ... ``h2vp``) are SciPy's binomial sums of
-``J_{v-n+2k}`` (A&S 9.1.31, 9.6.29), evaluated with one stacked call of the
+``J_{v-n+2k}`` (DLMF 10.6.7, 10.29.5), evaluated with one stacked call of the
 Bessel kernel; Riccati-Bessel functions come from the spherical Bessel
 functions; Kelvin functions are ``I_0``/``K_0`` at ``x e^{i pi/4}`` by their
 power series (small ``x``), the trapezoidal rule on their integral
 representations (moderate ``x``) and Hankel's expansion (large ``x``);
-Bessel zeros are found host-side by a sign-change scan plus Newton steps
-with sciax's own ``J``/``Y`` kernel; the combinatorial numbers are exact
-integer arithmetic on the host.  The Gauss-rule aliases map SciPy's old
+Bessel and Kelvin zeros are found host-side by a sign-change scan,
+bisection and Newton steps with sciax's own kernels (NumPy results, as in
+SciPy); ``tklmbda`` solves the Tukey-lambda quantile equation by safeguarded
+Newton steps with an implicit-function derivative; ``wright_bessel`` sums
+its positive series in log space; the combinatorial numbers are exact
+integer arithmetic on the host.  The Gauss-rule aliases map SciPy's legacy
 names to the ``roots_*`` functions.
 """
 
@@ -96,9 +99,9 @@ def _diff_sum(name, fn, v, z, n, phase):
     """``2^-n sum_k C(n, k) phase^k fn(v - n + 2k, z)`` with the orders
     stacked on a leading axis (one evaluation of the Bessel kernel)."""
     n = _check_order(name, n)
-    v, z = snp.broadcast_arrays(snp.asarray(v), snp.asarray(z))
+    (v, z), out = U.promote_real(name, v, z)
     if n == 0:
-        return fn(v, z)
+        return U.finish(out, fn(v, z))
     shifts = np.arange(n + 1, dtype=np.float64) * 2.0 - n
     coef = np.array([math.comb(n, k) * phase**k for k in range(n + 1)]) / 2.0**n
     # flattened, so that the kernel's compiled program depends only on the
@@ -106,9 +109,9 @@ def _diff_sum(name, fn, v, z, n, phase):
     shape = (n + 1,) + v.shape
     vv = (v[None] + snp.asarray(shifts).reshape((n + 1,) + (1,) * v.ndim)).reshape(-1)
     zz = snp.broadcast_to(z[None], shape).reshape(-1)
-    vals = fn(vv.astype(snp.result_type(vv.dtype, 1.0)), zz).reshape(shape)
+    vals = fn(vv.astype(v.dtype), zz).reshape(shape)
     c = snp.asarray(coef).reshape((n + 1,) + (1,) * v.ndim)
-    return snp.sum(c.astype(vals.real.dtype) * vals, axis=0)
+    return U.finish(out, snp.sum(c.astype(vals.real.dtype) * vals, axis=0))
 
 
 _DIFF_DOC = """Derivative of order ``n`` of {what} with respect to ``z``.
@@ -173,11 +176,14 @@ def h2vp(v: Any, z: Any, n: int = 1) -> Any:
 
 _SUM = r"2^{-n} \sum_k \binom{n}{k}"
 for _f, _what, _formula, _base, _ex1, _ex2 in [
-    (jvp, ":math:`J_v(z)`", rf":math:`J_v^{{(n)}} = {_SUM} (-1)^k J_{{v-n+2k}}` (DLMF 10.6.7).",
+    (jvp, ":math:`J_v(z)`",
+     rf":math:`J_v^{{(n)}} = {_SUM} (-1)^k J_{{v-n+2k}}` (DLMF 10.6.7).",
      "jv", "-0.064472", "0.092425"),
-    (yvp, ":math:`Y_v(z)`", rf":math:`Y_v^{{(n)}} = {_SUM} (-1)^k Y_{{v-n+2k}}` (DLMF 10.6.7).",
+    (yvp, ":math:`Y_v(z)`",
+     rf":math:`Y_v^{{(n)}} = {_SUM} (-1)^k Y_{{v-n+2k}}` (DLMF 10.6.7).",
      "yv", "0.563892", "-0.439714"),
-    (ivp, ":math:`I_v(z)`", rf":math:`I_v^{{(n)}} = {_SUM} I_{{v-n+2k}}` (DLMF 10.29.5).",
+    (ivp, ":math:`I_v(z)`",
+     rf":math:`I_v^{{(n)}} = {_SUM} I_{{v-n+2k}}` (DLMF 10.29.5).",
      "iv", "1.484267", "3.453472"),
     (kvp, ":math:`K_v(z)`",
      rf":math:`K_v^{{(n)}} = (-1)^n {_SUM} K_{{v-n+2k}}` (DLMF 10.29.5).",
@@ -189,9 +195,10 @@ for _f, _what, _formula, _base, _ex1, _ex2 in [
      rf":math:`H^{{(2)(n)}}_v = {_SUM} (-1)^k H^{{(2)}}_{{v-n+2k}}`.",
      "hankel2", "(-0.064472-0.563892j)", "(0.092425+0.439714j)"),
 ]:
-    _ret = "Complex." if _base.startswith("hankel") else "Real, broadcast over ``v`` and ``z``."
-    _f.__doc__ = _DIFF_DOC.format(what=_what, name=_f.__name__, ret=_ret, formula=_formula,
-                                  base=_base, ex1=_ex1, ex2=_ex2)
+    _ret = ("Complex." if _base.startswith("hankel")
+            else "Real, broadcast over ``v`` and ``z``.")
+    _f.__doc__ = _DIFF_DOC.format(what=_what, name=_f.__name__, ret=_ret,
+                                  formula=_formula, base=_base, ex1=_ex1, ex2=_ex2)
 del _f, _what, _formula, _base, _ex1, _ex2, _ret
 
 
@@ -203,7 +210,8 @@ def _riccati(name, fn, n, x):
     n = _check_order(name, n)
     if snp.ndim(x) != 0:
         raise ValueError(f"{name}: x must be a scalar, got shape {snp.shape(x)}")
-    (x,), out = U.promote_real(name, x)
+    (x,), _ = U.promote_real(name, x)
+    out = snp.result_type(x.dtype, snp.float64)    # SciPy: always double
     k = snp.arange(max(n, 1) + 1, dtype=x.dtype)[: n + 1]
     f = fn(k, x)
     fp = fn(k, x, derivative=True)
@@ -482,7 +490,8 @@ def stirling2(N: Any, K: Any, *, exact: bool = False) -> Any:
     vals = np.vectorize(lambda a, b: one(int(a), int(b)), otypes=[object])(n, k)
     if exact:
         return int(vals[()]) if vals.ndim == 0 else _gamma._exact(lambda a: a, vals)
-    f = np.vectorize(lambda a: float(a) if a < 2**1024 else math.inf, otypes=[float])(vals)
+    f = np.vectorize(lambda a: float(a) if a < 2**1024 else math.inf,
+                     otypes=[float])(vals)
     return snp.asarray(f, dtype=np.float64)
 
 
@@ -778,7 +787,8 @@ def _kelvin_core(x):
     ser = x < _KEL_SERIES_X
     ia, ka = x >= _I_ASY_X, x >= _K_ASY_X
     i_s, k_s = _kelvin_series(snp.where(ser, x, 1.0), cdt)
-    i_q, k_q = _kelvin_quad(snp.where(ser | ia, 3.0, x), snp.where(ser | ka, 3.0, x), cdt)
+    i_q, k_q = _kelvin_quad(snp.where(ser | ia, 3.0, x), snp.where(ser | ka, 3.0, x),
+                            cdt)
     i_a, k_a = _kelvin_asy(snp.where(ia, x, _I_ASY_X), snp.where(ka, x, _K_ASY_X), cdt)
     i0 = snp.where(ser, i_s, snp.where(ia, i_a, i_q))
     k0 = snp.where(ser, k_s, snp.where(ka, k_a, k_q))
@@ -818,6 +828,9 @@ def _kelvin_part(name, deriv, which, imag, doc, example):
 
     f.__name__ = f.__qualname__ = name
     f.__module__ = __name__
+    part = "imaginary" if imag else "real"
+    of = "the derivative of " if deriv else ""
+    fn = "K_0" if which else "I_0"
     f.__doc__ = f"""{doc}
 
     sciax implementation of :func:`scipy.special.{name}`.
@@ -833,11 +846,10 @@ def _kelvin_part(name, deriv, which, imag, doc, example):
 
     Notes
     -----
-    The {"real" if not imag else "imaginary"} part of {"the derivative of " if deriv else ""}\
-:math:`{"I_0" if not which else "K_0"}(x e^{{i\\pi/4}})`: power series for
+    The {part} part of {of}:math:`{fn}(x e^{{i\\pi/4}})`: power series for
     ``x < 2``, the trapezoidal rule on an integral representation for
-    moderate ``x`` and Hankel's expansion for large ``x``; within 1e-14 of
-    the envelope :math:`|{"I_0" if not which else "K_0"}(x e^{{i\\pi/4}})|` (mpmath).
+    moderate ``x`` and Hankel's expansion for large ``x``; within 3e-14 of
+    the envelope :math:`|{fn}(x e^{{i\\pi/4}})|` (mpmath).
     Relative to the function itself the error grows without bound near its
     zeros, as for any oscillating function.  Transformations: jit, vmap,
     grad (any order).
