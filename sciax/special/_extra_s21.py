@@ -215,7 +215,14 @@ def _riccati(name, fn, n, x):
     k = snp.arange(max(n, 1) + 1, dtype=x.dtype)[: n + 1]
     f = fn(k, x)
     fp = fn(k, x, derivative=True)
-    return U.finish(out, x * f, f + x * fp)
+    val, der = x * f, f + x * fp
+    if fn is _bessel.spherical_yn:
+        # x = 0: C_0 = -cos 0, C_0' = sin 0; for k >= 1 the limits are
+        # -inf and +inf, which SciPy (specfun RCTY) returns as -+1e300
+        zero = x == 0
+        val = snp.where(zero, snp.where(k == 0, -1.0, -1e300), val)
+        der = snp.where(zero, snp.where(k == 0, 0.0, 1e300), der)
+    return U.finish(out, val, der)
 
 
 def riccati_jn(n: int, x: Any) -> tuple:
@@ -258,7 +265,8 @@ def riccati_yn(n: int, x: Any) -> tuple:
 
     sciax implementation of :func:`scipy.special.riccati_yn`:
     :math:`C_k(x) = x y_k(x)` and :math:`C_k'(x)` for ``k = 0 .. n``.
-    See :func:`riccati_jn`.
+    See :func:`riccati_jn`.  At ``x = 0`` the infinite limits for
+    ``k >= 1`` are returned as SciPy returns them, ``-1e300`` and ``1e300``.
 
     Examples
     --------

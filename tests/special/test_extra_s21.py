@@ -115,6 +115,8 @@ def test_riccati():
 def test_riccati_edges_and_grad():
     a, b = S.riccati_jn(0, 0.0)
     assert a.shape == (1,) and float(a[0]) == 0.0 and float(b[0]) == 1.0
+    for p, q in zip(S.riccati_yn(3, 0.0), sc.riccati_yn(3, 0.0)):
+        np.testing.assert_array_equal(p, q)
     for x in [0.3, 6.0]:
         g = sciax.grad(lambda t: S.riccati_jn(4, t)[0][3] + S.riccati_yn(4, t)[0][2])(x)
         ref = sc.riccati_jn(4, x)[1][3] + sc.riccati_yn(4, x)[1][2]
