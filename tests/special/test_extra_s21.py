@@ -403,3 +403,34 @@ def test_wright_bessel_derivatives():
     fa = (sc.wright_bessel(pa + h, pb, px) - sc.wright_bessel(pa - h, pb, px)) / (2 * h)
     fb = (sc.wright_bessel(pa, pb + h, px) - sc.wright_bessel(pa, pb - h, px)) / (2 * h)
     assert rel_err(ga, fa).max() < 1e-8 and rel_err(gb, fb).max() < 1e-8
+
+
+# Compiles the Struve kernel with the J/Y one: slow tier (the doctest runs a
+# value in the default tier).
+@pytest.mark.slow
+def test_itj0y0():
+    """Against mpmath quadrature relative to the envelope sqrt(2/(pi x))
+    (SciPy is 2e-12 off near x = 30: checked loosely), edges as SciPy,
+    derivatives J_0, Y_0 under vmap."""
+    x = np.array([1e-6, 0.5, 3.0, 10.0, 30.0, 100.0])
+    mpmath.mp.dps = 20
+
+    def integral(f, v):
+        return float(mpmath.quad(f, mpmath.linspace(0, v, 2 + int(v) // 3)))
+
+    mj = [integral(lambda t: mpmath.besselj(0, t), v) for v in x]
+    my = [integral(lambda t: mpmath.bessely(0, t), v) for v in x]
+    edges = np.array([-1.0, 0.0, 1e-300, np.inf, np.nan])
+
+    def f(t, e):
+        g = sciax.vmap(sciax.grad(lambda s: S.itj0y0(s)[0] + 2.0 * S.itj0y0(s)[1]))(t)
+        return S.itj0y0(t), S.itj0y0(e), g
+
+    (ij, iy), (ej, ey), g = sciax.jit(f)(x, edges)
+    env = np.sqrt(2 / (np.pi * x))
+    assert rel_err(ij, mj, env).max() < 2e-14 and rel_err(iy, my, env).max() < 2e-14
+    assert rel_err(ij, sc.itj0y0(x)[0], env).max() < 1e-11
+    assert rel_err(iy, sc.itj0y0(x)[1], env).max() < 1e-11
+    for p, q in zip((ej, ey), sc.itj0y0(edges)):
+        np.testing.assert_allclose(p, q, rtol=1e-14)
+    assert rel_err(g, sc.j0(x) + 2 * sc.y0(x), env).max() < 1e-14
