@@ -34,6 +34,7 @@ from sciax.special._convenience import *  # noqa: F401,F403
 from sciax.special._cdflib import *  # noqa: F401,F403
 from sciax.special._orthogonal import *  # noqa: F401,F403
 from sciax.special._hyper import *  # noqa: F401,F403
+from sciax.special._extra_s21 import *  # noqa: F401,F403
 
 # Every public function runs an eager call as one cached compiled program per
 # signature (as sciax.numpy and sciax.linalg do) and is traced inline under a
