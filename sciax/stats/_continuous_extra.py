@@ -679,6 +679,34 @@ def _ncx2_tail(up):
     return f
 
 
+def _ncx2_guess(u, v, df, nc):
+    """A starting point for ncx2's quantile solver: Sankaran's normal
+    approximation of ``(X / (df + nc))^h`` (Johnson, Kotz and Balakrishnan,
+    29.8), and in the lower tail (or where it fails) the ``x`` with ``e^-lam
+    (x/2)^a e^(-x/2) / Gamma(a + 1) = u`` (``a = df/2``), the mixture's first
+    term's leading behaviour."""
+    s1, s2, s3 = df + nc, df + 2.0 * nc, df + 3.0 * nc
+    h = 1.0 - 2.0 / 3.0 * s1 * s3 / (s2 * s2)
+    p = s2 / (s1 * s1)
+    m = (h - 1.0) * (1.0 - 3.0 * h)
+    mu = 1.0 + h * p * (h - 1.0 - 0.5 * (2.0 - h) * m * p)
+    sd = h * snp.sqrt(2.0 * p) * (1.0 + 0.5 * m * p)
+    upper = ~(u <= 0.5)
+    z = snp.where(upper, -_sf.ndtri(snp.where(upper, v, 0.5)),
+                  _sf.ndtri(snp.where(upper, 0.5, u)))
+    base = mu + sd * z
+    xs = s1 * snp.where(base > 0, base, 1.0) ** (1.0 / h)
+    a = 0.5 * df
+    c = snp.log(u) + 0.5 * nc + lax.lgamma(a + 1.0)
+    yt = snp.exp(c / a)
+    for _ in range(2):      # a log y - y = c by fixed point (for y < a)
+        yt = snp.exp((c + snp.minimum(yt, 700.0)) / a)
+    xt = 2.0 * yt
+    # the first term dominates where the second is below a tenth of it
+    first = (base <= 0) | (0.5 * nc * yt < 0.1 * (a + 1.0))
+    return snp.where(upper | ~first, xs, xt)
+
+
 class ncx2_gen(_NumericQuantile, rv_continuous):
     """The noncentral chi-square distribution, ``df > 0`` and ``nc >= 0``.
 
@@ -719,6 +747,9 @@ class ncx2_gen(_NumericQuantile, rv_continuous):
 
     def _one_tail(self, x, upper, df, nc):
         return _ncx2_tail(None)(x, df, nc, snp.asarray(upper, dtype=float))
+
+    def _quantile_guess(self, u, v, df, nc):
+        return _ncx2_guess(u, v, df, nc)
 
     def _stats(self, df, nc):
         s = df + 2.0 * nc
@@ -763,6 +794,9 @@ class rice_gen(_NumericQuantile, rv_continuous):
 
     def _one_tail(self, x, upper, b):
         return ncx2._one_tail(x * x, upper, 2.0, b * b)
+
+    def _quantile_guess(self, u, v, b):
+        return snp.sqrt(_ncx2_guess(u, v, 2.0, b * b))
 
     def _munp(self, n, b):
         # E[X^n] = 2^(n/2) Gamma(1 + n/2) 1F1(-n/2; 1; -b^2/2)
