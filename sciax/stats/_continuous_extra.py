@@ -24,7 +24,7 @@ from sciax import lax
 from sciax.special._util import chunked
 from sciax.stats import _sf
 from sciax.stats._continuous_more import _NumericQuantile
-from sciax.stats._distn_base import rv_continuous
+from sciax.stats._distn_base import _rough_ndtri, rv_continuous
 
 _INF = math.inf
 _NAN = math.nan
@@ -692,8 +692,8 @@ def _ncx2_guess(u, v, df, nc):
     mu = 1.0 + h * p * (h - 1.0 - 0.5 * (2.0 - h) * m * p)
     sd = h * snp.sqrt(2.0 * p) * (1.0 + 0.5 * m * p)
     upper = ~(u <= 0.5)
-    z = snp.where(upper, -_sf.ndtri(snp.where(upper, v, 0.5)),
-                  _sf.ndtri(snp.where(upper, 0.5, u)))
+    z = _rough_ndtri(snp.where(upper, v, u))
+    z = snp.where(upper, -z, z)
     base = mu + sd * z
     xs = s1 * snp.where(base > 0, base, 1.0) ** (1.0 / h)
     a = 0.5 * df
