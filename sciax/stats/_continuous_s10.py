@@ -37,8 +37,8 @@ from sciax.stats import _sf
 from sciax.special._util import chunked
 from sciax.stats._continuous_extra import ncx2
 from sciax.stats._continuous_more import _NumericQuantile
-from sciax.stats._distn_base import (_TS_U, _TS_V, _TS_W, _stats_from_raw,
-                                     rv_continuous, rv_discrete)
+from sciax.stats._distn_base import (_TS_U, _TS_V, _TS_W, _rough_ndtri,
+                                     _stats_from_raw, rv_continuous, rv_discrete)
 
 _INF = math.inf
 _NAN = math.nan
@@ -488,6 +488,20 @@ class nct_gen(_NumericQuantile, rv_continuous):
 
     def _sf(self, x, df, nc):
         return self._one_tail(x, True, df, nc)
+
+    def _quantile_guess(self, u, v, df, nc):
+        # the normal approximation P(T <= t) ~ Phi((c t - nc) / sqrt(1 + t^2 /
+        # (2 df))), c = 1 - 1/(4 df) (Johnson, Kotz and Balakrishnan, 31.5),
+        # solved for t: a quadratic, real for z^2 < 2 df c^2, and used where
+        # z^2 < 1.5 df c^2 (nearer that limit it was 15-35% off; elsewhere NaN:
+        # the solver's own start)
+        upper = ~(u <= 0.5)
+        z = _rough_ndtri(snp.where(upper, v, u))
+        z = snp.where(upper, -z, z)
+        c = 1.0 - 0.25 / df
+        a = c * c - z * z / (2.0 * df)
+        root = snp.sqrt(snp.where(a > 0.25 * c * c, nc * nc / (2.0 * df) + a, -1.0))
+        return (c * nc + z * root) / a
 
     def _logpdf(self, x, df, nc):
         return _nct_logpdf(x, df, nc)

@@ -31,6 +31,7 @@ import sciax.numpy as snp
 import sciax.random
 from sciax import lax
 
+from sciax.special._util import chunked
 from sciax.stats import _fit, _sf
 
 _INF = math.inf
@@ -50,6 +51,16 @@ def _float_dtype(*args):
 def _promote(*args):
     dtype = _float_dtype(*args)
     return [snp.asarray(a, dtype=dtype) for a in args]
+
+
+def _rough_ndtri(p):
+    """``ndtri(p)`` for ``0 < p <= 1/2`` to about 4.5e-4 (Abramowitz and
+    Stegun 26.2.23): for the quantile solver's starting guesses, a dozen
+    operations where ndtri's rational approximations are 150 (the ppf
+    programs are a measured size, test_numeric_quantile)."""
+    t = snp.sqrt(-2.0 * snp.log(p))
+    return -(t - (2.515517 + t * (0.802853 + t * 0.010328))
+             / (1.0 + t * (1.432788 + t * (0.189269 + t * 0.001308))))
 
 
 def _safe_point(lo, hi):
@@ -398,6 +409,14 @@ class rv_continuous(rv_generic):
         solver's program holds that computation once."""
         return snp.where(upper, self._sf(x, *s), self._cdf(x, *s))
 
+    def _quantile_guess(self, u, v, *s):
+        """An approximate ``ppf(u)`` (``1 - u = v``) where a family has one
+        (a normal approximation, say), for the quantile solver to start from;
+        None: the solver starts inside the support and steps out by 1, 2, 4,
+        16, ...  A guess that is not finite and inside the support is ignored
+        for that element."""
+        return None
+
     def _solve_quantile(self, u, v, *s):
         """``x`` with ``F(x) = u`` (``u <= 1/2``) or ``S(x) = v``.
 
@@ -414,16 +433,47 @@ class rv_continuous(rv_generic):
         decades.  A false-position point is kept at least an ulp inside the
         bracket, and bisection replaces it where it would leave the bracket or
         an end's residual is not yet finite.  Typically 10-15 tail
-        evaluations per element, against about 60 by bisection alone."""
+        evaluations per element, against about 60 by bisection alone.
+
+        Where the family gives a guess (``_quantile_guess``), ``x0`` is the
+        guess and the outward steps are relative to it (``w |x0|``, ``w =
+        1/32, 1/16, ...``, or the gap to a finite end shrunk by ``e^-w``): from
+        a normal approximation ncx2's and nct's median step count fell from
+        12-18 to 8-10.  The loop runs on blocks of ``chunked`` points, each
+        stopping at its own slowest element, not the whole batch's."""
         lo, hi = self._support(*s)
-        u, v, lo, hi, *s = snp.broadcast_arrays(u, v, lo, hi, *s)
-        s = [lax.stop_gradient(t) for t in s]
+        args = snp.broadcast_arrays(u, v, lo, hi, *s)
+        args = args[:4] + [lax.stop_gradient(t) for t in args[4:]]
+        return chunked(lambda *a: (self._solve_quantile_block(*a),), *args)[0]
+
+    def _solve_quantile_block(self, u, v, lo, hi, *s):
         upper = ~(u <= 0.5)
         log_target = snp.log(snp.where(upper, v, u))
         x0 = _safe_point(lo, hi)
         eps = snp.finfo(x0.dtype).eps
         tiny = snp.finfo(x0.dtype).tiny
         false, inf = snp.zeros(x0.shape, bool), snp.full(x0.shape, _INF, x0.dtype)
+        guess = self._quantile_guess(u, v, *s)
+        if guess is None:
+            have = false
+        else:
+            have = snp.isfinite(guess) & (guess > lo) & (guess < hi)
+            x0 = snp.where(have, guess, x0)
+        # from a guess the outward steps are relative (w |x0| from 1/32, or
+        # the gap to a finite end shrunk by e^-w), not 1, 2, 4, ...
+        lo_f, hi_f = snp.isfinite(lo), snp.isfinite(hi)
+        scale = snp.where(x0 != 0, snp.abs(x0), 1.0)
+        lo0, hi0 = snp.where(lo_f, lo, 0.0), snp.where(hi_f, hi, 0.0)
+
+        def out_low(width):
+            rel = snp.where(lo_f, lo0 + (x0 - lo0) * snp.exp(-width),
+                            x0 - width * scale)
+            return snp.where(have, rel, x0 - width)
+
+        def out_high(width):
+            rel = snp.where(hi_f, hi0 - (hi0 - x0) * snp.exp(-width),
+                            x0 + width * scale)
+            return snp.where(have, rel, x0 + width)
 
         def trial(xl, xh, rl, rh):
             pos = (xl > 0) | ((xl == 0) & (lo == 0))
@@ -452,7 +502,7 @@ class rv_continuous(rv_generic):
             first = i == 0
             bracketed = okl & okh
             t = trial(xl, xh, rl, rh)
-            t = snp.where(~okl, x0 - width, snp.where(~okh, x0 + width, t))
+            t = snp.where(~okl, out_low(width), snp.where(~okh, out_high(width), t))
             t = snp.where(first, x0, t)
             lt = snp.log(self._one_tail(t, upper, *s))
             r = snp.where(upper, log_target - lt, lt - log_target)
@@ -467,8 +517,8 @@ class rv_continuous(rv_generic):
             xh = snp.where(r == 0, t, xh)  # an exact root ends the search
             rl = snp.where(below, r, snp.where(first, -inf, rl))
             rh = snp.where(below, snp.where(first, inf, rh), r)
-            okl = below | okl | (first & snp.isfinite(lo))
-            okh = ~below | okh | (first & snp.isfinite(hi)) | (r == 0)
+            okl = below | okl | (first & lo_f & ~have)
+            okh = ~below | okh | (first & hi_f & ~have) | (r == 0)
             # outward steps 1, 2, 4, 16, 256, ...: 1e308 within 11 steps
             width = snp.where(first | (okl & okh), width,
                               snp.maximum(2.0 * width, width * width))
@@ -480,7 +530,8 @@ class rv_continuous(rv_generic):
             return snp.any(~(okl & okh) | (wide & (xh > xl))) & (i < 3300)
 
         xl, xh, *_ = lax.while_loop(
-            cond, step, (x0, x0, -inf, inf, false, false, snp.ones_like(x0),
+            cond, step, (x0, x0, -inf, inf, false, false,
+                         snp.where(have, 1.0 / 32.0, 1.0),
                          snp.zeros(x0.shape, "int32"), 0))
         return 0.5 * (xl + xh)
 
