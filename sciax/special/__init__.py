@@ -18,6 +18,9 @@ The functions are grouped by family, one private module each:
    _zeta         zeta, exponential/sine/cosine integrals, Lambert W, ...
    _elliptic     Legendre and Carlson elliptic integrals
    _hyper        hypergeometric functions
+   _extra_s21    Bessel derivatives (jvp, ...), Kelvin functions, Bessel and
+                 Kelvin zeros, Riccati-Bessel, Wright's Bessel, stirling2,
+                 bernoulli, euler, tklmbda, itj0y0/iti0k0, roots aliases
 """
 
 from __future__ import annotations
