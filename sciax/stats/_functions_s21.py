@@ -979,9 +979,11 @@ def bayes_mvs(data, alpha=0.9):
     >>> print(round(float(m.minmax[0]), 6), round(float(m.minmax[1]), 6))
     7.10365 10.89635
     """
-    m, v, s = mvsdist(data)
+    if snp.size(data) < 2:
+        raise ValueError("Need at least 2 data-points.")
     if alpha >= 1 or alpha <= 0:
         raise ValueError(f"0 < alpha < 1 is required, but alpha={alpha!r} was given.")
+    m, v, s = mvsdist(data)
     return (Mean(m.mean(), tuple(m.interval(alpha))),
             Variance(v.mean(), tuple(v.interval(alpha))),
             Std_dev(s.mean(), tuple(s.interval(alpha))))
@@ -1665,6 +1667,113 @@ def cramervonmises(rvs, cdf, args=(), *, axis=0, nan_policy="propagate",
     return CramerVonMisesResult(keep(w), keep(p))
 
 
+@functools.lru_cache(maxsize=16)
+def _cvm2_exact_table(m, n):
+    """Sorted values of the integer form ``zeta`` of the two-sample
+    statistic and ``P(zeta >= value)``, counted exactly over the
+    ``C(m + n, m)`` lattice paths (Xiao, Gordon and Yakovlev 2006)."""
+    lcm = m * n // math.gcd(m, n)
+    a, b = lcm // m, lcm // n
+    gs = [{0: 1}] + [{} for _ in range(m)]
+    for u in range(n + 1):
+        nxt, tmp = [], {}
+        for v, g in enumerate(gs):
+            merged = dict(tmp)
+            for val, c in g.items():
+                merged[val] = merged.get(val, 0) + c
+            res = (a * v - b * u) ** 2
+            tmp = {val + res: c for val, c in merged.items()}
+            nxt.append(tmp)
+        gs = nxt
+    items = sorted(gs[m].items())
+    total = math.comb(m + n, m)
+    values, sf, acc = [], [], total
+    for val, c in items:
+        values.append(float(val))
+        sf.append(acc / total)
+        acc -= c
+    return values, sf
+
+
+def cramervonmises_2samp(x, y, method="auto", *, axis=0, nan_policy="propagate",
+                         keepdims=False):
+    """sciax implementation of :func:`scipy.stats.cramervonmises_2samp`, the
+    two-sample Cramer-von Mises test.
+
+    Parameters
+    ----------
+    x, y : array_like
+        The samples (at least two observations each).
+    method : {'auto', 'exact', 'asymptotic'}
+        ``'auto'``: exact when both samples have at most 20 observations.
+    axis : int or None
+    nan_policy : {'propagate'}
+    keepdims : bool
+
+    Returns
+    -------
+    CramerVonMisesResult
+        ``statistic`` and ``pvalue``.
+
+    Raises
+    ------
+    ValueError
+        Fewer than two observations in a sample, an unknown method.
+
+    Notes
+    -----
+    The exact null distribution depends only on the static sizes: it is
+    counted once per size on the host in integers and read with a
+    ``searchsorted``.  The asymptotic p-value is Anderson's normalisation
+    with the one-sample limiting CDF, its series truncated where SciPy's
+    stops.  *Transformations*: jit and vmap; the statistic is a function of
+    ranks (no useful gradient).
+
+    Examples
+    --------
+    >>> from sciax.stats import cramervonmises_2samp
+    >>> x = snp.array([0.31, -1.2, 0.55, 1.7, -0.4, 0.05, 0.9])
+    >>> y = snp.array([1.9, 0.7, 2.5, 1.2, 0.3, 3.1])
+    >>> r = cramervonmises_2samp(x, y)
+    >>> print(round(float(r.statistic), 6), round(float(r.pvalue), 6))
+    0.435897 0.065268
+    """
+    _nan_policy(nan_policy, "cramervonmises_2samp")
+    (x, y), ax, ndim = _samples([x, y], axis, "cramervonmises_2samp")
+    nx, ny = x.shape[-1], y.shape[-1]
+    if nx <= 1 or ny <= 1:
+        raise ValueError("x and y must contain at least two observations.")
+    if method not in ("auto", "exact", "asymptotic"):
+        raise ValueError("method must be either auto, exact or asymptotic.")
+    if method == "auto":
+        method = "asymptotic" if max(nx, ny) > 20 else "exact"
+    z = snp.concatenate([snp.sort(x, axis=-1), snp.sort(y, axis=-1)], axis=-1)
+    r = rankdata(z, axis=-1)
+    u = (nx * snp.sum((r[..., :nx] - snp.arange(1, nx + 1, dtype=r.dtype)) ** 2,
+                      axis=-1)
+         + ny * snp.sum((r[..., nx:] - snp.arange(1, ny + 1, dtype=r.dtype)) ** 2,
+                        axis=-1))
+    k, big_n = nx * ny, nx + ny
+    t = u / (k * big_n) - (4.0 * k - 1.0) / (6.0 * big_n)
+    if method == "exact":
+        values, sf = _cvm2_exact_table(nx, ny)
+        lcm = nx * ny // math.gcd(nx, ny)
+        zeta = snp.floor(float(lcm**2 * big_n) * (6.0 * u - k * (4.0 * k - 1.0))
+                         / float(6 * k**2))
+        idx = snp.searchsorted(snp.asarray(values, u.dtype), zeta, side="left")
+        p = snp.concatenate([snp.asarray(sf, u.dtype), snp.zeros((1,), u.dtype)])[idx]
+    else:
+        et = (1.0 + 1.0 / big_n) / 6.0
+        vt = (big_n + 1.0) * (4.0 * k * big_n - 3.0 * (nx**2 + ny**2) - 2.0 * k)
+        vt = vt / (45.0 * big_n**2 * 4.0 * k)
+        tn = 1.0 / 6.0 + (t - et) / math.sqrt(45.0 * vt)
+        ok = tn >= 0.003
+        tail = 1.0 - _cdf_cvm_inf(snp.where(ok, tn, 1.0), _cvm_terms(big_n))
+        p = snp.where(ok, snp.clip(tail, 0.0, None), 1.0)
+    return CramerVonMisesResult(_keep_last(t, ax, ndim, keepdims),
+                                _keep_last(p, ax, ndim, keepdims))
+
+
 def median_test(*samples, ties="below", correction=True, lambda_=1,
                 nan_policy="propagate"):
     """sciax implementation of :func:`scipy.stats.median_test`, Mood's
@@ -2094,6 +2203,157 @@ def somersd(x, y=None, alternative="two-sided"):
     return SomersDResult(d, _norm_p(z, alternative), table)
 
 
+# --- Page's trend test ----------------------------------------------------------------
+
+
+@sciax.tree_util.register_pytree_node_class
+class PageTrendTestResult:
+    """``statistic``, ``pvalue`` and ``method`` (static: chosen from the
+    data's shape), a pytree whose leaves are the two arrays."""
+
+    def __init__(self, statistic, pvalue, method):
+        self.statistic, self.pvalue, self.method = statistic, pvalue, method
+
+    def tree_flatten(self):
+        return (self.statistic, self.pvalue), self.method
+
+    @classmethod
+    def tree_unflatten(cls, method, children):
+        return cls(*children, method)
+
+    def __iter__(self):
+        return iter((self.statistic, self.pvalue, self.method))
+
+    def __repr__(self):
+        return (f"PageTrendTestResult(statistic={self.statistic!r}, "
+                f"pvalue={self.pvalue!r}, method={self.method!r})")
+
+
+@functools.lru_cache(maxsize=32)
+def _page_sf_table(m, n):
+    """(lowest L, P(L >= l) for l from there), exact in integers: the
+    distribution of one row's ``sum_j j pi(j)`` over the n! permutations,
+    convolved over ``m`` independent rows."""
+    import itertools  # noqa: PLC0415
+
+    a = n * (n + 1) * (n + 2) // 6
+    b = n * (n + 1) * (2 * n + 1) // 6
+    row = [0] * (b - a + 1)
+    for perm in itertools.permutations(range(1, n + 1)):
+        row[sum(j * p for j, p in zip(range(1, n + 1), perm)) - a] += 1
+    dist = [1]
+    for _ in range(m):
+        new = [0] * (len(dist) + len(row) - 1)
+        for i, c in enumerate(dist):
+            if c:
+                for j, r in enumerate(row):
+                    new[i + j] += c * r
+        dist = new
+    total = sum(dist)
+    sf, acc = [], total
+    for c in dist:
+        sf.append(acc / total)
+        acc -= c
+    return m * a, sf
+
+
+def page_trend_test(data, ranked=False, predicted_ranks=None, method="auto"):
+    """sciax implementation of :func:`scipy.stats.page_trend_test`, Page's
+    test for a monotonic trend across treatments (columns) in blocks (rows).
+
+    Parameters
+    ----------
+    data : array_like, shape (m, n)
+        ``m >= 2`` blocks (rows), ``n >= 3`` treatments (columns).
+    ranked : bool
+        Whether ``data`` already holds ranks within rows.
+    predicted_ranks : sequence of int, optional
+        The predicted rank of each column (a permutation of ``1..n``);
+        ``1..n`` by default.
+    method : {'auto', 'asymptotic', 'exact'}
+        ``'auto'``: exact unless ``n > 8``, ``m > 20``, or ``m > 12`` and
+        ``n > 3`` (SciPy's rule, from the shape).
+
+    Returns
+    -------
+    PageTrendTestResult
+        ``statistic`` (L), ``pvalue`` (one-sided: an increasing trend) and
+        ``method``; a pytree whose ``method`` is static.
+
+    Raises
+    ------
+    ValueError
+        Data not 2-D or too small, bad ``predicted_ranks`` or method; with
+        concrete data, NaNs or improperly ranked data.
+    TypeError
+        A non-boolean ``ranked``.
+
+    Notes
+    -----
+    The exact null distribution depends only on ``(m, n)``: it is counted
+    once on the host in integers (SciPy sums floating-point
+    probabilities), and the exact p-value is read at ``floor(L)``, as SciPy.
+    *Transformations*: jit and vmap (ranks: no useful gradient).
+
+    Examples
+    --------
+    >>> from sciax.stats import page_trend_test
+    >>> data = snp.array([[1.0, 2.0, 3.0], [1.5, 1.4, 2.2], [0.3, 0.9, 0.8],
+    ...                   [2.0, 2.5, 3.1]])
+    >>> r = page_trend_test(data)
+    >>> print(float(r.statistic), round(float(r.pvalue), 6), r.method)
+    54.0 0.025463 exact
+    """
+    if method not in ("asymptotic", "exact", "auto"):
+        raise ValueError("`method` must be in {'asymptotic', 'exact', 'auto'}")
+    x = _arr(data)
+    if x.ndim != 2:
+        raise ValueError("`data` must be a 2d array.")
+    m, n = x.shape
+    if m < 2 or n < 3:
+        raise ValueError("Page's L is only appropriate for data with two or more "
+                         "rows and three or more columns.")
+    try:
+        has_nan = bool(snp.any(snp.isnan(x)))
+        lo, hi = float(snp.min(x)), float(snp.max(x))
+    except TypeError:  # traced: no checks
+        has_nan, lo, hi = False, 1.0, float(n)
+    if has_nan:
+        raise ValueError("`data` contains NaNs, which cannot be ranked meaningfully")
+    if not isinstance(ranked, bool):
+        raise TypeError("`ranked` must be boolean.")
+    if predicted_ranks is None:
+        pred = list(range(1, n + 1))
+    else:
+        try:
+            pred = [int(v) for v in predicted_ranks]
+        except TypeError:
+            pred = []
+        if sorted(pred) != list(range(1, n + 1)):
+            raise ValueError(f"`predicted_ranks` must include each integer from 1 to "
+                             f"{n} (the number of columns in `data`) exactly once.")
+    if ranked:
+        if not (lo >= 1 and hi <= n):
+            raise ValueError("`data` is not properly ranked. Rank the data or pass "
+                             "`ranked=False`.")
+        ranks = x
+    else:
+        ranks = rankdata(x, axis=-1)
+    big_l = snp.sum(snp.asarray(pred, x.dtype) * snp.sum(ranks, axis=0))
+    if method == "auto":
+        method = ("asymptotic" if n > 8 or (m > 12 and n > 3) or m > 20
+                  else "exact")
+    if method == "asymptotic":
+        e0 = m * n * (n + 1.0) ** 2 / 4.0
+        v0 = m * n**2 * (n + 1.0) * (n * n - 1.0) / 144.0
+        p = _sf.ndtr(-(big_l - e0) / math.sqrt(v0))
+    else:
+        start, sf = _page_sf_table(m, n)
+        k = snp.clip(snp.floor(big_l) - start, 0, len(sf) - 1).astype(snp.int32)
+        p = snp.asarray(sf, x.dtype)[k]
+    return PageTrendTestResult(big_l, p, method)
+
+
 __all__ = ["CumfreqResult", "RelfreqResult", "SigmaclipResult", "Mean", "Variance",
            "Std_dev", "kstat", "kstatvar", "lmoment", "expectile", "quantile",
            "tiecorrect", "trimboth", "trim1", "obrientransform", "cumfreq",
@@ -2102,4 +2362,5 @@ __all__ = ["CumfreqResult", "RelfreqResult", "SigmaclipResult", "Mean", "Varianc
            "AlexanderGovernResult", "CramerVonMisesResult", "MedianTestResult",
            "friedmanchisquare", "brunnermunzel", "mood", "ansari",
            "alexandergovern", "chatterjeexi", "cramervonmises", "median_test",
-           "SomersDResult", "TukeyHSDResult", "probplot", "tukey_hsd", "somersd"]
+           "SomersDResult", "TukeyHSDResult", "probplot", "tukey_hsd", "somersd",
+           "PageTrendTestResult", "page_trend_test", "cramervonmises_2samp"]

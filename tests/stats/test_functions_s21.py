@@ -57,6 +57,7 @@ TT = np.round(RNG.normal(size=(3, 9)), 0)   # heavy ties
 M3 = RNG.normal(size=(4, 3, 7))
 P7 = np.array([0.0, 0.05, 0.25, 0.5, 0.6, 0.99, 1.0])
 rankdata_t = ss.rankdata(T)
+TABLE = np.array([[27, 25, 14, 7, 0], [7, 14, 18, 35, 12], [1, 3, 2, 7, 17]], float)
 
 
 # --- default run: one jitted bundle, checked against SciPy -------------------------
@@ -65,12 +66,10 @@ rankdata_t = ss.rankdata(T)
 def _bundle(x, m, a, b, c, tt):
     return dict(
         k3=xs.kstat(x, 3), k4=xs.kstat(m, 4, axis=1), kv=xs.kstatvar(m, 2, axis=1),
-        lm=xs.lmoment(m, axis=1), lm25=xs.lmoment(x, [2, 5], standardize=False),
-        ex=xs.expectile(x, 0.3), exw=xs.expectile(x, 0.8, weights=snp.arange(9.0)),
+        lm=xs.lmoment(m, axis=1), ex=xs.expectile(x, 0.3),
         q=xs.quantile(m, snp.array([0.2, 0.9]), axis=-1, method="hazen"),
         tc=xs.tiecorrect(rankdata_t), tb=xs.trimboth(x, 0.2),
-        t1=xs.trim1(m, 0.3, tail="left", axis=1), ob=xs.obrientransform(a, b, c),
-        cf=xs.cumfreq(x, 4), rf=xs.relfreq(x, 5, defaultreallimits=(-1.0, 3.0)),
+        ob=xs.obrientransform(a, b, c), cf=xs.cumfreq(x, 4),
         fr=xs.friedmanchisquare(a, b, c), fr_t=xs.friedmanchisquare(*tt),
         mo=xs.mood(a, 2 * b[:6]), mo_t=xs.mood(tt[0], tt[1][:5], alternative="greater"),
         an=xs.ansari(a, 2 * b[:6]), an_t=xs.ansari(tt[0], tt[1][:5], "less"),
@@ -78,7 +77,10 @@ def _bundle(x, m, a, b, c, tt):
         ag=xs.alexandergovern(a, b[:6] + 1, c[:7]),
         xi=xs.chatterjeexi(a, b), xi_c=xs.chatterjeexi(a, b, y_continuous=True),
         med=xs.median_test(a, b, c[:5]), mo_small=xs.mood(a[:1], b[:1]),
-        q_nan=xs.quantile(snp.append(x, snp.nan), snp.array([-0.1, 0.5])))
+        q_nan=xs.quantile(snp.append(x, snp.nan), snp.array([-0.1, 0.5])),
+        pp=xs.probplot(x), sd=xs.somersd(tt[0], tt[1], "greater"),
+        sd_tab=xs.somersd(snp.asarray(TABLE)), pg=xs.page_trend_test(m),
+        pg_t=xs.page_trend_test(tt))
 
 
 
@@ -88,17 +90,12 @@ def test_jit_bundle():
     _close(got["k4"], ss.kstat(M, 4, axis=1))
     _close(got["kv"], ss.kstatvar(M, 2, axis=1))
     _close(got["lm"], ss.lmoment(M, axis=1))
-    _close(got["lm25"], ss.lmoment(X, [2, 5], standardize=False))
     _close(got["ex"], ss.expectile(X, 0.3), 1e-10)
-    _close(got["exw"], ss.expectile(X, 0.8, weights=np.arange(9.0)), 1e-10)
     _close(got["q"], ss.quantile(M, np.array([0.2, 0.9]), axis=-1, method="hazen"))
     _close(got["tc"], ss.tiecorrect(rankdata_t))
     _close(got["tb"], np.sort(ss.trimboth(X, 0.2)))
-    _close(got["t1"], np.sort(ss.trim1(M, 0.3, tail="left", axis=1), axis=1))
     _close(got["ob"], ss.obrientransform(A, B, C))
     for g, w in zip(got["cf"], ss.cumfreq(X, 4)):
-        _close(g, w)
-    for g, w in zip(got["rf"], ss.relfreq(X, 5, defaultreallimits=(-1.0, 3.0))):
         _close(g, w)
     _res(got["fr"], ss.friedmanchisquare(A, B, C))
     _res(got["fr_t"], ss.friedmanchisquare(*TT))
@@ -116,6 +113,17 @@ def test_jit_bundle():
     _close(got["med"].median, want.median)
     assert np.isnan(float(got["mo_small"].statistic))  # too few: NaN, as SciPy
     assert np.all(np.isnan(np.asarray(got["q_nan"])))
+    (osm, osr), fit = got["pp"]
+    (osm_w, osr_w), fit_w = ss.probplot(X)
+    _close(osm, osm_w)
+    _close(osr, osr_w)
+    _close(fit, fit_w)
+    _res(got["sd"], ss.somersd(TT[0], TT[1], "greater"))
+    assert got["sd"].table is None       # 1-D input: table shape is data-dependent
+    _res(got["sd_tab"], ss.somersd(TABLE))
+    _res(got["pg"], ss.page_trend_test(M))    # exact
+    _res(got["pg_t"], ss.page_trend_test(TT))  # ties, exact at floor(L)
+    assert got["pg"].method == "exact"
 
 
 @pytest.mark.slow  # ~40-50 s: incomplete beta / Bessel K / gamma quantiles, eagerly
@@ -137,27 +145,31 @@ _QMETHODS = ["inverted_cdf", "averaged_inverted_cdf", "closest_observation",
 
 
 def test_quantile_methods():
-    x8 = np.arange(8.0)  # integer positions: the discontinuous methods' edge cases
-    f = sciax.jit(lambda x, y, p: {m: (xs.quantile(x, p, method=m),
-                                       xs.quantile(y, p, method=m))
+    # discontinuous methods on integer-valued data (ties of p * n with the
+    # lattice: their edge cases), the interpolating ones on X
+    x8 = np.arange(8.0)
+    f = sciax.jit(lambda x, y, p: {m: xs.quantile(y if m in _QMETHODS[:3] + _QMETHODS[9:]
+                                                  else x, p, method=m)
                                    for m in _QMETHODS})
     got = f(X, x8, P7)
     for m in _QMETHODS:
-        _close(got[m][0], ss.quantile(X, P7, method=m))
-        _close(got[m][1], ss.quantile(x8, P7, method=m), atol=1e-14)
+        data = x8 if m in _QMETHODS[:3] + _QMETHODS[9:] else X
+        _close(got[m], ss.quantile(data, P7, method=m), atol=1e-14)
 
 
 def test_gradients():
-    # smooth statistics against central differences of SciPy's own
-    xv = snp.asarray(X)
-    g = np.asarray(sciax.grad(lambda v: xs.kstat(v, 4))(xv))
-    _close(g[2], _fd(lambda v: ss.kstat(v, 4), X, 2), rtol=1e-6)
-    g = np.asarray(sciax.grad(lambda v: xs.expectile(v, 0.8))(xv))
+    # smooth statistics, differentiated under one jit, against central
+    # differences of SciPy's own
+    grads = sciax.jit(lambda v: (
+        sciax.grad(lambda u: xs.kstat(u, 4))(v),
+        sciax.grad(lambda u: xs.expectile(u, 0.8))(v),
+        sciax.grad(lambda u: xs.quantile(u, 0.37, method="hazen"))(v)))
+    gk, ge, gq = (np.asarray(g) for g in grads(snp.asarray(X)))
+    _close(gk[2], _fd(lambda v: ss.kstat(v, 4), X, 2), rtol=1e-6)
     for i in (0, 4):
-        _close(g[i], _fd(lambda v: ss.expectile(v, 0.8), X, i), rtol=1e-6)
-    g = np.asarray(sciax.grad(lambda v: xs.quantile(v, 0.37, method="hazen"))(xv))
+        _close(ge[i], _fd(lambda v: ss.expectile(v, 0.8), X, i), rtol=1e-6)
     for i in range(len(X)):
-        _close(g[i], _fd(lambda v: ss.quantile(v, 0.37, method="hazen"), X, i),
+        _close(gq[i], _fd(lambda v: ss.quantile(v, 0.37, method="hazen"), X, i),
                rtol=1e-6, atol=1e-9)
 
 
@@ -205,8 +217,23 @@ def test_shapes_and_errors():
         (ValueError, "two observations", lambda: xs.cramervonmises(A[:1], "norm")),
         (ValueError, "unknown distribution", lambda: xs.cramervonmises(A, "nrm")),
         (ValueError, "ties", lambda: xs.median_test(A, B, ties="middle")),
-        (ValueError, "above the grand|below the grand",
-         lambda: xs.median_test(np.ones(4), np.ones(3))),
+        (ValueError, "more than 1", lambda: xs.tukey_hsd(A)),
+        (ValueError, "one-dimensional", lambda: xs.tukey_hsd(A, M)),
+        (ValueError, "greater than one", lambda: xs.tukey_hsd(A, B[:1])),
+        (ValueError, "finite", lambda: xs.tukey_hsd(A, np.r_[B, np.inf])),
+        (TypeError, "boolean", lambda: xs.tukey_hsd(A, B, equal_var=1)),
+        (ValueError, "not a valid distribution", lambda: xs.probplot(A, dist="nrm")),
+        (ValueError, "equal length", lambda: xs.somersd(A, B[:5])),
+        (ValueError, "non-negative", lambda: xs.somersd(-TABLE)),
+        (ValueError, "integer", lambda: xs.somersd(TABLE + 0.5)),
+        (ValueError, "1D or 2D", lambda: xs.somersd(M3)),
+        (ValueError, "2d array", lambda: xs.page_trend_test(A)),
+        (ValueError, "two or more rows", lambda: xs.page_trend_test(M[:1])),
+        (ValueError, "NaNs", lambda: xs.page_trend_test(np.r_[[M[0]], [M[1] * np.nan]])),
+        (ValueError, "properly ranked", lambda: xs.page_trend_test(M, ranked=True)),
+        (ValueError, "predicted_ranks", lambda: xs.page_trend_test(
+            M, predicted_ranks=[1, 1, 2, 3, 4, 5, 6, 7])),
+        (ValueError, "method", lambda: xs.page_trend_test(M, method="perm")),
         (TypeError, "concrete", lambda: sciax.jit(
             lambda v: xs.sigmaclip(v).clipped)(X)),
     ]
@@ -250,6 +277,12 @@ def test_statistics_sweep():
     with np.errstate(invalid="ignore"):
         _close(xs.lmoment(X[:3], [1, 4]), ss.lmoment(X[:3], [1, 4]))  # NaN past n
     _close(xs.lmoment(np.sort(X), sorted=True), ss.lmoment(X))
+    _close(xs.lmoment(X, [2, 5], standardize=False),
+           ss.lmoment(X, [2, 5], standardize=False))
+    _close(xs.expectile(X, 0.8, weights=np.arange(9.0)),
+           ss.expectile(X, 0.8, weights=np.arange(9.0)), 1e-10)
+    _close(xs.trim1(M, 0.3, tail="left", axis=1),
+           np.sort(ss.trim1(M, 0.3, tail="left", axis=1), axis=1))
     for alpha in (0.0, 0.1, 0.5, 0.77, 1.0):
         _close(xs.expectile(X, alpha), ss.expectile(X, alpha), rtol=1e-10)
     _close(xs.expectile(M, 0.9), ss.expectile(M, 0.9), rtol=1e-10)
@@ -311,6 +344,45 @@ def test_tests_sweep():
         _close(got.table, want.table)
     _res(xs.median_test(*TT, lambda_="log-likelihood"),
          ss.median_test(*TT, lambda_="log-likelihood"))
+
+
+@pytest.mark.slow  # ~30 s: studentized range integrals, eagerly
+def test_tukey_hsd_probplot_somersd_page_sweep():
+    groups = [RNG.normal(size=5) + 0.8 * i for i in range(3)] + [RNG.normal(size=7)]
+    for ev in (True, False):
+        for gs in (groups[:3], groups):
+            got, want = xs.tukey_hsd(*gs, equal_var=ev), ss.tukey_hsd(*gs, equal_var=ev)
+            _close(got.statistic, want.statistic, atol=1e-15)
+            # SciPy integrates the studentized range adaptively (tolerances
+            # ~1e-8); the two agree to ~4e-12 on these inputs
+            _close(got.pvalue, want.pvalue, 1e-10)
+            ci, ci_w = got.confidence_interval(0.9), want.confidence_interval(0.9)
+            _close(ci.low, ci_w.low, 1e-10)
+            _close(ci.high, ci_w.high, 1e-10)
+    (osm, _), fit = xs.probplot(X, sparams=(3.0,), dist="t")
+    (osm_w, _), fit_w = ss.probplot(X, sparams=(3.0,), dist="t")
+    _close(osm, osm_w)
+    _close(fit, fit_w)
+    _close(xs.probplot(X, dist=xs.expon, fit=False)[0],
+           ss.probplot(X, dist=ss.expon, fit=False)[0], 1e-13)
+    xr = RNG.integers(0, 4, size=15).astype(float)
+    yr = RNG.integers(0, 5, size=15).astype(float)
+    for alt in ALTS:
+        got, want = xs.somersd(xr, yr, alt), ss.somersd(xr, yr, alt)
+        _res(got, want)
+        _close(got.table, want.table)
+        _close(got.correlation, want.correlation)
+    for shape, kw in [((6, 5), {}), ((3, 4), dict(predicted_ranks=[2, 1, 3, 4])),
+                      ((13, 4), {}), ((5, 9), {}), ((5, 4), dict(method="asymptotic")),
+                      ((14, 4), dict(method="exact"))]:
+        d = RNG.normal(size=shape) + 0.3 * np.arange(shape[1])
+        got, want = xs.page_trend_test(d, **kw), ss.page_trend_test(d, **kw)
+        _res(got, want)
+        assert got.method == want.method
+    r = ss.rankdata(RNG.normal(size=(5, 4)), axis=1)
+    _res(xs.page_trend_test(r, ranked=True), ss.page_trend_test(r, ranked=True))
+    with pytest.raises(ValueError, match="above the grand|below the grand"):
+        xs.median_test(np.ones(4), np.ones(3))
 
 
 @pytest.mark.slow  # ~40-90 s: compiles the betainc/kv/gammaincinv programs
