@@ -1774,6 +1774,97 @@ def cramervonmises_2samp(x, y, method="auto", *, axis=0, nan_policy="propagate",
                                 _keep_last(p, ax, ndim, keepdims))
 
 
+class Epps_Singleton_2sampResult(NamedTuple):  # noqa: N801 - SciPy's name
+    statistic: Any
+    pvalue: Any
+
+
+def epps_singleton_2samp(x, y, t=(0.4, 0.8), *, axis=0, nan_policy="propagate",
+                         keepdims=False):
+    """sciax implementation of :func:`scipy.stats.epps_singleton_2samp`, the
+    Epps-Singleton test that two samples share a distribution, from their
+    empirical characteristic functions at the points ``t``.
+
+    Parameters
+    ----------
+    x, y : array_like
+        The samples (at least five observations each).
+    t : sequence of float
+        Positive points, rescaled by the pooled semi-interquartile range.
+    axis : int or None
+    nan_policy : {'propagate'}
+    keepdims : bool
+
+    Returns
+    -------
+    Epps_Singleton_2sampResult
+        ``statistic`` (with the small-sample correction below 25
+        observations) and ``pvalue`` (chi-squared on the rank of the
+        covariance estimate); NaN for slices with non-finite values.
+
+    Raises
+    ------
+    ValueError
+        Fewer than five observations, ``t`` not 1-D or not positive.
+
+    Notes
+    -----
+    *Differences from SciPy*: no warning when the covariance estimate is
+    rank deficient (the p-value then uses its rank, as SciPy's).
+    *Transformations*: jit, vmap, and differentiable in the data.
+
+    Examples
+    --------
+    >>> from sciax.stats import epps_singleton_2samp
+    >>> x = snp.array([0.31, -1.2, 0.55, 1.7, -0.4, 0.05, 0.9, -2.1])
+    >>> y = snp.array([1.9, 0.7, 2.5, 1.2, 0.3, 3.1, 1.4])
+    >>> r = epps_singleton_2samp(x, y)
+    >>> print(round(float(r.statistic), 6), round(float(r.pvalue), 6))
+    5.302367 0.257655
+    """
+    from sciax.stats._stats_py import iqr  # noqa: PLC0415
+
+    _nan_policy(nan_policy, "epps_singleton_2samp")
+    (x, y), ax, ndim = _samples([x, y], axis, "epps_singleton_2samp")
+    nx, ny = x.shape[-1], y.shape[-1]
+    if nx < 5 or ny < 5:
+        raise ValueError(f"x and y should have at least 5 elements, but len(x) = "
+                         f"{nx} and len(y) = {ny}.")
+    t = snp.asarray(t, x.dtype)
+    if t.ndim > 1:
+        raise ValueError(f"t must be 1d, but t.ndim equals {t.ndim}.")
+    try:
+        bad_t = bool(snp.any(t <= 0))
+    except TypeError:  # traced: no check
+        bad_t = False
+    if bad_t:
+        raise ValueError("t must contain positive elements only.")
+    n = nx + ny
+    ix, iy = ~snp.isfinite(x), ~snp.isfinite(y)
+    x, y = snp.where(ix, 1.0, x), snp.where(iy, 1.0, y)
+    invalid = snp.any(ix, axis=-1) | snp.any(iy, axis=-1)
+    sigma = iqr(snp.concatenate([x, y], axis=-1), axis=-1, keepdims=True) / 2.0
+    ts = snp.reshape(t, (-1,) + (1,) * x.ndim) / sigma
+    gx = snp.moveaxis(snp.concatenate([snp.cos(ts * x), snp.sin(ts * x)]), 0, -2)
+    gy = snp.moveaxis(snp.concatenate([snp.cos(ts * y), snp.sin(ts * y)]), 0, -2)
+
+    def bias_cov(g, m):
+        d = g - snp.mean(g, axis=-1, keepdims=True)
+        return snp.matmul(d, snp.swapaxes(d, -1, -2)) / m
+
+    est_cov = (n / nx) * bias_cov(gx, nx) + (n / ny) * bias_cov(gy, ny)
+    inv = snp.linalg.pinv(est_cov)
+    rank = snp.linalg.matrix_rank(inv).astype(x.dtype)
+    g_diff = snp.mean(gx, axis=-1) - snp.mean(gy, axis=-1)
+    w = n * snp.einsum("...i,...ij,...j->...", g_diff, inv, g_diff)
+    if max(nx, ny) < 25:
+        w = w / (1.0 + n**-0.45 + 10.1 * (nx**-1.7 + ny**-1.7))
+    p = chi2.sf(w, rank)
+    w, p = snp.where(invalid, snp.nan, w), snp.where(invalid, snp.nan, p)
+    return Epps_Singleton_2sampResult(_keep_last(w, ax, ndim, keepdims),
+                                      _keep_last(p, ax, ndim, keepdims))
+
+
 def median_test(*samples, ties="below", correction=True, lambda_=1,
                 nan_policy="propagate"):
     """sciax implementation of :func:`scipy.stats.median_test`, Mood's
@@ -2354,6 +2445,435 @@ def page_trend_test(data, ranked=False, predicted_ranks=None, method="auto"):
     return PageTrendTestResult(big_l, p, method)
 
 
+# --- empirical distribution functions -------------------------------------------------
+
+
+class EmpiricalDistributionFunction:
+    """An empirical CDF or SF from :func:`ecdf`: ``quantiles`` (the distinct
+    observations), ``probabilities`` (the function's value there),
+    ``evaluate(x)`` and ``confidence_interval(...)``, as SciPy's."""
+
+    def __init__(self, q, p, n, d, kind):
+        self.quantiles, self.probabilities = q, p
+        self._n, self._d, self._kind = n, d, kind
+        self._sf = p if kind == "sf" else 1.0 - p
+
+    def __repr__(self):
+        return (f"EmpiricalDistributionFunction(quantiles={self.quantiles!r}, "
+                f"probabilities={self.probabilities!r})")
+
+    def evaluate(self, x):
+        """The step function (right-continuous) at ``x``; jit, vmap."""
+        f0 = 1.0 if self._kind == "sf" else 0.0
+        q = snp.asarray(self.quantiles)
+        y = snp.concatenate([snp.full((1,), f0, q.dtype),
+                             snp.asarray(self.probabilities, q.dtype)])
+        return y[snp.searchsorted(q, snp.asarray(x, q.dtype), side="right")]
+
+    def confidence_interval(self, confidence_level=0.95, *, method="linear"):
+        """Pointwise confidence intervals by Greenwood's formula:
+        ``'linear'`` or ``'log-log'``; NaN where the formula is undefined
+        (SciPy also warns there).  Returns a ``ConfidenceInterval`` of two
+        ``EmpiricalDistributionFunction``."""
+        from sciax.stats._tests_more import ConfidenceInterval  # noqa: PLC0415
+
+        if self._n is None:
+            raise NotImplementedError("The confidence interval is available only "
+                                      "for the ECDF returned by `ecdf`.")
+        if not isinstance(method, str) or method.lower() not in ("linear", "log-log"):
+            raise ValueError("`method` must be one of {'linear', 'log-log'}.")
+        try:
+            cl = float(confidence_level)
+        except TypeError:
+            raise ValueError("`confidence_level` must be a scalar between 0 and "
+                             "1.") from None
+        if not 0 <= cl <= 1:
+            raise ValueError("`confidence_level` must be a scalar between 0 and 1.")
+        sf, d, n = self._sf, self._d, self._n
+        z = _sf.ndtri(0.5 + cl / 2.0)
+        cum = snp.cumsum(d / (n * (n - d)))
+        if method.lower() == "linear":
+            z_se = z * snp.sqrt(sf**2 * cum)
+            low, high = self.probabilities - z_se, self.probabilities + z_se
+        else:
+            z_se = z * snp.sqrt(1.0 / snp.log(sf) ** 2 * cum)
+            lnl = snp.log(-snp.log(sf))
+            low, high = snp.exp(-snp.exp(lnl + z_se)), snp.exp(-snp.exp(lnl - z_se))
+            if self._kind == "cdf":
+                low, high = 1.0 - high, 1.0 - low
+        low, high = snp.clip(low, 0.0, 1.0), snp.clip(high, 0.0, 1.0)
+        return ConfidenceInterval(
+            EmpiricalDistributionFunction(self.quantiles, low, None, None, self._kind),
+            EmpiricalDistributionFunction(self.quantiles, high, None, None,
+                                          self._kind))
+
+
+class ECDFResult:
+    """``cdf`` and ``sf``, two :class:`EmpiricalDistributionFunction`."""
+
+    def __init__(self, q, cdf, sf, n, d):
+        self.cdf = EmpiricalDistributionFunction(q, cdf, n, d, "cdf")
+        self.sf = EmpiricalDistributionFunction(q, sf, n, d, "sf")
+
+    def __repr__(self):
+        return f"ECDFResult(cdf={self.cdf!r}, sf={self.sf!r})"
+
+
+def ecdf(sample):
+    """sciax implementation of :func:`scipy.stats.ecdf` for uncensored data:
+    the empirical CDF and SF.
+
+    Parameters
+    ----------
+    sample : array_like
+        One-dimensional, without NaNs.
+
+    Returns
+    -------
+    ECDFResult
+        ``cdf`` and ``sf``, each with ``quantiles`` (the distinct values),
+        ``probabilities``, ``evaluate(x)`` and
+        ``confidence_interval(confidence_level=0.95, *, method='linear')``.
+
+    Raises
+    ------
+    ValueError
+        A sample that is not one-dimensional or contains NaN.
+    NotImplementedError
+        Censored data (SciPy's ``CensoredData``), which sciax lacks.
+    TypeError
+        Under ``jit``/``vmap``: the number of distinct values fixes the
+        output shapes, so ``ecdf`` needs concrete data.
+
+    Notes
+    -----
+    *Transformations*: ``ecdf`` itself needs concrete data; ``evaluate`` and
+    ``confidence_interval`` of its result run under jit and vmap, and
+    ``evaluate`` is differentiable in nothing useful (a step function).
+
+    Examples
+    --------
+    >>> from sciax.stats import ecdf
+    >>> res = ecdf(snp.array([1.0, 2.0, 2.0, 3.0]))
+    >>> print(res.cdf.quantiles, res.cdf.probabilities)
+    [1. 2. 3.] [0.25 0.75 1.  ]
+    >>> print(res.cdf.evaluate(snp.array([0.5, 2.0, 2.5])))
+    [0.   0.75 0.75]
+    """
+    if type(sample).__name__ == "CensoredData":
+        raise NotImplementedError("sciax's ecdf supports only uncensored samples "
+                                  "(arrays); CensoredData is not available")
+    x = _arr(sample)
+    if x.ndim != 1:
+        raise ValueError("`sample` must be a one-dimensional sequence.")
+
+    def build():
+        if bool(snp.any(snp.isnan(x))):
+            raise ValueError("`sample` must not contain nan.")
+        q, counts = snp.unique(x, return_counts=True)
+        return q, counts.astype(x.dtype)
+
+    try:
+        q, counts = build()
+    except (TypeError, IndexError) as e:
+        raise TypeError("ecdf returns one value per distinct observation, so it "
+                        "needs concrete data (it cannot run under sciax.jit or "
+                        "vmap)") from e
+    n = float(x.shape[0])
+    events = snp.cumsum(counts)
+    cdf = events / n
+    at_risk = snp.concatenate([snp.full((1,), n, x.dtype), n - events[:-1]])
+    return ECDFResult(q, cdf, 1.0 - cdf, at_risk, counts)
+
+
+# --- multidimensional binned statistics ------------------------------------------------
+
+
+class BinnedStatisticddResult(NamedTuple):
+    statistic: Any
+    bin_edges: Any
+    binnumber: Any
+
+
+class BinnedStatistic2dResult(NamedTuple):
+    statistic: Any
+    x_edge: Any
+    y_edge: Any
+    binnumber: Any
+
+
+_BIN_STATS = ("mean", "median", "count", "sum", "std", "min", "max")
+
+
+def _dim_bins(x, lo, hi, edges, nb):
+    """Edges and 0..nb+1 bin numbers of one dimension, as SciPy assigns
+    them (values on the last edge, to its rounding, go to the last bin)."""
+    from sciax.stats._tests_extra import _np_around  # noqa: PLC0415
+
+    if edges is None:
+        if lo is None:
+            lo, hi = snp.min(x), snp.max(x)
+        same = lo == hi
+        lo, hi = snp.where(same, lo - 0.5, lo), snp.where(same, hi + 0.5, hi)
+        edges = snp.linspace(lo, hi, nb + 1).at[-1].set(hi)
+    num = snp.digitize(x, edges)
+    decimal = snp.trunc(-snp.log10(snp.min(snp.diff(edges)))) + 6
+    on_edge = (x >= edges[-1]) & (_np_around(x, decimal)
+                                  == _np_around(edges[-1], decimal))
+    return edges, snp.where(on_edge, num - 1, num).astype(snp.int32)
+
+
+def _bin_reduce(vals, flat, total, statistic):
+    """The statistic of ``vals`` (rows) over the ``total`` flat bins."""
+    count = snp.zeros(total, vals.dtype).at[flat].add(1.0)
+    has = count > 0
+
+    def seg_sum(v):
+        return snp.zeros(total, v.dtype).at[flat].add(v)
+
+    if statistic == "count":
+        return snp.broadcast_to(count, (vals.shape[0], total))
+    if statistic == "sum":
+        return sciax.vmap(seg_sum)(vals)
+    if statistic in ("mean", "std"):
+        safe = snp.where(has, count, 1.0)
+        mean = sciax.vmap(seg_sum)(vals) / safe
+        if statistic == "std":
+            dev = vals - mean[:, flat]
+            mean = snp.sqrt(sciax.vmap(seg_sum)(dev * dev) / safe)
+        return snp.where(has, mean, snp.nan)
+    if statistic in ("min", "max"):
+        fill = snp.inf if statistic == "min" else -snp.inf
+
+        def seg(v):
+            z = snp.full(total, fill, v.dtype).at[flat]
+            return z.min(v) if statistic == "min" else z.max(v)
+
+        return snp.where(has, sciax.vmap(seg)(vals), snp.nan)
+    start = snp.cumsum(count) - count
+
+    def med(v):
+        sv = v[snp.lexsort((v, flat))]
+        a = (start + snp.floor((count - 1.0) / 2.0)).astype(snp.int32)
+        b = (start + snp.ceil((count - 1.0) / 2.0)).astype(snp.int32)
+        return (snp.take(sv, a, mode="clip") + snp.take(sv, b, mode="clip")) / 2.0
+
+    return snp.where(has, sciax.vmap(med)(vals), snp.nan)
+
+
+@functools.partial(sciax.jit, static_argnames=("statistic", "nbs", "expand"))
+def _binned_dd_core(sample, vals, los, his, edges, binnums, *, statistic, nbs,
+                    expand):
+    ndim = sample.shape[1]
+    if binnums is None:
+        out_edges, per_dim = [], []
+        for d in range(ndim):
+            e, b = _dim_bins(sample[:, d], los[d], his[d], edges[d], nbs[d])
+            out_edges.append(e)
+            per_dim.append(b)
+        flat = snp.zeros(sample.shape[0], snp.int32)
+        for d in range(ndim):
+            flat = flat * (nbs[d] + 2) + per_dim[d]
+    else:
+        out_edges, flat = list(edges), binnums.astype(snp.int32)
+        per_dim = None
+    full = tuple(nb + 2 for nb in nbs)
+    total = math.prod(full)
+    res = _bin_reduce(vals, flat, total, statistic)
+    res = snp.reshape(res, (vals.shape[0],) + full)
+    res = res[(slice(None),) + (slice(1, -1),) * ndim]
+    if expand and ndim > 1:
+        if per_dim is None:
+            rest, per_dim = flat, []
+            for d in reversed(range(ndim)):
+                per_dim.append(rest % full[d])
+                rest = rest // full[d]
+            per_dim = per_dim[::-1]
+        binnumber = snp.stack(per_dim)
+    else:
+        binnumber = flat
+    return res, out_edges, binnumber
+
+
+def binned_statistic_dd(sample, values, statistic="mean", bins=10, range=None,  # noqa: A002
+                        expand_binnumbers=False, binned_statistic_result=None):
+    """sciax implementation of :func:`scipy.stats.binned_statistic_dd`: a
+    statistic of ``values`` over a D-dimensional histogram of ``sample``.
+
+    Parameters
+    ----------
+    sample : array_like
+        ``(N, D)`` positions, or a sequence of D arrays of length N.
+    values : array_like
+        Shape ``(N,)`` or ``(k, N)`` (or a list of such); ignored for
+        ``'count'``.
+    statistic : {'mean', 'sum', 'count', 'std', 'median', 'min', 'max'}
+        Empty bins are NaN except for ``'sum'`` and ``'count'`` (0).
+    bins : int, sequence of int, or sequence of edges
+        Per dimension: a number of equal bins over ``range`` (default the
+        data's extent) or monotonically increasing edges.
+    range : sequence of (float, float), optional
+    expand_binnumbers : bool
+        Return the per-dimension bin numbers, shape ``(D, N)``, instead of
+        the flat (raveled) ones.
+    binned_statistic_result : BinnedStatisticddResult, optional
+        Reuse its edges and bin numbers (flat).
+
+    Returns
+    -------
+    BinnedStatisticddResult
+        ``statistic`` (``values.shape[:-1] + nbins``), ``bin_edges`` (a list
+        of D arrays) and ``binnumber`` (0 and ``nbins + 1`` in a dimension
+        for points outside, as SciPy).
+
+    Raises
+    ------
+    ValueError
+        An unknown statistic, a range with start > stop or of the wrong
+        length; with concrete data, non-finite samples and integer bins.
+    AttributeError
+        ``values`` not matching the sample's length, or ``bins`` of the
+        wrong length (SciPy's exception types).
+    NotImplementedError
+        A callable statistic (the bins' contents would be ragged).
+
+    Notes
+    -----
+    Bins are assigned per dimension as SciPy does, with its rounding rule
+    for points on the last edge; the statistics are scatter-adds over the
+    raveled bins (the median a lexicographic sort by bin, then value).
+    *Differences from SciPy*: SciPy raises when two edges coincide
+    numerically; sciax does not check.  *Transformations*: jit and vmap
+    (``bins`` static); 'mean', 'sum' and 'std' are differentiable in
+    ``values``.
+
+    Examples
+    --------
+    >>> from sciax.stats import binned_statistic_dd
+    >>> pts = snp.array([[0.1, 0.2], [0.4, 0.9], [0.8, 0.1], [0.9, 0.8], [0.3, 0.3]])
+    >>> r = binned_statistic_dd(pts, snp.array([1.0, 2.0, 3.0, 4.0, 5.0]), "sum", bins=2)
+    >>> print(r.statistic)
+    [[6. 2.]
+     [3. 4.]]
+    >>> print(r.binnumber)
+    [ 5  6  9 10  5]
+    """
+    if callable(statistic):
+        raise NotImplementedError("binned_statistic_dd: a callable statistic is not "
+                                  "supported; use one of " + ", ".join(_BIN_STATS))
+    if statistic not in _BIN_STATS:
+        raise ValueError(f"invalid statistic {statistic!r}")
+    if isinstance(sample, (list, tuple)):
+        sample = snp.stack([snp.ravel(_arr(v)) for v in sample], axis=1)
+    else:
+        sample = _arr(sample)
+        if sample.ndim != 2:
+            sample = snp.reshape(sample, (-1, 1)) if sample.ndim <= 1 else \
+                snp.reshape(sample, (sample.shape[0], -1)).T
+    n, ndim = sample.shape
+    if values is None and statistic == "count":
+        values = snp.zeros(n, sample.dtype)
+    if isinstance(values, (list, tuple)):
+        values = snp.stack([snp.asarray(v) for v in values])
+    values = _arr(values)
+    vshape = values.shape
+    vals = snp.reshape(values, (-1, vshape[-1])) if values.ndim else values[None, None]
+    if statistic != "count" and vals.shape[-1] != n:
+        raise AttributeError("The number of `values` elements must match the length "
+                             "of each `sample` dimension.")
+    scalar_bins = not hasattr(bins, "__len__") and snp.ndim(bins) == 0
+    if scalar_bins:
+        try:
+            finite = bool(snp.all(snp.isfinite(sample)))
+        except TypeError:  # traced: no check
+            finite = True
+        if not finite:
+            raise ValueError("sample contains non-finite values.")
+        bins = [bins] * ndim
+    elif len(bins) != ndim:
+        raise AttributeError("The dimension of bins must be equal to the dimension "
+                             "of the sample x.")
+    los, his = [None] * ndim, [None] * ndim
+    if range is not None:
+        if len(range) != ndim:
+            raise ValueError(f"range given for {len(range)} dimensions; {ndim} "
+                             "required")
+        for d, (lo, hi) in enumerate(range):
+            if hi < lo:
+                where = f"dimension {d + 1} of " if ndim > 1 else ""
+                raise ValueError(f"In {where}range, start must be <= stop")
+            los[d], his[d] = snp.asarray(lo, sample.dtype), snp.asarray(hi, sample.dtype)
+    edges, nbs = [], []
+    for b in bins:
+        if not hasattr(b, "__len__") and snp.ndim(b) == 0:
+            edges.append(None)
+            nbs.append(int(b))
+        else:
+            e = snp.asarray(b, sample.dtype)
+            edges.append(e)
+            nbs.append(e.shape[0] - 1)
+    binnums = None
+    if binned_statistic_result is not None:
+        edges = [snp.asarray(e, sample.dtype) for e in binned_statistic_result.bin_edges]
+        nbs = [e.shape[0] - 1 for e in edges]
+        binnums = snp.asarray(binned_statistic_result.binnumber)
+    res, out_edges, binnumber = _binned_dd_core(
+        sample, vals, los, his, edges, binnums, statistic=statistic, nbs=tuple(nbs),
+        expand=bool(expand_binnumbers))
+    res = snp.reshape(res, tuple(vshape[:-1]) + tuple(nbs)) if values.ndim else res[0]
+    return BinnedStatisticddResult(res, out_edges, binnumber)
+
+
+def binned_statistic_2d(x, y, values, statistic="mean", bins=10, range=None,  # noqa: A002
+                        expand_binnumbers=False):
+    """sciax implementation of :func:`scipy.stats.binned_statistic_2d`: a
+    statistic of ``values`` over a 2-D histogram of ``(x, y)``.
+
+    Parameters
+    ----------
+    x, y : array_like
+        The positions (length N).
+    values : array_like
+        Shape ``(N,)`` or ``(k, N)``; ignored for ``'count'``.
+    statistic, range, expand_binnumbers
+        As :func:`binned_statistic_dd`.
+    bins : int, (int, int), array_like or (array_like, array_like)
+        A single sequence of more than two numbers is the edges of both
+        dimensions, as SciPy.
+
+    Returns
+    -------
+    BinnedStatistic2dResult
+        ``statistic``, ``x_edge``, ``y_edge`` and ``binnumber``.
+
+    Notes
+    -----
+    *Transformations*: jit and vmap (``bins`` static); 'mean', 'sum' and
+    'std' are differentiable in ``values``.
+
+    Examples
+    --------
+    >>> from sciax.stats import binned_statistic_2d
+    >>> x = snp.array([0.1, 0.4, 0.8, 0.9, 0.3])
+    >>> y = snp.array([0.2, 0.9, 0.1, 0.8, 0.3])
+    >>> r = binned_statistic_2d(x, y, None, "count", bins=2)
+    >>> print(r.statistic)
+    [[2. 1.]
+     [1. 1.]]
+    """
+    try:
+        nb = len(bins)
+    except TypeError:
+        nb = 1
+    if nb not in (1, 2):
+        e = snp.asarray(bins, float)
+        bins = [e, e]
+    res = binned_statistic_dd([x, y], values, statistic, bins, range,
+                              expand_binnumbers=expand_binnumbers)
+    return BinnedStatistic2dResult(res.statistic, res.bin_edges[0], res.bin_edges[1],
+                                   res.binnumber)
+
+
 __all__ = ["CumfreqResult", "RelfreqResult", "SigmaclipResult", "Mean", "Variance",
            "Std_dev", "kstat", "kstatvar", "lmoment", "expectile", "quantile",
            "tiecorrect", "trimboth", "trim1", "obrientransform", "cumfreq",
@@ -2363,4 +2883,8 @@ __all__ = ["CumfreqResult", "RelfreqResult", "SigmaclipResult", "Mean", "Varianc
            "friedmanchisquare", "brunnermunzel", "mood", "ansari",
            "alexandergovern", "chatterjeexi", "cramervonmises", "median_test",
            "SomersDResult", "TukeyHSDResult", "probplot", "tukey_hsd", "somersd",
-           "PageTrendTestResult", "page_trend_test", "cramervonmises_2samp"]
+           "PageTrendTestResult", "page_trend_test", "cramervonmises_2samp",
+           "ECDFResult", "EmpiricalDistributionFunction", "ecdf",
+           "Epps_Singleton_2sampResult", "epps_singleton_2samp",
+           "BinnedStatisticddResult", "BinnedStatistic2dResult", "binned_statistic_dd",
+           "binned_statistic_2d"]

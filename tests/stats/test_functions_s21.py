@@ -80,7 +80,8 @@ def _bundle(x, m, a, b, c, tt):
         q_nan=xs.quantile(snp.append(x, snp.nan), snp.array([-0.1, 0.5])),
         pp=xs.probplot(x), sd=xs.somersd(tt[0], tt[1], "greater"),
         sd_tab=xs.somersd(snp.asarray(TABLE)), pg=xs.page_trend_test(m),
-        pg_t=xs.page_trend_test(tt))
+        c2=xs.cramervonmises_2samp(a, b[:6] + 1.0),
+        b2=xs.binned_statistic_2d(a, b, c, "median", bins=(2, 3)))
 
 
 
@@ -122,8 +123,20 @@ def test_jit_bundle():
     assert got["sd"].table is None       # 1-D input: table shape is data-dependent
     _res(got["sd_tab"], ss.somersd(TABLE))
     _res(got["pg"], ss.page_trend_test(M))    # exact
-    _res(got["pg_t"], ss.page_trend_test(TT))  # ties, exact at floor(L)
     assert got["pg"].method == "exact"
+    _res(got["c2"], ss.cramervonmises_2samp(A, B[:6] + 1.0))   # exact tables
+    for g, w in zip(got["b2"], ss.binned_statistic_2d(A, B, C, "median", bins=(2, 3))):
+        _close(g, w)
+
+
+def test_ecdf():
+    res, want = xs.ecdf(TT[0]), ss.ecdf(TT[0])
+    _close(res.cdf.quantiles, want.cdf.quantiles)
+    _close(res.cdf.probabilities, want.cdf.probabilities)
+    _close(res.sf.probabilities, want.sf.probabilities)
+    pts = np.r_[np.linspace(-3.0, 3.0, 7), TT[0][:3]]
+    _close(res.cdf.evaluate(pts), want.cdf.evaluate(pts))
+    _close(res.sf.evaluate(pts), want.sf.evaluate(pts))
 
 
 @pytest.mark.slow  # ~40-50 s: incomplete beta / Bessel K / gamma quantiles, eagerly
@@ -234,6 +247,22 @@ def test_shapes_and_errors():
         (ValueError, "predicted_ranks", lambda: xs.page_trend_test(
             M, predicted_ranks=[1, 1, 2, 3, 4, 5, 6, 7])),
         (ValueError, "method", lambda: xs.page_trend_test(M, method="perm")),
+        (ValueError, "two observations", lambda: xs.cramervonmises_2samp(A[:1], B)),
+        (ValueError, "method", lambda: xs.cramervonmises_2samp(A, B, "perm")),
+        (ValueError, "one-dimensional", lambda: xs.ecdf(M)),
+        (ValueError, "at least 5", lambda: xs.epps_singleton_2samp(A[:4], B)),
+        (ValueError, "invalid statistic", lambda: xs.binned_statistic_2d(A, B, C, "mode")),
+        (NotImplementedError, "callable", lambda: xs.binned_statistic_dd(A, B, np.mean)),
+        (AttributeError, "must match", lambda: xs.binned_statistic_2d(A, B, C[:5])),
+        (AttributeError, "dimension of bins", lambda: xs.binned_statistic_dd(
+            np.c_[A, B], C, bins=[2, 3, 4])),
+        (ValueError, "start must be <= stop", lambda: xs.binned_statistic_2d(
+            A, B, C, range=[(0, 1), (1, 0)])),
+        (ValueError, "non-finite", lambda: xs.binned_statistic_2d(np.r_[A[:7], np.inf],
+                                                                   B, C)),
+        (ValueError, "1d", lambda: xs.epps_singleton_2samp(A, B, t=[[0.4]])),
+        (ValueError, "positive", lambda: xs.epps_singleton_2samp(A, B, t=(0.4, -1.0))),
+        (TypeError, "concrete", lambda: sciax.jit(lambda v: xs.ecdf(v).cdf.quantiles)(X)),
         (TypeError, "concrete", lambda: sciax.jit(
             lambda v: xs.sigmaclip(v).clipped)(X)),
     ]
@@ -346,7 +375,7 @@ def test_tests_sweep():
          ss.median_test(*TT, lambda_="log-likelihood"))
 
 
-@pytest.mark.slow  # ~30 s: studentized range integrals, eagerly
+@pytest.mark.slow  # ~60-110 s: studentized range integrals, eagerly
 def test_tukey_hsd_probplot_somersd_page_sweep():
     groups = [RNG.normal(size=5) + 0.8 * i for i in range(3)] + [RNG.normal(size=7)]
     for ev in (True, False):
@@ -379,10 +408,66 @@ def test_tukey_hsd_probplot_somersd_page_sweep():
         got, want = xs.page_trend_test(d, **kw), ss.page_trend_test(d, **kw)
         _res(got, want)
         assert got.method == want.method
+    _res(xs.page_trend_test(TT), ss.page_trend_test(TT))  # ties: exact at floor(L)
+    _res(xs.cramervonmises_2samp(TT[0], TT[1][:6]), ss.cramervonmises_2samp(TT[0], TT[1][:6]))
     r = ss.rankdata(RNG.normal(size=(5, 4)), axis=1)
     _res(xs.page_trend_test(r, ranked=True), ss.page_trend_test(r, ranked=True))
     with pytest.raises(ValueError, match="above the grand|below the grand"):
         xs.median_test(np.ones(4), np.ones(3))
+    for nx, ny, method in ((25, 30, "auto"), (7, 6, "asymptotic"), (4, 6, "exact")):
+        x, y = RNG.normal(size=nx), RNG.normal(size=ny) + 0.5
+        _res(xs.cramervonmises_2samp(x, y, method), ss.cramervonmises_2samp(x, y, method))
+    for nx, ny, kw in ((8, 7, {}), (30, 26, {}), (6, 9, dict(t=[0.5]))):
+        x, y = RNG.normal(size=nx), RNG.standard_t(3, size=ny) + 0.3
+        _res(xs.epps_singleton_2samp(x, y, **kw), ss.epps_singleton_2samp(x, y, **kw))
+    # three points: a worse-conditioned covariance, whose pseudo-inverse
+    # differs between LAPACK paths at ~1e-13 relative
+    x, y = RNG.normal(size=10), RNG.standard_t(3, size=12) + 0.3
+    got, want = (f.epps_singleton_2samp(x, y, t=(0.3, 0.6, 1.1)) for f in (xs, ss))
+    _close(got.statistic, want.statistic, 1e-11)
+    _close(got.pvalue, want.pvalue, 1e-11)
+    assert np.isnan(float(xs.epps_singleton_2samp(np.r_[x, np.inf], y).pvalue))
+    x, y, z = RNG.normal(size=(3, 40))
+    x[3] = x.max()      # a point on the last edge
+    v2 = RNG.normal(size=(2, 40))
+    for stat in ("mean", "sum", "count", "std", "median", "min", "max"):
+        for g, w in zip(xs.binned_statistic_2d(x, y, v2[0], stat, bins=(3, 4)),
+                        ss.binned_statistic_2d(x, y, v2[0], stat, bins=(3, 4))):
+            _close(g, w)
+        got = xs.binned_statistic_dd(np.c_[x, y, z], v2, stat, bins=3)
+        want = ss.binned_statistic_dd(np.c_[x, y, z], v2, stat, bins=3)
+        _close(got.statistic, want.statistic)
+        _close(got.binnumber, want.binnumber)
+    got = xs.binned_statistic_dd(M.T, A, "std", bins=2, expand_binnumbers=True)
+    want = ss.binned_statistic_dd(M.T, A, "std", bins=2, expand_binnumbers=True)
+    _close(got.statistic, want.statistic)
+    _close(got.binnumber, want.binnumber)
+    edges = [np.linspace(-2, 2, 5), [-3, 0, 0.5, 3]]
+    for g, w in zip(xs.binned_statistic_2d(x, y, v2[0], "mean", bins=edges,
+                                           expand_binnumbers=True),
+                    ss.binned_statistic_2d(x, y, v2[0], "mean", bins=edges,
+                                           expand_binnumbers=True)):
+        _close(g, w)
+    rng = [(-1, 1), (-2, 2)]
+    for g, w in zip(xs.binned_statistic_2d(x, y, None, "count", bins=4, range=rng),
+                    ss.binned_statistic_2d(x, y, None, "count", bins=4, range=rng)):
+        _close(g, w)
+    got, want = (f.binned_statistic_dd(x, y, "mean", bins=4) for f in (xs, ss))
+    _close(got.statistic, want.statistic)
+    _close(xs.binned_statistic_dd(x, 2 * y, "max", binned_statistic_result=got).statistic,
+           ss.binned_statistic_dd(x, 2 * y, "max", binned_statistic_result=want).statistic)
+    m2, n2 = RNG.normal(size=(3, 7)), RNG.normal(size=(3, 5))
+    _res(xs.epps_singleton_2samp(m2, n2, axis=1), ss.epps_singleton_2samp(m2, n2, axis=1))
+    _res(xs.cramervonmises_2samp(m2, n2, axis=1), ss.cramervonmises_2samp(m2, n2, axis=1))
+    x = RNG.normal(size=10)
+    res, want = xs.ecdf(x), ss.ecdf(x)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for method in ("linear", "log-log"):
+            for kind in ("cdf", "sf"):
+                got = getattr(res, kind).confidence_interval(0.9, method=method)
+                exp = getattr(want, kind).confidence_interval(0.9, method=method)
+                _close(got.low.probabilities, exp.low.probabilities, 1e-12, 1e-15)
+                _close(got.high.probabilities, exp.high.probabilities, 1e-12, 1e-15)
 
 
 @pytest.mark.slow  # ~40-90 s: compiles the betainc/kv/gammaincinv programs
