@@ -251,6 +251,11 @@ def test_shapes_and_errors():
         (ValueError, "method", lambda: xs.cramervonmises_2samp(A, B, "perm")),
         (ValueError, "one-dimensional", lambda: xs.ecdf(M)),
         (ValueError, "at least 5", lambda: xs.epps_singleton_2samp(A[:4], B)),
+        (ValueError, "at least two samples", lambda: xs.anderson_ksamp([A])),
+        (ValueError, "without observations", lambda: xs.anderson_ksamp([A, B[:0]])),
+        (ValueError, "variant", lambda: xs.anderson_ksamp([A, B], variant="left")),
+        (NotImplementedError, "permutation", lambda: xs.anderson_ksamp(
+            [A, B], variant="midrank", method=object())),
         (ValueError, "invalid statistic", lambda: xs.binned_statistic_2d(A, B, C, "mode")),
         (NotImplementedError, "callable", lambda: xs.binned_statistic_dd(A, B, np.mean)),
         (AttributeError, "must match", lambda: xs.binned_statistic_2d(A, B, C[:5])),
@@ -456,6 +461,18 @@ def test_tukey_hsd_probplot_somersd_page_sweep():
     _close(got.statistic, want.statistic)
     _close(xs.binned_statistic_dd(x, 2 * y, "max", binned_statistic_result=got).statistic,
            ss.binned_statistic_dd(x, 2 * y, "max", binned_statistic_result=want).statistic)
+    for shift in (0.0, 1.5):
+        smp = [RNG.normal(size=8), RNG.normal(size=11) + shift, RNG.normal(size=6)]
+        for data in (smp, [np.round(v, 0) for v in smp]):
+            for variant in ("midrank", "right", "continuous"):
+                _res(xs.anderson_ksamp(data, variant=variant),
+                     ss.anderson_ksamp(data, variant=variant))
+            with pytest.warns(UserWarning, match="variant"):
+                got = xs.anderson_ksamp(data[:2], midrank=False)
+            with pytest.warns(UserWarning, match="variant"):
+                want = ss.anderson_ksamp(data[:2], midrank=False)
+            _res(got, want)
+            _close(got.critical_values, want.critical_values)
     m2, n2 = RNG.normal(size=(3, 7)), RNG.normal(size=(3, 5))
     _res(xs.epps_singleton_2samp(m2, n2, axis=1), ss.epps_singleton_2samp(m2, n2, axis=1))
     _res(xs.cramervonmises_2samp(m2, n2, axis=1), ss.cramervonmises_2samp(m2, n2, axis=1))
