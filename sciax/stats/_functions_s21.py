@@ -1224,7 +1224,7 @@ def ecdf(sample):
     return ECDFResult(q, cdf, 1.0 - cdf, at_risk, counts)
 
 
-# --- multidimensional binned statistics ------------------------------------------------
+# --- multidimensional binned statistics -------------------------------------------
 
 
 class BinnedStatisticddResult(NamedTuple):
@@ -1440,7 +1440,8 @@ def binned_statistic_dd(sample, values, statistic="mean", bins=10, range=None,  
             if hi < lo:
                 where = f"dimension {d + 1} of " if ndim > 1 else ""
                 raise ValueError(f"In {where}range, start must be <= stop")
-            los[d], his[d] = snp.asarray(lo, sample.dtype), snp.asarray(hi, sample.dtype)
+            los[d] = snp.asarray(lo, sample.dtype)
+            his[d] = snp.asarray(hi, sample.dtype)
     edges, nbs = [], []
     for b in bins:
         if not hasattr(b, "__len__") and snp.ndim(b) == 0:
@@ -1452,7 +1453,8 @@ def binned_statistic_dd(sample, values, statistic="mean", bins=10, range=None,  
             nbs.append(e.shape[0] - 1)
     binnums = None
     if binned_statistic_result is not None:
-        edges = [snp.asarray(e, sample.dtype) for e in binned_statistic_result.bin_edges]
+        edges = [snp.asarray(e, sample.dtype)
+                 for e in binned_statistic_result.bin_edges]
         nbs = [e.shape[0] - 1 for e in edges]
         binnums = snp.asarray(binned_statistic_result.binnumber)
     res, out_edges, binnumber = _binned_dd_core(

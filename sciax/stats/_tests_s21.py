@@ -846,7 +846,10 @@ def epps_singleton_2samp(x, y, t=(0.4, 0.8), *, axis=0, nan_policy="propagate",
     Notes
     -----
     *Differences from SciPy*: no warning when the covariance estimate is
-    rank deficient (the p-value then uses its rank, as SciPy's).
+    rank deficient (the p-value then uses its rank, as SciPy's).  With
+    several points ``t`` the covariance can be ill conditioned; the
+    statistic then agrees with SciPy's to about ``cond * eps`` (the two
+    pseudo-inverses come from different LAPACK paths).
     *Transformations*: jit, vmap, and differentiable in the data.
 
     Examples
