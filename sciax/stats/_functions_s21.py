@@ -18,13 +18,15 @@ from typing import Any, NamedTuple
 
 import sciax
 import sciax.numpy as snp
-from sciax import lax
+from sciax import lax, special
 
 from sciax.stats import _sf
 from sciax.stats._continuous import norm
 from sciax.stats._continuous_extra import gengamma
 from sciax.stats._continuous_special import invgamma, t as t_dist
-from sciax.stats._stats_py import _arr, rankdata
+from sciax.stats._stats_py import _arr, linregress, rankdata
+from sciax.stats._tests_extra import _np_around
+from sciax.stats._tests_more import ConfidenceInterval
 
 
 # --- result objects ----------------------------------------------------------------
@@ -444,7 +446,6 @@ def _quantile_last(y, p, n, method, cw):
         jp1 = snp.clip(jp1, 0.0, n - 1.0)
         return (1.0 - g) * _take(y, j) + g * _take(y, jp1)
     if method == "harrell-davis":
-        from sciax import special  # noqa: PLC0415 - keep import cost off the module
 
         a = (p * (n + 1.0))[..., :, None]
         b = ((1.0 - p) * (n + 1.0))[..., :, None]
@@ -1044,7 +1045,7 @@ def probplot(x, sparams=(), dist="norm", fit=True, plot=None, rvalue=False):
         return ((x, x), (snp.nan, snp.nan, 0.0)) if fit else (x, x)
     n = x.size
     if isinstance(dist, str):
-        import sciax.stats as stats  # noqa: PLC0415 - the package imports this module
+        import sciax.stats as stats  # cycle: the package imports this module
 
         name = dist
         dist = getattr(stats, name, None)
@@ -1060,7 +1061,6 @@ def probplot(x, sparams=(), dist="norm", fit=True, plot=None, rvalue=False):
     osm = dist.ppf(snp.asarray(_order_statistic_medians(n), x.dtype), *sparams)
     osr = snp.sort(snp.ravel(x))
     if fit:
-        from sciax.stats._stats_py import linregress  # noqa: PLC0415
 
         res = linregress(osm, osr)
         slope, intercept, r = res.slope, res.intercept, res.rvalue
@@ -1113,7 +1113,6 @@ class EmpiricalDistributionFunction:
         ``'linear'`` or ``'log-log'``; NaN where the formula is undefined
         (SciPy also warns there).  Returns a ``ConfidenceInterval`` of two
         ``EmpiricalDistributionFunction``."""
-        from sciax.stats._tests_more import ConfidenceInterval  # noqa: PLC0415
 
         if self._n is None:
             raise NotImplementedError("The confidence interval is available only "
@@ -1246,7 +1245,6 @@ _BIN_STATS = ("mean", "median", "count", "sum", "std", "min", "max")
 def _dim_bins(x, lo, hi, edges, nb):
     """Edges and 0..nb+1 bin numbers of one dimension, as SciPy assigns
     them (values on the last edge, to its rounding, go to the last bin)."""
-    from sciax.stats._tests_extra import _np_around  # noqa: PLC0415
 
     if edges is None:
         if lo is None:

@@ -13,7 +13,9 @@ p-values run under ``jit`` and ``vmap``; SciPy's data-dependent choices
 from __future__ import annotations
 
 import functools
+import itertools
 import math
+import warnings
 from typing import Any, NamedTuple
 
 import sciax
@@ -23,7 +25,11 @@ from sciax.stats import _sf
 from sciax.stats._continuous_special import chi2
 from sciax.stats._functions_s21 import (_arr, _broadcast_shapes, _check_axis,
                                         _keepdims, _nan_policy, _to_last)
-from sciax.stats._stats_py import _alternative, _t_pvalue, rankdata
+from sciax import special
+from sciax.stats._stats_py import (SignificanceResult, _alternative, _t_pvalue, iqr,
+                                   rankdata)
+from sciax.stats._studentized_range import studentized_range
+from sciax.stats._tests_more import ConfidenceInterval, chi2_contingency
 
 
 # --- rank and dispersion tests -----------------------------------------------------
@@ -262,7 +268,6 @@ def mood(x, y, axis=0, alternative="two-sided", *, nan_policy="propagate",
     >>> print(round(float(r.statistic), 6), round(float(r.pvalue), 6))
     1.938287 0.052588
     """
-    from sciax.stats._stats_py import SignificanceResult  # noqa: PLC0415
 
     _nan_policy(nan_policy, "mood")
     _alternative(alternative)
@@ -538,7 +543,6 @@ def chatterjeexi(x, y, *, axis=0, y_continuous=False, method="asymptotic",
     >>> print(round(float(r.statistic), 6), round(float(r.pvalue), 6))
     0.559441 0.001276
     """
-    from sciax.stats._stats_py import SignificanceResult  # noqa: PLC0415
 
     if not isinstance(y_continuous, bool):
         raise ValueError("`y_continuous` must be boolean.")
@@ -589,7 +593,6 @@ def _cut_series(terms):
 
 
 def _cdf_cvm_inf(x, kmax):
-    from sciax import special  # noqa: PLC0415
 
     k = snp.arange(kmax, dtype=x.dtype).reshape((-1,) + (1,) * x.ndim)
     u = snp.exp(special.gammaln(k + 0.5) - special.gammaln(k + 1.0)) / (
@@ -600,7 +603,6 @@ def _cdf_cvm_inf(x, kmax):
 
 
 def _psi1_mod(x, kmax):
-    from sciax import special  # noqa: PLC0415
 
     def ed2(y):
         z = y * y / 4.0
@@ -682,7 +684,7 @@ def cramervonmises(rvs, cdf, args=(), *, axis=0, nan_policy="propagate",
     """
     _nan_policy(nan_policy, "cramervonmises")
     if isinstance(cdf, str):
-        import sciax.stats as stats  # noqa: PLC0415 - the package imports this module
+        import sciax.stats as stats  # cycle: the package imports this module
 
         dist = getattr(stats, cdf, None)
         if dist is None or not hasattr(dist, "cdf"):
@@ -861,7 +863,6 @@ def epps_singleton_2samp(x, y, t=(0.4, 0.8), *, axis=0, nan_policy="propagate",
     >>> print(round(float(r.statistic), 6), round(float(r.pvalue), 6))
     5.302367 0.257655
     """
-    from sciax.stats._stats_py import iqr  # noqa: PLC0415
 
     _nan_policy(nan_policy, "epps_singleton_2samp")
     (x, y), ax, ndim = _samples([x, y], axis, "epps_singleton_2samp")
@@ -1003,9 +1004,7 @@ def anderson_ksamp(samples, midrank=_NO_VALUE, *, variant=_NO_VALUE, method=None
     >>> print(round(float(r.statistic), 6), round(float(r.pvalue), 6))
     2.990036 0.019649
     """
-    import warnings  # noqa: PLC0415
 
-    from sciax.stats._stats_py import SignificanceResult  # noqa: PLC0415
 
     k = len(samples)
     if k < 2:
@@ -1128,7 +1127,6 @@ def median_test(*samples, ties="below", correction=True, lambda_=1,
     >>> print(round(float(r.statistic), 6), round(float(r.pvalue), 6), float(r.median))
     4.236883 0.039555 30.0
     """
-    from sciax.stats._tests_more import chi2_contingency  # noqa: PLC0415
 
     if len(samples) < 2:
         raise ValueError("median_test requires two or more samples.")
@@ -1202,8 +1200,6 @@ class TukeyHSDResult(NamedTuple):
     def confidence_interval(self, confidence_level=0.95):
         """Simultaneous confidence intervals of the mean differences
         (Tukey-Kramer), as SciPy's ``TukeyHSDResult.confidence_interval``."""
-        from sciax.stats._studentized_range import studentized_range  # noqa: PLC0415
-        from sciax.stats._tests_more import ConfidenceInterval  # noqa: PLC0415
 
         if not 0 < confidence_level < 1:
             raise ValueError("Confidence level must be between 0 and 1.")
@@ -1259,7 +1255,6 @@ def tukey_hsd(*args, equal_var=True):
      [0.0144 1.     0.0203]
      [0.9803 0.0203 1.    ]]
     """
-    from sciax.stats._studentized_range import studentized_range  # noqa: PLC0415
 
     if len(args) < 2:
         raise ValueError("There must be more than 1 treatment.")
@@ -1451,7 +1446,6 @@ def _page_sf_table(m, n):
     """(lowest L, P(L >= l) for l from there), exact in integers: the
     distribution of one row's ``sum_j j pi(j)`` over the n! permutations,
     convolved over ``m`` independent rows."""
-    import itertools  # noqa: PLC0415
 
     a = n * (n + 1) * (n + 2) // 6
     b = n * (n + 1) * (2 * n + 1) // 6
