@@ -79,6 +79,12 @@ CASES = {
     "tukeylambda": ([(0.14, 0.0, 1.0), (-0.1, 1.0, 2.0), (0.0, 0.0, 1.0)],
                     dict(pdf=1e-4, logpdf=3e-6, cdf=1e-4, logcdf=3e-6, logsf=1e-4,
                          sf=1e-8, isf=1e-8)),
+    # (h > 0 has a finite lower end (1 - h^-k)/k, where x rounds 1 - h y: those
+    # lower tails are checked against mpmath from q = 1e-4 below.)  SciPy's
+    # logsf is log(1 - cdf), its isf the generic ppf(1 - q), and it integrates
+    # the moments with quad (6e-9 off for k = -0.1: mpmath below)
+    "kappa4": ([(0.5, 0.3, 0.0, 1.0), (-0.4, 0.2, 1.0, 2.0), (-1.0, -0.1, 0.0, 1.0),
+                (0.0, 0.0, 0.0, 1.0)], dict(logsf=1e-6, isf=1e-7, stats=1e-7)),
 }
 # SciPy integrates these entropies (kstwobign's, 8.9e-4, to 4e-7 relative;
 # mpmath below agrees with sciax's)
@@ -87,7 +93,7 @@ GRAD = {"pearson3": (0.9,), "recipinvgauss": (0.8,), "rdist": (2.5,),
         "halfgennorm": (1.7,), "mielke": (1.5, 6.0), "truncweibull_min": (1.6, 0.3, 2.5),
         "alpha": (2.1,), "rel_breitwigner": (0.9,), "jf_skew_t": (2.5, 4.0),
         "kstwobign": (), "vonmises_line": (1.3,), "tukeylambda": (0.3,),
-        "norminvgauss": (1.5, 0.5)}
+        "norminvgauss": (1.5, 0.5), "kappa4": (0.3, 0.1)}
 
 
 @pytest.mark.slow
@@ -159,6 +165,10 @@ def test_bad_parameters():
     assert np.isnan(float(stats.vonmises_line.pdf(1.0, -1.0)))
     assert np.isnan(float(stats.tukeylambda.cdf(0.0, np.nan)))
     assert np.isnan(float(stats.norminvgauss.cdf(0.0, 1.0, 1.0)))
+    assert np.isnan(float(stats.kappa4.cdf(0.0, np.nan, 0.1)))
+    # kappa4's support: [(1 - h^-k)/k, 1/k] for h, k > 0
+    assert float(stats.kappa4.cdf(1.0 / 0.3 + 0.1, 0.5, 0.3)) == 1.0
+    assert float(stats.kappa4.pdf(-1.5, 0.5, 0.3)) == 0.0
     assert np.isnan(float(stats.norminvgauss.pdf(0.0, -1.0, 0.0)))
     # tukeylambda's support is [-1/lam, 1/lam] for lam > 0
     assert float(stats.tukeylambda.pdf(0.7, 1.5)) == 0.0
@@ -335,6 +345,46 @@ def test_tukeylambda_round_trip():
     h = 1e-6
     qlam = (ss.tukeylambda.ppf(q0, lam + h) - ss.tukeylambda.ppf(q0, lam - h)) / (2 * h)
     _rel(g, -qlam / (q0 ** (lam - 1) + (1 - q0) ** (lam - 1)), 1e-8)
+
+
+@pytest.mark.slow
+def test_kappa4_vs_mpmath():
+    """Lower tails with a finite lower end (h > 0) and moments of a heavy
+    upper tail (k = -0.2: the fourth moment's integrand ~ (1 - q)^-0.8, where
+    SciPy's quad is 1e-7 off) against mpmath."""
+    def F(x, h, k):
+        x, h, k = mp.mpf(x), mp.mpf(h), mp.mpf(k)
+        y = mp.exp(-x) if k == 0 else (1 - k * x) ** (1 / k)
+        return mp.exp(-y) if h == 0 else (1 - h * y) ** (1 / h)
+
+    def Q(lq, h, k):
+        # the quantile from log q (1 - q^h rounds near q = 1 even at 40 digits)
+        h, k = mp.mpf(h), mp.mpf(k)
+        y = -mp.expm1(h * lq) / h
+        return (1 - y**k) / k
+
+    def moment(n, h, k):
+        lo = mp.quad(lambda t: Q(mp.log(t), h, k) ** n, [0, 0.25, 0.5])
+        hi = mp.quad(lambda t: Q(mp.log1p(-t), h, k) ** n,
+                     [0, 1e-12, 1e-6, 1e-3, 0.25, 0.5])
+        return lo + hi
+
+    q = np.array([1e-4, 0.02, 0.3, 0.9, 1 - 1e-6])
+    with mp.workdps(40):
+        for h, k in ((0.5, 0.3), (0.8, -0.2)):
+            x = np.asarray(stats.kappa4.ppf(q, h, k))
+            ref = [float(F(v, h, k)) for v in x]
+            _rel(ref, q, 1e-12)
+            # (1e-12: x near the lower end (1 - h^-k)/k rounds 1 - h y)
+            _rel(stats.kappa4.cdf(x, h, k), ref, 1e-12)
+            _rel(stats.kappa4.sf(x, h, k), [float(1 - F(v, h, k)) for v in x], 1e-13)
+        for h, k in ((0.8, -0.2), (-1.0, -0.1)):
+            m = [moment(n, h, k) for n in (1, 2, 3, 4)]
+            mu, v = m[0], m[1] - m[0] ** 2
+            c3 = m[2] - 3 * mu * m[1] + 2 * mu**3
+            c4 = m[3] - 4 * mu * m[2] + 6 * mu**2 * m[1] - 3 * mu**4
+            ref = [float(mu), float(v), float(c3 / v**1.5), float(c4 / v**2 - 3)]
+            _rel(np.array(stats.kappa4.stats(h, k, moments="mvsk"), float), ref, 1e-10)
 
 
 # --- norminvgauss -------------------------------------------------------------------
