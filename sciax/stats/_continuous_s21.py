@@ -47,9 +47,10 @@ def _gl_axis(v):
 # --- pearson3 ------------------------------------------------------------------------
 
 # Below this |skew| the gamma form's y = alpha + 2x/skew rounds (eps alpha
-# against a spread of sqrt(alpha) = 2/|skew|): the CDF and quantile are the
-# Edgeworth and Cornish-Fisher expansions through skew^2, whose remainder,
-# O(skew^3), is below 1e-12 there.
+# against a spread of sqrt(alpha) = 2/|skew|): the CDF is Temme's uniform
+# expansion of the incomplete gamma function in terms of alpha (log1p(t) - t)
+# (computed without that rounding), whose remainder is O(skew^5), and the
+# quantile Newton's steps on it from the Cornish-Fisher expansion.
 _P3_SMALL = 1e-4
 
 
@@ -107,7 +108,8 @@ class pearson3_gen(rv_continuous):
     ``lgamma``), written so that it tends smoothly to the normal's as
     ``skew -> 0``.  The CDF is ``P(alpha, alpha + 2x/skew)`` (``Q`` for
     negative skew), the quantile ``gammaincinv``; for ``|skew| < 1e-4`` they
-    are the Edgeworth and Cornish-Fisher expansions through ``skew^2``.
+    are Temme's uniform expansion (in terms of the same ``log1p(t) - t``) and
+    Newton steps on it.
 
     *Differences from SciPy*: SciPy uses the normal law itself for
     ``|skew| < 1.6e-5`` (its density there is off by ``skew (x^3 - 3x)/6``
@@ -139,14 +141,20 @@ class pearson3_gen(rv_continuous):
         return snp.where(inside, v, -_INF)
 
     @staticmethod
-    def _edgeworth(x, s):
-        # F(x) ~ Phi(x) - phi(x) (k3/6 He2 + k4/24 He3 + k3^2/72 He5), k3 = s,
-        # k4 = 3 s^2 / 2
-        x2 = x * x
-        he2, he3 = x2 - 1.0, x * (x2 - 3.0)
-        he5 = x * (x2 * (x2 - 10.0) + 15.0)
-        corr = s / 6.0 * he2 + s * s * (he3 / 16.0 + he5 / 72.0)
-        return snp.exp(-0.5 * x2) / _SQRT2PI * corr
+    def _temme(x, s):
+        """(w, r) with ``cdf = Phi(w) - r`` and ``sf = Phi(-w) + r``: Temme's
+        uniform expansion of the incomplete gamma function (DLMF 8.12.3-8),
+        ``w = sign(x) sqrt(-2 alpha (log1p(t) - t))``, ``r = phi(w) (s/2)
+        (c0(eta) + c1(eta) s^2/4)``, ``eta = w s / 2``, with the Taylor series of
+        ``c0`` and ``c1`` (Boost's ``igamma_temme_large`` coefficients); the
+        next term is ``O(s^5)``."""
+        w = snp.sign(x) * snp.sqrt(-2.0 * _log1pmx_scaled(x, s))
+        eta = 0.5 * w * s
+        c0 = -1.0 / 3 + eta * (1.0 / 12 + eta * (-2.0 / 135 + eta * (
+            1.0 / 864 + eta * (1.0 / 2835 - eta * 139.0 / 777600))))
+        c1 = -1.0 / 540 - eta / 288.0
+        r = snp.exp(-0.5 * w * w) / _SQRT2PI * (0.5 * s) * (c0 + 0.25 * s * s * c1)
+        return w, r
 
     def _tails(self, x, skew):
         """(cdf, sf) at x."""
@@ -158,8 +166,9 @@ class pearson3_gen(rv_continuous):
         pos = s > 0
         g_cdf, g_sf = snp.where(pos, p, q), snp.where(pos, q, p)
         ss = snp.where(small, skew, 0.0)
-        e = self._edgeworth(x, ss)
-        e_cdf, e_sf = _sf.ndtr(x) - e, _sf.ndtr(-x) + e
+        # (t = skew x / 2 stays above -1 there for |x| < 2e4)
+        w, r = self._temme(snp.where(small, x, 0.0), ss)
+        e_cdf, e_sf = _sf.ndtr(w) - r, _sf.ndtr(-w) + r
         return snp.where(small, e_cdf, g_cdf), snp.where(small, e_sf, g_sf)
 
     def _cdf(self, x, skew):
@@ -181,6 +190,15 @@ class pearson3_gen(rv_continuous):
         z2 = z * z
         x_e = (z + ss / 6.0 * (z2 - 1.0)
                + ss * ss * (z * (z2 - 3.0) / 16.0 - z * (2.0 * z2 - 5.0) / 36.0))
+        # two Newton steps on that expansion's CDF (the Cornish-Fisher start is
+        # off by O(skew^3) times a polynomial in z: 1e-9 at z = -6)
+        qe = snp.where(small, q, 0.5)
+
+        def newton(_, x):
+            w, r = self._temme(x, ss)
+            return x - (_sf.ndtr(w) - r - qe) / snp.exp(self._logpdf(x, ss))
+
+        x_e = lax.fori_loop(0, 2, newton, x_e)
         return snp.where(small, x_e, x_g)
 
     def _isf(self, q, skew):
@@ -462,8 +480,8 @@ class truncweibull_min_gen(rv_continuous):
     Notes
     -----
     Every function is closed-form, written with ``expm1``/``log1p`` on
-    ``d = a^c - b^c`` and ``x^c - a^c``: ``cdf = expm1(a^c - x^c) /
-    expm1(d)``, ``sf = e^{a^c - x^c} expm1(x^c - b^c) / expm1(d)``,
+    ``d = a^c - b^c`` and ``x^c - a^c`` (itself ``a^c expm1(c log1p((x -
+    a)/a))``, exact near ``a``): ``cdf = expm1(a^c - x^c) / expm1(d)``, ``sf = e^{a^c - x^c} expm1(x^c - b^c) / expm1(d)``,
     ``ppf: x^c = a^c - log1p(q expm1(d))``, ``isf: x^c = a^c -
     logaddexp(d, log q + log(-expm1(d)))``.  Raw moments are SciPy's
     incomplete-gamma forms.
@@ -502,14 +520,25 @@ class truncweibull_min_gen(rv_continuous):
         return (snp.log(c) + _sf.xlogy(c - 1.0, x) - self._pow(x, c) + ac
                 - snp.log(-snp.expm1(d)))
 
+    @staticmethod
+    def _pow_diff(x, e, ec, c):
+        """``e^c - x^c`` as ``-e^c expm1(c log1p((x - e)/e))`` (``x - e`` is
+        exact near an end ``e > 0``, where the plain difference cancels);
+        ``-x^c`` at ``e = 0``."""
+        pos = e > 0
+        es = snp.where(pos, e, 1.0)
+        r = -ec * snp.expm1(c * snp.log1p((x - es) / es))
+        return snp.where(pos, r, -truncweibull_min_gen._pow(x, c))
+
     def _cdf(self, x, c, a, b):
         ac, d = self._d(c, a, b)
-        return snp.expm1(ac - self._pow(x, c)) / snp.expm1(d)
+        return snp.expm1(self._pow_diff(x, a, ac, c)) / snp.expm1(d)
 
     def _sf(self, x, c, a, b):
         ac, d = self._d(c, a, b)
         xc = self._pow(x, c)
-        return snp.exp(ac - xc) * snp.expm1(xc - ac + d) / snp.expm1(d)
+        # x^c - b^c, from the upper end
+        return snp.exp(ac - xc) * -snp.expm1(-self._pow_diff(x, b, ac - d, c)) / -snp.expm1(d)
 
     def _ppf(self, q, c, a, b):
         ac, d = self._d(c, a, b)

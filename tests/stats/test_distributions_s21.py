@@ -37,8 +37,9 @@ CASES = {
     # holds y to eps |x| / y in sciax and SciPy alike.)  SciPy integrates the
     # entropy (7e-3 off at skew 3.5: test_pearson3_vs_mpmath)
     # SciPy's ppf for negative skew inverts gammaincinv at 1 - q (1e-6 relative
-    # rounding of q = 1e-10); sciax's uses gammainccinv at q (round trip below)
-    "pearson3": ([(1.2, 0.0, 1.0), (-0.7, 1.0, 2.0)], dict(ppf=1e-8)),
+    # rounding of q = 1e-10), and its isf is the generic ppf(1 - q); sciax's
+    # use gammainccinv at q (round trips below)
+    "pearson3": ([(1.2, 0.0, 1.0), (-0.7, 1.0, 2.0)], dict(ppf=1e-8, isf=1e-8)),
     # SciPy's isf at q = 1e-10 is the generic solver's (2e-7 off in its sf:
     # test_tails_vs_mpmath); it integrates the third and fourth moments
     # (1.5e-9), sciax sums their closed forms
@@ -193,17 +194,21 @@ def test_pearson3_vs_mpmath():
     with mp.workdps(40):
         # small skews: SciPy's gamma form cancels (5e-9 in logpdf at 1e-3) and
         # it takes the normal law below 1.6e-5; 1e-4 and 5e-5 sit on either
-        # side of the switch to the Edgeworth expansions
+        # side of the switch to Temme's expansion
         for s in (1e-3, 1.0001e-4, 5e-5):
             for xv in (-6.0, -1.0, 0.3, 4.0):
                 lp = float(_mp_p3_logpdf(xv, s))
                 c = float(mp.quad(lambda t: mp.exp(_mp_p3_logpdf(t, s)),
                                   [-60, -20, -8, xv]))
                 _rel(stats.pearson3.logpdf(xv, s), lp, 1e-13, msg=f"{s} {xv}")
-                _rel(stats.pearson3.cdf(xv, s), c, 1e-11, msg=f"{s} {xv}")
+                # (5e-11: just above the switch, 1e-4, y = alpha + 2x/skew holds x
+                # to eps alpha / sqrt(alpha) = 4e-12)
+                _rel(stats.pearson3.cdf(xv, s), c, 5e-11, msg=f"{s} {xv}")
                 # the mirror image: pearson3(-skew) is -pearson3(skew)
-                _rel(stats.pearson3.sf(-xv, -s), c, 1e-11, msg=f"{s} {xv}")
-                _rel(stats.pearson3.ppf(c, s), xv, 1e-11, msg=f"{s} {xv}")
+                _rel(stats.pearson3.sf(-xv, -s), c, 5e-11, msg=f"{s} {xv}")
+                # (the quantile there, (gammaincinv(alpha, q) - alpha) skew/2,
+                # is good to a few eps alpha |skew| = 1e-11 absolute)
+                _rel(stats.pearson3.ppf(c, s), xv, 5e-11, atol=5e-11, msg=f"{s} {xv}")
         # the density at skew 0 is the normal's, with the right derivative in
         # skew, (x^3 - 3x)/6
         x = np.array([-2.0, 0.5, 3.0])
@@ -274,6 +279,9 @@ def test_more_tails_vs_mpmath():
         s = -0.7
         ref = mp.quad(lambda t: mp.exp(_mp_p3_logpdf(t, s)), [-200, xv - 5, xv])
         _rel(float(ref), 1e-10, 1e-12)
+        for sk in (1.2, -0.7):
+            _rel(stats.pearson3.sf(stats.pearson3.isf(1e-10, sk), sk), 1e-10, 1e-13)
+            _rel(stats.pearson3.cdf(stats.pearson3.ppf(1e-10, sk), sk), 1e-10, 1e-13)
         # alpha: the isf, where SciPy's is 1 - cdf
         for a in (1.5, 3.2):
             A = mp.mpf(a)
