@@ -1,6 +1,7 @@
 """Issue-21 continuous distributions: ``pearson3``, ``recipinvgauss``,
 ``rdist``, ``halfgennorm``, ``mielke``, ``truncweibull_min``, ``alpha``,
-``rel_breitwigner``, ``jf_skew_t``, ``kstwobign`` and ``vonmises_line``.
+``rel_breitwigner``, ``jf_skew_t``, ``kstwobign``, ``norminvgauss``,
+``tukeylambda``, ``kappa4`` and ``vonmises_line``.
 
 Each is SciPy's distribution (names, shapes, parametrisation), written so
 that both tails keep relative precision where SciPy's formula subtracts
@@ -261,7 +262,8 @@ class recipinvgauss_gen(_NumericQuantile, rv_continuous):
     name, shapes, a = "recipinvgauss", ("mu",), 0.0
 
     def _logpdf(self, x, mu):
-        return -((1.0 - mu * x) ** 2) / (2.0 * x * mu * mu) - 0.5 * snp.log(2.0 * _PI * x)
+        return (-((1.0 - mu * x) ** 2) / (2.0 * x * mu * mu)
+                - 0.5 * snp.log(2.0 * _PI * x))
 
     def _ab(self, x, mu):
         r = snp.sqrt(x)
@@ -481,7 +483,8 @@ class truncweibull_min_gen(rv_continuous):
     -----
     Every function is closed-form, written with ``expm1``/``log1p`` on
     ``d = a^c - b^c`` and ``x^c - a^c`` (itself ``a^c expm1(c log1p((x -
-    a)/a))``, exact near ``a``): ``cdf = expm1(a^c - x^c) / expm1(d)``, ``sf = e^{a^c - x^c} expm1(x^c - b^c) / expm1(d)``,
+    a)/a))``, exact near ``a``): ``cdf = expm1(a^c - x^c) / expm1(d)``,
+    ``sf = e^{a^c - x^c} expm1(x^c - b^c) / expm1(d)``,
     ``ppf: x^c = a^c - log1p(q expm1(d))``, ``isf: x^c = a^c -
     logaddexp(d, log q + log(-expm1(d)))``.  Raw moments are SciPy's
     incomplete-gamma forms.
@@ -538,7 +541,8 @@ class truncweibull_min_gen(rv_continuous):
         ac, d = self._d(c, a, b)
         xc = self._pow(x, c)
         # x^c - b^c, from the upper end
-        return snp.exp(ac - xc) * -snp.expm1(-self._pow_diff(x, b, ac - d, c)) / -snp.expm1(d)
+        xb = -self._pow_diff(x, b, ac - d, c)
+        return snp.exp(ac - xc) * snp.expm1(xb) / snp.expm1(d)
 
     def _ppf(self, q, c, a, b):
         ac, d = self._d(c, a, b)
@@ -578,7 +582,8 @@ class alpha_gen(rv_continuous):
     over ``[a - h, a]`` for ``h < 1`` (where the difference cancels) and
     ``Phi(h - a) - Phi(-a)`` otherwise.  ``ppf = 1/(a - ndtri(q Phi(a)))``;
     the ``isf`` starts from ``h = a + ndtri(Phi(-a) + q Phi(a))`` (or, for tiny
-    tails, ``q Phi(a) / phi(a)``) and takes two Newton steps on that tail.  Every moment is infinite, as SciPy's.
+    tails, ``q Phi(a) / phi(a)``) and takes two Newton steps on that tail.
+    Every moment is infinite, as SciPy's.
 
     *Differences from SciPy*: SciPy's ``sf`` is ``1 - cdf`` (and its
     ``isf`` inverts that), losing the far upper tail.
@@ -739,7 +744,8 @@ class rel_breitwigner_gen(_NumericQuantile, rv_continuous):
     def _moments(rho):
         r = snp.sqrt(1.0 + 1.0 / (rho * rho))
         rm1 = 1.0 / (rho * rho * (r + 1.0))          # r - 1
-        m1 = snp.sqrt(2.0 * r * r / (1.0 + r)) * rho / _PI * (0.5 * _PI + snp.arctan(rho))
+        m1 = (snp.sqrt(2.0 * r * r / (1.0 + r)) * rho / _PI
+              * (0.5 * _PI + snp.arctan(rho)))
         c2 = snp.sqrt(r * r / (2.0 * (1.0 + r))) * rho
         m2 = 2.0 * c2 * (snp.sqrt(0.5 * rm1) + rho * snp.sqrt(0.5 * (r + 1.0))) / r
         return m1, m2
@@ -1270,7 +1276,8 @@ class kappa4_gen(rv_continuous):
         hpos = h > 0
         # (1 - h^-k) / k, log h at k = 0
         a_h = _expm1_over(-k, snp.log(snp.where(hpos, h, 1.0)))
-        a = snp.where(hpos, a_h, snp.where(k < 0, 1.0 / snp.where(k < 0, k, -1.0), -_INF))
+        a_k = snp.where(k < 0, 1.0 / snp.where(k < 0, k, -1.0), -_INF)
+        a = snp.where(hpos, a_h, a_k)
         b = snp.where(k > 0, 1.0 / snp.where(k > 0, k, 1.0), _INF)
         return a, b
 
