@@ -25,7 +25,7 @@ from sciax.stats._continuous import norm
 from sciax.stats._continuous_extra import gengamma
 from sciax.stats._continuous_special import invgamma, t as t_dist
 from sciax.stats._stats_py import _arr, linregress, rankdata
-from sciax.stats._tests_extra import _np_around
+from sciax.stats._tests_extra import _np_around, binned_values
 from sciax.stats._tests_more import ConfidenceInterval
 
 
@@ -1409,14 +1409,7 @@ def binned_statistic_dd(sample, values, statistic="mean", bins=10, range=None,  
     n, ndim = sample.shape
     if values is None and statistic == "count":
         values = snp.zeros(n, sample.dtype)
-    if isinstance(values, (list, tuple)):
-        values = snp.stack([snp.asarray(v) for v in values])
-    values = _arr(values)
-    vshape = values.shape
-    vals = snp.reshape(values, (-1, vshape[-1])) if values.ndim else values[None, None]
-    if statistic != "count" and vals.shape[-1] != n:
-        raise AttributeError("The number of `values` elements must match the length "
-                             "of each `sample` dimension.")
+    values, vshape, vals = binned_values(values, n, statistic)
     scalar_bins = not hasattr(bins, "__len__") and snp.ndim(bins) == 0
     if scalar_bins:
         try:

@@ -892,6 +892,21 @@ def _np_around(x, decimals):
                      snp.round(x / scale) * scale)
 
 
+def binned_values(values, n: int, statistic) -> tuple:
+    """``(values, shape, rows)`` of the binned statistics' ``values``: a
+    sequence is stacked, and ``rows`` holds one row of ``n`` values per
+    statistic computed (SciPy's error when the lengths differ)."""
+    if isinstance(values, (list, tuple)):
+        values = snp.stack([snp.asarray(v) for v in values])
+    values = _arr(values)
+    vshape = values.shape
+    vals = snp.reshape(values, (-1, vshape[-1])) if values.ndim else values[None, None]
+    if statistic != "count" and vals.shape[-1] != n:
+        raise AttributeError("The number of `values` elements must match the length "
+                             "of each `sample` dimension.")
+    return values, vshape, vals
+
+
 def binned_statistic(x, values, statistic="mean", bins=10, range=None):  # noqa: A002
     """sciax implementation of :func:`scipy.stats.binned_statistic`.
 
@@ -943,14 +958,7 @@ def binned_statistic(x, values, statistic="mean", bins=10, range=None):  # noqa:
         raise ValueError(f"invalid statistic {statistic!r}")
     x = snp.ravel(_arr(x))
     n = x.shape[0]
-    if isinstance(values, (list, tuple)):
-        values = snp.stack([snp.asarray(v) for v in values])
-    values = _arr(values)
-    vshape = values.shape
-    vals = snp.reshape(values, (-1, vshape[-1])) if values.ndim else values[None, None]
-    if statistic != "count" and vals.shape[-1] != n:
-        raise AttributeError("The number of `values` elements must match the length "
-                             "of each `sample` dimension.")
+    values, vshape, vals = binned_values(values, n, statistic)
     lo = hi = edges = None
     if np.ndim(bins) == 0:
         nb = int(bins)
