@@ -378,8 +378,11 @@ def test_wright_bessel():
     w, lw = f(a, b, x)
     ref, lref = sc.wright_bessel(a, b, x), sc.log_wright_bessel(a, b, x)
     weak = (a == 1) & (b == 0) & (x == 200)
-    assert rel_err(w, ref)[~weak].max() < 1e-13
-    assert rel_err(lw, lref)[~weak].max() < 1e-13
+    # 3e-13: the series' terms grow before they fall (about 1e-16 k log k at
+    # the largest term k); at XLA -O0 (CI's slow step, no FMA contraction)
+    # the worst point reads 1.5e-13, at the default level below 1e-13
+    assert rel_err(w, ref)[~weak].max() < 3e-13
+    assert rel_err(lw, lref)[~weak].max() < 3e-13
     r = float(mpmath.sqrt(200) * mpmath.besseli(1, 2 * mpmath.sqrt(200)))
     assert rel_err(w[weak], r).max() < 1e-14
     assert rel_err(lw[weak], math.log(r)).max() < 1e-15
