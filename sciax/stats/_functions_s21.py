@@ -25,7 +25,7 @@ from sciax.stats._continuous import norm
 from sciax.stats._continuous_extra import gengamma
 from sciax.stats._continuous_special import invgamma, t as t_dist
 from sciax.stats._stats_py import _arr, linregress, rankdata
-from sciax.stats._tests_extra import _np_around, binned_values
+from sciax.stats._tests_extra import binned_values, dim_bins
 from sciax.stats._tests_more import ConfidenceInterval
 
 
@@ -1242,23 +1242,6 @@ class BinnedStatistic2dResult(NamedTuple):
 _BIN_STATS = ("mean", "median", "count", "sum", "std", "min", "max")
 
 
-def _dim_bins(x, lo, hi, edges, nb):
-    """Edges and 0..nb+1 bin numbers of one dimension, as SciPy assigns
-    them (values on the last edge, to its rounding, go to the last bin)."""
-
-    if edges is None:
-        if lo is None:
-            lo, hi = snp.min(x), snp.max(x)
-        same = lo == hi
-        lo, hi = snp.where(same, lo - 0.5, lo), snp.where(same, hi + 0.5, hi)
-        edges = snp.linspace(lo, hi, nb + 1).at[-1].set(hi)
-    num = snp.digitize(x, edges)
-    decimal = snp.trunc(-snp.log10(snp.min(snp.diff(edges)))) + 6
-    on_edge = (x >= edges[-1]) & (_np_around(x, decimal)
-                                  == _np_around(edges[-1], decimal))
-    return edges, snp.where(on_edge, num - 1, num).astype(snp.int32)
-
-
 def _bin_reduce(vals, flat, total, statistic):
     """The statistic of ``vals`` (rows) over the ``total`` flat bins."""
     count = snp.zeros(total, vals.dtype).at[flat].add(1.0)
@@ -1304,7 +1287,7 @@ def _binned_dd_core(sample, vals, los, his, edges, binnums, *, statistic, nbs,
     if binnums is None:
         out_edges, per_dim = [], []
         for d in range(ndim):
-            e, b = _dim_bins(sample[:, d], los[d], his[d], edges[d], nbs[d])
+            e, b = dim_bins(sample[:, d], los[d], his[d], edges[d], nbs[d])
             out_edges.append(e)
             per_dim.append(b)
         flat = snp.zeros(sample.shape[0], snp.int32)

@@ -976,8 +976,10 @@ def binned_statistic(x, values, statistic="mean", bins=10, range=None):  # noqa:
     return BinnedStatisticResult(out, edges, binnum)
 
 
-@functools.partial(sciax.jit, static_argnames=("statistic", "nb"))
-def _binned_core(x, vals, lo, hi, edges, *, statistic, nb):
+def dim_bins(x, lo, hi, edges, nb):
+    """Edges and 0..nb+1 bin numbers of one dimension, as SciPy assigns them
+    (edges from ``lo``/``hi`` or the data's range when ``edges`` is None;
+    values on the last edge, to its rounding, go to the last bin)."""
     if edges is None:
         if lo is None:
             lo, hi = snp.min(x), snp.max(x)
@@ -986,12 +988,17 @@ def _binned_core(x, vals, lo, hi, edges, *, statistic, nb):
         # the last edge exactly ``hi``, as numpy.linspace sets it (the data's
         # maximum must fall on it, not past it)
         edges = snp.linspace(lo, hi, nb + 1).at[-1].set(hi)
-    num = nb + 2
-    binnum = snp.digitize(x, edges)
+    num = snp.digitize(x, edges)
     decimal = snp.trunc(-snp.log10(snp.min(snp.diff(edges)))) + 6
     on_edge = (x >= edges[-1]) & (_np_around(x, decimal)
                                   == _np_around(edges[-1], decimal))
-    binnum = snp.where(on_edge, binnum - 1, binnum).astype(snp.int32)
+    return edges, snp.where(on_edge, num - 1, num).astype(snp.int32)
+
+
+@functools.partial(sciax.jit, static_argnames=("statistic", "nb"))
+def _binned_core(x, vals, lo, hi, edges, *, statistic, nb):
+    num = nb + 2
+    edges, binnum = dim_bins(x, lo, hi, edges, nb)
 
     count = snp.zeros(num, vals.dtype).at[binnum].add(1.0)
     has = count > 0

@@ -29,7 +29,7 @@ from sciax import special
 from sciax.stats._stats_py import (SignificanceResult, _alternative, _t_pvalue, iqr,
                                    rankdata)
 from sciax.stats._studentized_range import studentized_range
-from sciax.stats._tests_more import ConfidenceInterval, chi2_contingency
+from sciax.stats._tests_more import ConfidenceInterval, _norm_pvalue, chi2_contingency
 
 
 # --- rank and dispersion tests -----------------------------------------------------
@@ -102,15 +102,6 @@ def _keep_last(x, ax, ndim, keepdims):
 def _ties(x):
     """Per element: the first and last 1-based ranks of its tie group."""
     return rankdata(x, "min", axis=-1), rankdata(x, "max", axis=-1)
-
-
-def _norm_p(z, alternative):
-    _alternative(alternative)
-    if alternative == "less":
-        return _sf.ndtr(z)
-    if alternative == "greater":
-        return _sf.ndtr(-z)
-    return 2.0 * _sf.ndtr(-snp.abs(z))
 
 
 def friedmanchisquare(*samples, axis=0, nan_policy="propagate", keepdims=False):
@@ -229,7 +220,7 @@ def brunnermunzel(x, y, alternative="two-sided", distribution="t",
                                          + (ny * sy) ** 2 / (ny - 1.0))
         p = _t_pvalue(-w, df, alternative)
     else:
-        p = _norm_p(-w, alternative)
+        p = _norm_pvalue(-w, alternative)
     return BrunnerMunzelResult(_keep_last(w, ax, ndim, keepdims),
                                _keep_last(p, ax, ndim, keepdims))
 
@@ -307,7 +298,7 @@ def mood(x, y, axis=0, alternative="two-sided", *, nan_policy="propagate",
     z_ties = (tstat - e0) / snp.sqrt(var_m)
     z = snp.where(snp.any(cnt > 1.0), z_ties, z_plain)
     return SignificanceResult(_keep_last(z, ax, ndim, keepdims),
-                              _keep_last(_norm_p(z, alternative), ax, ndim, keepdims))
+                              _keep_last(_norm_pvalue(z, alternative), ax, ndim, keepdims))
 
 
 @functools.lru_cache(maxsize=32)
@@ -411,7 +402,7 @@ def ansari(x, y, alternative="two-sided", *, axis=0, nan_policy="propagate",
         var_ties = m * n * (16.0 * fac - big_n * (big_n + 2.0) ** 2) / (
             16.0 * big_n * (big_n - 1.0))
     z = (mn_ab - ab) / snp.sqrt(snp.where(repeats, var_ties, var_plain))
-    p = _norm_p(z, alternative)
+    p = _norm_pvalue(z, alternative)
     if m < 55 and n < 55:
         astart, cdf, sf = _ansari_tables(n, m)
         cdf, sf = snp.asarray(cdf, ab.dtype), snp.asarray(sf, ab.dtype)
@@ -1412,7 +1403,7 @@ def somersd(x, y=None, alternative="two-sided"):
     d = pq / denom
     s = s2 - pq * pq / n
     z = pq / snp.sqrt(4.0 * s)
-    return SomersDResult(d, _norm_p(z, alternative), table)
+    return SomersDResult(d, _norm_pvalue(z, alternative), table)
 
 
 # --- Page's trend test ----------------------------------------------------------------
