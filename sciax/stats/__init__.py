@@ -24,6 +24,13 @@ Special functions come from :mod:`sciax.special` at call time (see
 ``_sf.py``): CDFs and quantiles that are incomplete gamma/beta functions
 raise ``NotImplementedError`` until sciax.special provides them.
 
+SciPy 1.15's random-variable interface is there too: ``Normal(mu=1,
+sigma=2).cdf(x)``, ``Uniform``, ``Logistic``, ``Binomial``,
+``make_distribution(gamma)(a=2)``, arithmetic (``2 * X + 1``, ``abs(X)``,
+``exp(X)``, ``log(X)``), ``truncate``, ``order_statistic`` and ``Mixture``:
+objects that hold their parameters (pytrees), built on the distributions
+above, with every method jittable and differentiable in the parameters.
+
 Also: ``multivariate_normal`` (with :class:`Covariance` objects),
 ``dirichlet``, ``multinomial``; descriptive statistics, correlation,
 regression and tests (``describe ... chisquare``); ``bootstrap`` and
@@ -48,6 +55,20 @@ from sciax.stats._descriptive_more import *  # noqa: F401,F403
 from sciax.stats._kde import *  # noqa: F401,F403
 from sciax.stats._continuous_extra import *  # noqa: F401,F403
 from sciax.stats._transforms import *  # noqa: F401,F403
+# SciPy 1.15's random-variable interface (Normal(mu=0, sigma=1).cdf(x), ...)
+from sciax.stats._new_distributions import Binomial as Binomial
+from sciax.stats._new_distributions import ContinuousDistribution as ContinuousDistribution
+from sciax.stats._new_distributions import DiscreteDistribution as DiscreteDistribution
+from sciax.stats._new_distributions import Logistic as Logistic
+from sciax.stats._new_distributions import Mixture as Mixture
+from sciax.stats._new_distributions import Normal as Normal
+from sciax.stats._new_distributions import Uniform as Uniform
+from sciax.stats._new_distributions import abs_ as abs  # noqa: A001 - SciPy's name
+from sciax.stats._new_distributions import exp as exp
+from sciax.stats._new_distributions import log as log
+from sciax.stats._new_distributions import make_distribution as make_distribution
+from sciax.stats._new_distributions import order_statistic as order_statistic
+from sciax.stats._new_distributions import truncate as truncate
 from sciax.stats._multivariate_more import *  # noqa: F401,F403
 from sciax.stats._tests_extra import *  # noqa: F401,F403
 from sciax.stats._continuous_s10 import *  # noqa: F401,F403

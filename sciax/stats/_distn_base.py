@@ -672,9 +672,14 @@ class rv_continuous(rv_generic):
 
     def _support_impl(self, *a):
         s, loc, scale, valid, lo, hi = self._split(a)
-        lo = snp.where(valid, loc + scale * lo, snp.nan)
-        hi = snp.where(valid, loc + scale * hi, snp.nan)
-        return lo, hi
+
+        def end(e):
+            # an infinite end stays a constant: scale * inf would give the
+            # masked-out branches of reverse mode a 0 * inf = NaN cotangent
+            fin = snp.isfinite(e)
+            return snp.where(fin, loc + scale * snp.where(fin, e, 0.0), e)
+
+        return (snp.where(valid, end(lo), snp.nan), snp.where(valid, end(hi), snp.nan))
 
     def _rvs_impl(self, shape, key, *a):
         s, loc, scale, valid, lo, hi = self._split(a)
