@@ -44,6 +44,7 @@ Quadrature
    quad_vec, nquad, dblquad, tplquad - vector-valued and multiple integrals
    cubature - adaptive cubature over a box (product Gauss-Kronrod, Genz-Malik)
    tanhsinh, qmc_quad - double-exponential and quasi-Monte Carlo rules
+   nsum - sum of a convergent series (direct part plus an integral tail)
    trapezoid, simpson, romb, cumulative_trapezoid, cumulative_simpson,
    newton_cotes, fixed_quad - sample and fixed rules
    roots_legendre, roots_hermite, roots_laguerre - Gauss nodes and weights
@@ -87,6 +88,8 @@ from sciax.integrate._multi import tplquad as tplquad
 from sciax.integrate._tanhsinh import TanhSinhResult as TanhSinhResult
 from sciax.integrate._tanhsinh import tanhsinh as tanhsinh
 from sciax.integrate._qmc import QMCQuadResult as QMCQuadResult
+from sciax.integrate._nsum import NsumResult as NsumResult
+from sciax.integrate._nsum import nsum as nsum
 from sciax.integrate._qmc import qmc_quad as qmc_quad
 from sciax.integrate._rules import cumulative_simpson as cumulative_simpson
 from sciax.integrate._rules import cumulative_trapezoid as cumulative_trapezoid
