@@ -48,6 +48,7 @@ Quadrature
    trapezoid, simpson, romb, cumulative_trapezoid, cumulative_simpson,
    newton_cotes, fixed_quad - sample and fixed rules
    roots_legendre, roots_hermite, roots_laguerre - Gauss nodes and weights
+   lebedev_rule - Lebedev-Laikov points and weights on the unit sphere
 """
 
 # ODEs (issue 17)
@@ -90,6 +91,7 @@ from sciax.integrate._tanhsinh import tanhsinh as tanhsinh
 from sciax.integrate._qmc import QMCQuadResult as QMCQuadResult
 from sciax.integrate._nsum import NsumResult as NsumResult
 from sciax.integrate._nsum import nsum as nsum
+from sciax.integrate._lebedev import lebedev_rule as lebedev_rule
 from sciax.integrate._qmc import qmc_quad as qmc_quad
 from sciax.integrate._rules import cumulative_simpson as cumulative_simpson
 from sciax.integrate._rules import cumulative_trapezoid as cumulative_trapezoid
