@@ -16,6 +16,8 @@ Initial value problems
    BDF, Radau, Kvaerno3, Kvaerno4, Kvaerno5 - Implicit solvers for stiff problems
    KenCarp3, KenCarp4, KenCarp5 - IMEX solvers (``fun=(f_explicit, f_implicit)``)
    LSODA - Automatic switching between RK45 and BDF by a stiffness estimate
+   OdeSolver, DenseOutput - SciPy's step-wise interface (``RK45(fun, t0, y0,
+   t_bound)`` and the like return a stepper with ``step()``, ``dense_output()``)
 
 Choosing a solver
 -----------------
@@ -75,6 +77,8 @@ from sciax.integrate._esdirk import KenCarp4 as KenCarp4
 from sciax.integrate._esdirk import KenCarp5 as KenCarp5
 from sciax.integrate._lsoda import LSODA as LSODA
 from sciax.integrate._implicit import AbstractImplicitSolver as AbstractImplicitSolver
+from sciax.integrate._odesolver import DenseOutput as DenseOutput
+from sciax.integrate._odesolver import OdeSolver as OdeSolver
 
 # --- quadrature (issue 19) ---
 from sciax.integrate._quadpack import IntegrationWarning as IntegrationWarning
