@@ -77,6 +77,10 @@ def _folded(f: Callable, log: bool, fold: bool | None) -> Callable:
     element needs it (``fold``: known now; None: decided at run time)."""
     def g(x: Any, mode: Any, *args: Any) -> Any:
         fx = snp.asarray(f(snp.where(mode == 1, -x, x), *args))
+        if not snp.issubdtype(fx.dtype, snp.floating):
+            raise TypeError(f"nsum: f must return real floating values, got dtype "
+                            f"{fx.dtype}")
+        fx = snp.broadcast_to(fx, x.shape)
 
         def mirrored(fx: Any) -> Any:
             # elsewhere f is evaluated where it already was, so that its
@@ -129,28 +133,33 @@ def _series_jvp(g: Callable, log: bool, chunk: int, primals: tuple, tangents: tu
                 ) -> tuple:
     lo, step, count, mode, args = primals
     s = _series(g, log, chunk, lo, step, count, mode, args)
-    diff = (lo, step, args)
+    # the inexact inputs (lo, step and the float args) and their tangents
+    leaves = [lo, step, *args]
+    tans = [tangents[0], tangents[1], *tangents[4]]
+    live = [i for i, x in enumerate(leaves)
+            if snp.issubdtype(snp.result_type(x), snp.inexact)]
 
-    def terms_sum(i: Any, lo: Any, step: Any, args: tuple) -> Any:
+    def terms_sum(i: Any, diff: list) -> Any:
         # d/dθ of sum_k phi(g_k): phi = id, or exp(. - s) for log (the weights
         # of d logsumexp), summed over the chunk; elementwise in θ
-        t, mask = _chunk_terms(g, lo, step, count, i, chunk, mode, args)
+        vals = list(leaves)
+        for j, x in zip(live, diff):
+            vals[j] = x
+        t, mask = _chunk_terms(g, vals[0], vals[1], count, i, chunk, mode, tuple(vals[2:]))
         t = snp.exp(t - s[..., None]) if log else t
         return snp.sum(snp.where(mask, t, 0.0))
 
     def body(carry: tuple) -> tuple:
         i, acc = carry
-        grads = sciax.grad(terms_sum, argnums=(1, 2, 3))(i, *diff)
-        return i + 1, sciax.tree_util.tree_map(snp.add, acc, grads)
+        grads = sciax.grad(terms_sum, argnums=1)(i, [leaves[j] for j in live])
+        return i + 1, [a + d for a, d in zip(acc, grads)]
 
-    zeros = sciax.tree_util.tree_map(snp.zeros_like, diff)
+    zeros = [snp.zeros_like(leaves[j]) for j in live]
     n_chunks = snp.ceil(snp.max(count, initial=0.0) / chunk)
     _, sums = lax.while_loop(lambda c: c[0] < n_chunks, body, (snp.int32(0), zeros))
-    t_diff = (tangents[0], tangents[1], tangents[4])
     ds = snp.zeros_like(s)
-    for d, t in zip(sciax.tree_util.tree_leaves(sums), sciax.tree_util.tree_leaves(t_diff)):
-        if snp.issubdtype(snp.asarray(t).dtype, snp.inexact):
-            ds = ds + d * t
+    for j, d in zip(live, sums):
+        ds = ds + d * tans[j]
     return s, ds
 
 
