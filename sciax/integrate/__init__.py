@@ -93,10 +93,10 @@ from sciax.integrate._multi import tplquad as tplquad
 from sciax.integrate._tanhsinh import TanhSinhResult as TanhSinhResult
 from sciax.integrate._tanhsinh import tanhsinh as tanhsinh
 from sciax.integrate._qmc import QMCQuadResult as QMCQuadResult
+from sciax.integrate._qmc import qmc_quad as qmc_quad
 from sciax.integrate._nsum import NsumResult as NsumResult
 from sciax.integrate._nsum import nsum as nsum
 from sciax.integrate._lebedev import lebedev_rule as lebedev_rule
-from sciax.integrate._qmc import qmc_quad as qmc_quad
 from sciax.integrate._rules import cumulative_simpson as cumulative_simpson
 from sciax.integrate._rules import cumulative_trapezoid as cumulative_trapezoid
 from sciax.integrate._rules import fixed_quad as fixed_quad

@@ -22,7 +22,7 @@ import numpy as np
 import sciax
 import sciax.numpy as snp
 from sciax import lax
-from sciax.integrate import _ode_loop
+from sciax.integrate import _ivp, _ode_loop
 
 __all__ = ["ConstantDenseOutput", "DenseOutput", "LoopStepper", "OdeSolver"]
 
@@ -66,8 +66,8 @@ class OdeSolver:
     Notes
     -----
     A subclass implements ``_step_impl() -> (success, message)`` (advancing
-    ``self.t`` and ``self.y``) and ``_dense_output_impl() -> DenseOutput``,
-    as for SciPy.  The built-in methods are reached as ``RK45(fun, t0, y0,
+    ``self.t`` and ``self.y``; calls of ``self.fun`` count in ``nfev``) and
+    ``_dense_output_impl() -> DenseOutput``, as for SciPy.  The built-in methods are reached as ``RK45(fun, t0, y0,
     t_bound, ...)`` and the like (:class:`LoopStepper`).  A stepper is a host
     object (it runs compiled steps; it is not itself traced).
 
@@ -96,8 +96,20 @@ class OdeSolver:
         self.y = snp.asarray(y0 if np.iscomplexobj(y0) else y0.astype(np.float64))
         self.t_bound = float(t_bound)
         self.vectorized = vectorized
-        self.fun = fun
-        self.fun_single, self.fun_vectorized = fun, fun
+        # as SciPy: fun_single takes y of shape (n,), fun_vectorized (n, k), and
+        # self.fun counts its calls in nfev
+        if vectorized:
+            self.fun_vectorized = fun
+            self.fun_single = lambda t, y: fun(t, y[:, None])[:, 0]  # noqa: E731
+        else:
+            self.fun_single = fun
+            self.fun_vectorized = lambda t, y: snp.stack(  # noqa: E731
+                [fun(t, y[:, i]) for i in range(y.shape[1])], axis=1)
+
+        def counted(t: Any, y: Any) -> Any:
+            self.nfev += 1
+            return self.fun_single(t, y)
+        self.fun = counted
         self.direction = float(np.sign(self.t_bound - self.t)) if self.t_bound != self.t \
             else 1.0
         self.n = self.y.size
@@ -263,10 +275,13 @@ class LoopStepper(OdeSolver):
             warnings.warn(f"The following arguments have no effect for a chosen solver: "
                           f"{', '.join(f'`{k}`' for k in extraneous)}.", stacklevel=3)
         super().__init__(fun, t0, y0, t_bound, vectorized)
-        if np.asarray(max_step) <= 0:
+        if not np.asarray(max_step) > 0:
             raise ValueError("`max_step` must be positive.")
-        if first_step is not None and not 0 < first_step <= abs(self.t_bound - self.t):
-            raise ValueError("`first_step` must be positive and not exceed the span.")
+        if first_step is not None:
+            if not first_step > 0:
+                raise ValueError("`first_step` must be positive.")
+            if first_step > abs(self.t_bound - self.t):
+                raise ValueError("`first_step` exceeds bounds.")
         self.solver = solver
         dtype, n = self.y.dtype, self.n
 
@@ -286,7 +301,7 @@ class LoopStepper(OdeSolver):
             max_steps=_ATTEMPTS, t_eval=None, save_steps=False, dense=True, events=(),
             event_capacity=0, kind="while", progress=False,
             jac=jac if getattr(solver, "stateful", False) else None)
-        self._tol = (snp.asarray(rtol, dtype), snp.asarray(atol, dtype))
+        self._tol = _ivp._validate_tol(rtol, atol, n)
         t1 = snp.asarray(self.t_bound, dtype)
         self._t1 = t1
         # the state's types as the step program returns them (no weak types),
