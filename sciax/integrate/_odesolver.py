@@ -309,34 +309,36 @@ class LoopStepper(OdeSolver):
         init = sciax.jit(lambda t0, y0, rtol, atol: sciax.tree_util.tree_map(
             lambda x: lax.convert_element_type(x, x.dtype), _ode_loop.integrate(
                 self._cfg, t0, t1, y0, rtol, atol, mode="init")))
-        self._run = sciax.jit(lambda s, rtol, atol: _ode_loop.integrate(
-            self._cfg, s["t"], t1, s["y"], rtol, atol, mode="step", state=s))
+        def run(s: dict, rtol: Any, atol: Any) -> tuple[dict, Any]:
+            s = dict(s, n_acc=snp.zeros_like(s["n_acc"]),
+                     n_iter=snp.zeros_like(s["n_iter"]))
+            s = _ode_loop.integrate(self._cfg, s["t"], t1, s["y"], rtol, atol,
+                                    mode="step", state=s)
+            return s, _summary(s)
+        self._run = sciax.jit(run)
         self._state = init(snp.asarray(self.t, dtype), self.y, *self._tol)
-        self._counters()
+        self._counters(np.asarray(sciax.jit(_summary)(self._state)))
         self._y_old = self.y
 
-    def _counters(self) -> None:
-        s = self._state
-        extra = s["ss"] if "ss" in s else None
-        self.nfev = int(s["nfev"]) + (int(extra["nfev"]) if extra else 0)
-        self.njev = int(extra["njev"]) if extra else 0
-        self.nlu = int(extra["nlu"]) if extra else 0
+    def _counters(self, info: np.ndarray) -> None:
+        self.nfev, self.njev, self.nlu = (int(v) for v in info[3:])
 
     def _step_impl(self) -> tuple[bool, str | None]:
         s = self._state
         y_old = self.y
         while True:
-            s = dict(s, n_acc=snp.zeros_like(s["n_acc"]), n_iter=snp.zeros_like(s["n_iter"]))
-            s = self._run(s, *self._tol)
-            status, n_acc = int(s["status"]), int(s["n_acc"])
-            if n_acc or status != _ode_loop.RUNNING:
+            # one program per try, and one read back (t, status, counters)
+            s, info = self._run(s, *self._tol)
+            info = np.asarray(info)
+            status = int(info[1])
+            if info[2] or status != _ode_loop.RUNNING:
                 break
         self._state = s
-        self._counters()
+        self._counters(info)
         if status not in (_ode_loop.RUNNING, _ode_loop.FINISHED):
             return False, _ode_loop.MESSAGES.get(status, self.TOO_SMALL_STEP)
         self._y_old = y_old
-        self.t = float(s["t"])
+        self.t = float(info[0])
         self.y = s["y"]
         return True, None
 
@@ -344,6 +346,16 @@ class LoopStepper(OdeSolver):
         s = self._state
         return _StepInterpolant(self.t_old, self.t, _dense_eval(self.solver),
                                 s["cs"][0], self._y_old, s["hs"][0])
+
+
+def _summary(s: dict) -> Any:
+    """``[t, status, accepted steps, nfev, njev, nlu]`` of a loop state, as one
+    float64 vector (read back to the host at once)."""
+    extra = s.get("ss")
+    nfev = s["nfev"] + (extra["nfev"] if extra else 0)
+    njev, nlu = (extra["njev"], extra["nlu"]) if extra else (0, 0)
+    return snp.stack([snp.asarray(v, np.float64)
+                      for v in (s["t"], s["status"], s["n_acc"], nfev, njev, nlu)])
 
 
 _EVALUATORS: dict = {}
