@@ -16,6 +16,8 @@ Initial value problems
    BDF, Radau, Kvaerno3, Kvaerno4, Kvaerno5 - Implicit solvers for stiff problems
    KenCarp3, KenCarp4, KenCarp5 - IMEX solvers (``fun=(f_explicit, f_implicit)``)
    LSODA - Automatic switching between RK45 and BDF by a stiffness estimate
+   OdeSolver, DenseOutput - SciPy's step-wise interface (``RK45(fun, t0, y0,
+   t_bound)`` and the like return a stepper with ``step()``, ``dense_output()``)
 
 Choosing a solver
 -----------------
@@ -44,9 +46,11 @@ Quadrature
    quad_vec, nquad, dblquad, tplquad - vector-valued and multiple integrals
    cubature - adaptive cubature over a box (product Gauss-Kronrod, Genz-Malik)
    tanhsinh, qmc_quad - double-exponential and quasi-Monte Carlo rules
+   nsum - sum of a convergent series (direct part plus an integral tail)
    trapezoid, simpson, romb, cumulative_trapezoid, cumulative_simpson,
    newton_cotes, fixed_quad - sample and fixed rules
    roots_legendre, roots_hermite, roots_laguerre - Gauss nodes and weights
+   lebedev_rule - Lebedev-Laikov points and weights on the unit sphere
 """
 
 # ODEs (issue 17)
@@ -73,6 +77,8 @@ from sciax.integrate._esdirk import KenCarp4 as KenCarp4
 from sciax.integrate._esdirk import KenCarp5 as KenCarp5
 from sciax.integrate._lsoda import LSODA as LSODA
 from sciax.integrate._implicit import AbstractImplicitSolver as AbstractImplicitSolver
+from sciax.integrate._odesolver import DenseOutput as DenseOutput
+from sciax.integrate._odesolver import OdeSolver as OdeSolver
 
 # --- quadrature (issue 19) ---
 from sciax.integrate._quadpack import IntegrationWarning as IntegrationWarning
@@ -88,6 +94,9 @@ from sciax.integrate._tanhsinh import TanhSinhResult as TanhSinhResult
 from sciax.integrate._tanhsinh import tanhsinh as tanhsinh
 from sciax.integrate._qmc import QMCQuadResult as QMCQuadResult
 from sciax.integrate._qmc import qmc_quad as qmc_quad
+from sciax.integrate._nsum import NsumResult as NsumResult
+from sciax.integrate._nsum import nsum as nsum
+from sciax.integrate._lebedev import lebedev_rule as lebedev_rule
 from sciax.integrate._rules import cumulative_simpson as cumulative_simpson
 from sciax.integrate._rules import cumulative_trapezoid as cumulative_trapezoid
 from sciax.integrate._rules import fixed_quad as fixed_quad

@@ -158,20 +158,14 @@ def _progress_cb() -> Callable:
     return show
 
 
-def integrate(cfg: LoopConfig, t0: Any, t1: Any, y0: Any, rtol: Any, atol: Any
-              ) -> dict:
-    """Run the loop; returns a dict of final state, buffers and counters."""
+def _initial_state(cfg: LoopConfig, t0: Any, t1: Any, y0: Any, rtol: Any, atol: Any
+                   ) -> dict:
+    """The loop's state before the first step: ``f0``, the first step size,
+    the solver's own state and the output buffers."""
     solver, fun = cfg.solver, cfg.fun
     dtype = y0.dtype
     n = y0.shape[0]
     direction = snp.where(t1 >= t0, 1.0, -1.0)
-    bounded = cfg.kind == "bounded"
-    # "forward": the while loop, with the implicit methods' roots carrying
-    # their implicit-function derivative (forward mode differentiates it).
-    roots_mode = True if bounded else (_implicit.IFT if cfg.kind == "forward"
-                                       else False)
-    need_dense = cfg.dense or cfg.t_eval is not None or bool(cfg.events)
-
     f0 = fun(t0, y0)
     nfev = snp.asarray(1)
     if cfg.first_step is not None:
@@ -183,8 +177,6 @@ def integrate(cfg: LoopConfig, t0: Any, t1: Any, y0: Any, rtol: Any, atol: Any
         nfev = nfev + 1
     h_abs = lax.stop_gradient(h_abs)
     stateful = getattr(solver, "stateful", False)
-    if stateful:
-        prob = _implicit.Problem(fun, cfg.jac, cfg.mass, cfg.split, cfg.sparsity)
 
     s: dict[str, Any] = dict(
         t=t0 + 0 * t1, y=y0, f=f0, h_abs=h_abs, rejected=snp.asarray(False),
@@ -193,6 +185,7 @@ def integrate(cfg: LoopConfig, t0: Any, t1: Any, y0: Any, rtol: Any, atol: Any
                          snp.where(snp.all(snp.isfinite(f0)), RUNNING, NONFINITE)),
         nonfinite=snp.asarray(False))
     if stateful:
+        prob = _implicit.Problem(fun, cfg.jac, cfg.mass, cfg.split, cfg.sparsity)
         s["ss"] = solver.init(prob, t0, y0, f0, h_abs, direction, rtol, atol)
     if cfg.t_eval is not None:
         te = cfg.t_eval
@@ -216,10 +209,41 @@ def integrate(cfg: LoopConfig, t0: Any, t1: Any, y0: Any, rtol: Any, atol: Any
         s["ev_t"] = snp.full((k, cap), snp.nan, dtype)
         s["ev_y"] = snp.full((k, cap, n), snp.nan, dtype)
         s["ev_n"] = snp.zeros((k,), np.int32)
+    return s
+
+
+
+def integrate(cfg: LoopConfig, t0: Any, t1: Any, y0: Any, rtol: Any, atol: Any,
+              mode: str = "solve", state: dict | None = None) -> dict:
+    """Run the loop; returns a dict of final state, buffers and counters.
+
+    ``mode="init"`` returns the initial state without stepping, and
+    ``mode="step"`` continues from ``state`` (such a state, with ``n_acc`` and
+    ``n_iter`` reset to 0) until one step is accepted, the solve fails or
+    ``max_steps`` attempts pass, leaving ``status`` RUNNING while it may go
+    on: SciPy's ``OdeSolver.step`` (``_odesolver.py``).
+    """
+    solver, fun = cfg.solver, cfg.fun
+    dtype = y0.dtype
+    n = y0.shape[0]
+    direction = snp.where(t1 >= t0, 1.0, -1.0)
+    bounded = cfg.kind == "bounded"
+    # "forward": the while loop, with the implicit methods' roots carrying
+    # their implicit-function derivative (forward mode differentiates it).
+    roots_mode = True if bounded else (_implicit.IFT if cfg.kind == "forward"
+                                       else False)
+    need_dense = cfg.dense or cfg.t_eval is not None or bool(cfg.events)
+
+    if stateful := getattr(solver, "stateful", False):
+        prob = _implicit.Problem(fun, cfg.jac, cfg.mass, cfg.split, cfg.sparsity)
     show = _progress_cb() if cfg.progress else None
+    s = _initial_state(cfg, t0, t1, y0, rtol, atol) if state is None else dict(state)
+    if mode == "init":
+        return s
 
     def cond(s):
-        return (s["status"] == RUNNING) & (s["n_iter"] < cfg.max_steps)
+        going = (s["status"] == RUNNING) & (s["n_iter"] < cfg.max_steps)
+        return going & (s["n_acc"] == 0) if mode == "step" else going
 
     def body_stateful(s):
         s = dict(s)
@@ -510,6 +534,8 @@ def integrate(cfg: LoopConfig, t0: Any, t1: Any, y0: Any, rtol: Any, atol: Any
     else:
         s = unpack(lax.while_loop(lambda p: cond(unpack(p)),
                                   lambda p: pack(step_body(unpack(p))), pack(s)))
+    if mode == "step":
+        return s
     s["status"] = snp.where(s["status"] == RUNNING, MAX_STEPS, s["status"])
     if stateful:
         s["nfev"] = s["nfev"] + s["ss"]["nfev"]

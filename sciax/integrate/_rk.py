@@ -38,6 +38,14 @@ class AbstractODESolver:
     adaptive: bool = True
     dense_nfev: int = 0
 
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        # SciPy's call ``RK45(fun, t0, y0, t_bound, ...)`` gives a stepper over
+        # the method; ``RK45()`` stays the stateless solver that solve_ivp takes
+        if args or kwargs:
+            from sciax.integrate._odesolver import LoopStepper  # cycle: _odesolver -> _ode_loop -> _rk
+            return LoopStepper(cls(), *args, **kwargs)
+        return super().__new__(cls)
+
     def step(self, fun: Callable, t: Any, y: Any, f: Any, h: Any
              ) -> tuple[Any, Any, Any]:
         """One step: ``(y_new, f_new, K)`` with ``K`` the stages (and FSAL stage)."""

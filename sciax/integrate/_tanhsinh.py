@@ -82,10 +82,14 @@ def _map(a: Any, b: Any, u: Any, dist: Any, side: float) -> tuple[Any, Any]:
     x = snp.where(both, x_b, snp.where(ib, x_r, snp.where(ia, x_l, x_fin)))
     jac = snp.where(both, j_b, snp.where(ib, j_r, snp.where(ia, j_l, j_fin)))
     # nodes whose image overflows (next to an infinite end) are dropped: a
-    # convergent integrand is negligible there, and safe values keep the
-    # derivatives finite
+    # convergent integrand is negligible there.  They are evaluated at the
+    # centre node's image (where f must be finite for the rule to converge, not
+    # at 0, where 1/x**2 on [1, inf) is not), with weight 0, which keeps the
+    # value and the derivatives finite
+    centre = snp.where(both, 0.0, snp.where(ib, a0 + 1.0, snp.where(ia, b0 - 1.0,
+                                                                     a0 + hl)))
     ok = snp.isfinite(x) & snp.isfinite(jac)
-    return snp.where(ok, x, 0.0), snp.where(ok, jac, 0.0)
+    return snp.where(ok, x, centre), snp.where(ok, jac, 0.0)
 
 
 def tanhsinh(f: Callable, a: Any, b: Any, *, args: tuple = (), log: bool = False,
