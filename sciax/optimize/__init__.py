@@ -51,6 +51,8 @@ Global optimization
                             evaluation per generation)
    basinhopping - Random hops between local minima (Metropolis test)
    dual_annealing - Generalised simulated annealing with local searches
+   direct - DIRECT / DIRECT-L: deterministic division of the box into
+            hyperrectangles (SciPy's divisions, nfev and nit)
 
 Legacy and functional interfaces, linear least squares
 ------------------------------------------------------
@@ -209,3 +211,6 @@ from sciax.optimize._lsap import linear_sum_assignment as linear_sum_assignment 
 from sciax.optimize._isotonic import isotonic_regression as isotonic_regression  # noqa
 from sciax.optimize._brute import brute as brute  # noqa: E402
 from sciax.optimize._fmin_cobyla import fmin_cobyla as fmin_cobyla  # noqa: E402
+
+# --- branch h23o (issue 16): DIRECT, quadratic assignment ---
+from sciax.optimize._direct import direct as direct  # noqa: E402

@@ -1,0 +1,578 @@
+"""Global minimisation over a box by DIRECT: ``direct``.
+
+DIviding RECTangles (Jones, Perttunen and Stuckman 1993), and its locally
+biased form DIRECT-L (Gablonsky and Kelley 2001), as SciPy runs them: the
+box is scaled to the unit cube, whose centre is sampled and then trisected
+along its longest sides; every iteration picks the *potentially optimal*
+hyperrectangles (those on the lower-right convex hull of centre value
+against size, by at least ``eps`` below the best value) and trisects them.
+
+The algorithm follows Gablonsky's DIRECT 2.0.4 code (SciPy's C
+translation) step by step, so that ``nfev``, ``nit`` and the points sampled
+are the same: the same size measures (``levels``), the same order of
+divisions, of the two points of a pair and of ties among equal values.
+Instead of Gablonsky's linked lists of rectangles of one size, sorted by
+value, every rectangle here carries its size class and an insertion key,
+and a list's order is the order by ``(value, key)``; :func:`_insert_pair`
+reproduces the one insertion of the C code that is not stable.
+
+The search is one ``lax.while_loop`` over iterations (an inner loop divides
+the chosen rectangles one by one) over fixed-size buffers of centres, side
+lengths and values, whose capacity is SciPy's (``1.5 maxfun + 1000``), so it
+runs under ``jit`` and ``vmap``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Callable
+
+import numpy as np
+
+import sciax
+import sciax.numpy as snp
+from sciax import lax
+
+from sciax.optimize._base import StatusCodedResult, derived_repr, register_result
+from sciax.optimize._global import _cached_jit, _rebuild, _split_args
+from sciax.optimize._util import Bounds
+
+# SciPy's messages (scipy/optimize/_direct_py.py)
+_ERROR_MESSAGES = (
+    "Number of function evaluations done is larger than maxfun={}",
+    "Number of iterations is larger than maxiter={}",
+    "u[i] < l[i] for some i",
+    "maxfun is too large",
+    "Initialization failed",
+    "There was an error in the creation of the sample points",
+    "An error occurred while the function was sampled",
+    "Maximum number of levels has been reached.",
+    "Forced stop",
+    "Invalid arguments",
+    "Out of memory",
+)
+_SUCCESS_MESSAGES = (
+    "The best function value found is within a relative error={} of the (known) "
+    "global optimum f_min",
+    "The volume of the hyperrectangle containing the lowest function value found "
+    "is below vol_tol={}",
+    "The side length measure of the hyperrectangle containing the lowest function "
+    "value found is below len_tol={}",
+)
+# the C code's return codes that this implementation can produce
+_MAXFUN, _MAXITER, _GLOBAL, _VOLTOL, _SIGMATOL = 1, 2, 3, 4, 5
+_NO_ROOM, _MAXLEVELS = -4, -6
+_RUNNING = 100
+#: the C code's capacity of its list of rectangles to divide (``MAXDIV``)
+_MAXDIV = 5000
+#: DIRECT's memory cap (1 GiB) on its buffers (``MAXMEMORY``)
+_MAXMEMORY = 1073741824
+#: values closer than this to the best of a size class are divided with it
+#: (original DIRECT, ``DIRDoubleInsert``)
+_TIE = 1e-13
+
+
+class DirectResult(StatusCodedResult):
+    """:func:`direct`'s result: ``message`` is SciPy's text for ``status``
+    with the option it names; ``success`` means ``status > 2``."""
+
+    def _succeeded(self, status):
+        return status > 2
+
+    def _message_for(self, code: int) -> str:
+        vals = self["_formats"].split("|")
+        if code > 2:
+            return _SUCCESS_MESSAGES[code - 3].format(vals[code - 1])
+        if code > 0:
+            return _ERROR_MESSAGES[code - 1].format(vals[code - 1])
+        return _ERROR_MESSAGES[abs(code) + 1]
+
+    def __repr__(self) -> str:
+        return derived_repr(self)
+
+    __str__ = __repr__
+
+
+register_result(DirectResult)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Config:
+    n: int
+    jones: bool  # locally biased (Gablonsky's DIRECT-L): size = longest side
+    cap: int  # rectangles the buffers hold (the C code's MAXFUNC - 1)
+    nlev: int  # size classes tracked
+    maxdeep: int  # the C code's MAXDEEP: dividing class maxdeep - 1 stops
+    maxt: int  # iterations: the loop runs t = 2 .. maxt - 1
+    maxf: int  # evaluation budget, checked after each iteration
+    lb: tuple
+    ub: tuple
+    callback: Any
+
+
+def _tables(n: int, nlev: int, jones: bool) -> tuple[np.ndarray, np.ndarray]:
+    """``thirds[k] = 3**-k`` and ``levels[k]``, the size measure of class
+    ``k``, computed as the C code does (``DIRInit``), in double precision
+    (``thirds`` also covers the volume classes, up to ``nlev n``)."""
+    m = nlev + 2
+    thirds = np.ones(nlev * n + 2)
+    h = 3.0
+    for i in range(1, thirds.size):
+        thirds[i] = 1.0 / h
+        h *= 3.0
+    if jones:  # half the longest side, in units of the box
+        return thirds, thirds[:m].copy()
+    # original DIRECT: half the diagonal; class k n + j has j of its n sides
+    # trisected k + 1 times and the others k times
+    w = np.array([np.sqrt(n - j + j / 9.0) * 0.5 for j in range(n)])
+    levels = np.ones(m)
+    h = 1.0
+    for i in range((m + n - 1) // n):
+        for j in range(n):
+            if i * n + j < m:
+                levels[i * n + j] = w[j] / h
+        h *= 3.0
+    return thirds, levels
+
+
+def _level(ln, jones: bool):
+    """The size class of rectangles with trisection counts ``ln`` (last axis
+    the dimensions): the fewest trisections (DIRECT-L), or ``k n + p``, the
+    count of sides trisected once more than the fewest ``k`` (``DIRgetlevel``)."""
+    k = snp.min(ln, axis=-1)
+    if jones:
+        return k
+    n = ln.shape[-1]
+    first = ln[..., 0]
+    p = snp.sum(ln == first[..., None], axis=-1)
+    return snp.where(k == first, k * n + n - p, k * n + p).astype(snp.int32)
+
+
+def _lexmin(mask, *keys):
+    """Index of the lexicographically smallest ``keys`` among ``mask``
+    (``-1`` if the mask is empty)."""
+    m = mask
+    for k in keys:
+        big = snp.asarray(snp.inf if snp.issubdtype(k.dtype, snp.floating)
+                          else np.iinfo(np.int32).max, k.dtype)
+        best = snp.min(snp.where(m, k, big))
+        m = m & (k == best)
+    idx = snp.arange(mask.shape[0], dtype=snp.int32)
+    return snp.where(snp.any(mask), snp.min(snp.where(m, idx, mask.shape[0])),
+                     -1).astype(snp.int32)
+
+
+def direct(func: Callable, bounds: Any, *, args: Any = (), eps: float = 1e-4,
+           maxfun: int | None = None, maxiter: int = 1000,
+           locally_biased: bool = True, f_min: float = -np.inf,
+           f_min_rtol: float = 1e-4, vol_tol: float = 1e-16,
+           len_tol: float = 1e-6, callback: Callable | None = None) -> DirectResult:
+    """sciax implementation of :func:`scipy.optimize.direct`.
+
+    Find the global minimum of a function in a box with the DIRECT
+    algorithm: the box, scaled to the unit cube, is divided into ever smaller
+    hyperrectangles by trisecting, in each iteration, those that are
+    *potentially optimal* -- the lowest centre value for some Lipschitz
+    constant, and by at least ``eps`` relative below the best value.
+
+    Parameters
+    ----------
+    func : callable
+        ``func(x, *args) -> float``, written with sciax; it is evaluated on
+        the ``2 n`` new centres of a division at once (``vmap``).
+    bounds : sequence of (min, max) pairs or Bounds
+        The search box; every bound finite, ``min < max``.
+    args : tuple, optional
+        Extra arguments of ``func`` (float and array leaves are traced
+        operands: new values do not recompile).
+    eps : float, optional
+        Minimal relative improvement over the best value that a rectangle
+        must promise to be divided: smaller values make the search more local.
+        A negative value ``-e`` uses Jones' update ``max(1e-4 |f_best|, e)``
+        after every iteration.
+    maxfun : int or None, optional
+        Approximate budget of function evaluations, checked after each
+        iteration (default ``1000 n``).  It also sizes the buffers of
+        rectangles (``1.5 maxfun + 1000`` of them).
+    maxiter : int, optional
+        Maximum number of iterations.
+    locally_biased : bool, optional
+        ``True`` (default) runs DIRECT-L (Gablonsky): the size of a rectangle
+        is its longest side and one rectangle per size is divided.
+        ``False`` runs the original DIRECT: the size is the half diagonal,
+        and rectangles tied in value with a chosen one are divided too.
+    f_min : float, optional
+        The known global minimum; the search stops when ``fun`` is within
+        ``f_min_rtol`` of it (relative to ``|f_min|``, absolute if 0).
+    f_min_rtol : float, optional
+        Tolerance of the ``f_min`` test, in ``[0, 1]``.
+    vol_tol : float, optional
+        Stop when the volume of the rectangle of the best point, relative to
+        the box, is at most this; in ``[0, 1]``.
+    len_tol : float, optional
+        Stop when the size measure of that rectangle (half its longest side,
+        or half its diagonal when ``locally_biased=False``, in units of the
+        box) is at most this; in ``[0, 1]``.
+    callback : callable, optional
+        ``callback(xk)`` after each iteration, with the best point found so
+        far (a NumPy array); its return value is ignored, as in SciPy.
+
+    Returns
+    -------
+    res : OptimizeResult
+        ``x``, ``fun``, ``nfev``, ``nit``, ``status`` (SciPy's codes: 1
+        ``maxfun``, 2 ``maxiter``, 3 ``f_min`` reached, 4 ``vol_tol``, 5
+        ``len_tol``, -4 the buffers are full, -6 too many size classes or ties),
+        ``success`` (``status > 2``) and ``message`` (SciPy's text).
+
+    Raises
+    ------
+    ValueError
+        As SciPy: bounds that are not a sequence or Bounds, not finite or not
+        ordered; tolerances outside ``[0, 1]``; ``maxfun`` or ``maxiter`` not
+        a non-negative int; ``locally_biased`` not a bool.
+    TypeError
+        ``func`` or ``callback`` not callable.
+
+    Notes
+    -----
+    The divisions, their order and the tie-breaking are those of SciPy's C
+    code, so on the same function the same points are sampled and ``nfev``,
+    ``nit`` and ``x`` agree with SciPy's (up to the last bits of ``func`` as
+    XLA evaluates it: exact ties between values decide some choices).
+    ``maxfun`` and ``maxiter`` size the compiled buffers and loops (new
+    values recompile); the tolerances and ``eps`` are operands.  A ``NaN``
+    value ranks as ``+inf`` (SciPy compares NaNs as its C code happens to).
+    SciPy hands ``callback`` the point evaluated last rather than the best
+    one its documentation promises; here it gets the best one.  Under
+    ``vmap`` (over ``args``) every lane runs its own search.  The search is
+    not differentiable.
+
+    References
+    ----------
+    Jones DR, Perttunen CD, Stuckman BE, Lipschitzian optimization without
+    the Lipschitz constant, J Optim Theory Appl 79, 157-181 (1993).
+    Gablonsky JM, Kelley CT, A locally-biased form of the DIRECT algorithm,
+    J Global Optim 21, 27-37 (2001).
+
+    Examples
+    --------
+    The Styblinski-Tang function, with four local minima in the box:
+
+    >>> from sciax.optimize import direct
+    >>> def styblinski_tang(p):
+    ...     return 0.5 * snp.sum(p ** 4 - 16 * p ** 2 + 5 * p)
+    >>> res = direct(styblinski_tang, [(-4.0, 4.0)] * 2, len_tol=1e-3)
+    >>> print(np.round(np.asarray(res.x), 4), round(float(res.fun), 4))
+    [-2.9044 -2.9044] -78.3323
+    >>> int(res.nfev), int(res.nit), res.message
+    (207, 17, 'The side length measure of the hyperrectangle containing the lowest function value found is below len_tol=0.001')
+    """
+    if not callable(func):
+        raise TypeError(f"func must be callable, got {type(func).__name__}")
+    if callback is not None and not callable(callback):
+        raise TypeError("callback must be callable")
+    if isinstance(bounds, (list, tuple)):
+        try:
+            pairs = np.array([[np.nan if v is None else v for v in b] for b in bounds],
+                             dtype=float).reshape(-1, 2)
+        except (TypeError, ValueError):
+            raise ValueError("bounds must be a sequence of (min, max) pairs") from None
+        lb, ub = pairs[:, 0], pairs[:, 1]
+        # None means unbounded (SciPy's old_bound_to_new)
+        lb = np.where(np.isnan(lb), -np.inf, lb)
+        ub = np.where(np.isnan(ub), np.inf, ub)
+    elif isinstance(bounds, Bounds) or (hasattr(bounds, "lb") and hasattr(bounds, "ub")):
+        lb, ub = np.broadcast_arrays(np.atleast_1d(np.asarray(bounds.lb, float)),
+                                     np.atleast_1d(np.asarray(bounds.ub, float)))
+    else:
+        raise ValueError("bounds must be a sequence or instance of Bounds class")
+    lb, ub = np.array(lb, float).ravel(), np.array(ub, float).ravel()
+    if not np.all(lb < ub):
+        raise ValueError("Bounds are not consistent min < max")
+    if np.any(np.isinf(lb)) or np.any(np.isinf(ub)):
+        raise ValueError("Bounds must not be inf.")
+    n = lb.size
+    if n < 1:
+        raise ValueError(f"DIRECT requires at least one dimension, got {n}")
+    for name, v in (("vol_tol", vol_tol), ("len_tol", len_tol),
+                    ("f_min_rtol", f_min_rtol)):
+        if v < 0 or v > 1:
+            raise ValueError(f"{name} must be between 0 and 1.")
+    if maxfun is None:
+        maxfun = 1000 * n
+    for name, v in (("maxfun", maxfun), ("maxiter", maxiter)):
+        if not isinstance(v, (int, np.integer)) or isinstance(v, bool):
+            raise ValueError(f"{name} must be of type int.")
+        if v < 0:
+            raise ValueError(f"{name} must be > 0.")
+    if not isinstance(locally_biased, bool):
+        raise ValueError("locally_biased must be True or False.")
+    cfg = _config(n, bool(locally_biased), int(maxfun), int(maxiter),
+                  lb, ub, callback)
+    # the C code's conventions for disabled tests
+    vol = float(vol_tol) if vol_tol > 0 else -1.0
+    sig = float(len_tol) if len_tol > 0 else -1.0
+    fgl, fglper = float(f_min), float(f_min_rtol)
+    if fgl == -np.inf:
+        fglper = 0.0
+    eps = float(eps)
+    epschange = eps < 0
+    prm = dict(eps=np.float64(abs(eps)), epsfix=np.float64(-eps if epschange else 1e100),
+               epschange=np.bool_(epschange), fglobal=np.float64(fgl),
+               divfactor=np.float64(1.0 if fgl == 0 else abs(fgl)),
+               fglper=np.float64(fglper), volper=np.float64(vol),
+               sigmaper=np.float64(sig))
+    tree, dyn_pos, dyn, statics = _split_args(args)
+    run = _cached_jit(("direct", func, cfg, tree, dyn_pos, statics),
+                      lambda: _runner(func, cfg, tree, dyn_pos, statics))
+    res = run(dyn, prm)
+    res["_formats"] = "|".join(str(v) for v in (maxfun, maxiter, f_min_rtol,
+                                                vol_tol, len_tol))
+    return res
+
+
+def _config(n, jones, maxfun, maxiter, lb, ub, callback) -> _Config:
+    """Buffer sizes and budgets as ``direct_direct_`` derives them."""
+    if maxfun <= 0:
+        maxfunc = 101000
+    else:
+        maxfunc = maxfun + 1000 + maxfun // 2
+    per = n * (8 + 4) + (8 * 2 + 4)  # bytes per rectangle in the C code
+    if maxfunc * per > _MAXMEMORY:
+        maxfunc = _MAXMEMORY // per
+    maxf = maxfunc - 1000 if maxfun <= 0 else 2 * (maxfunc - 1000) // 3
+    maxdeep = maxfunc // 5 if maxiter <= 0 else maxiter + 1000
+    per = 8 * 2 + 4
+    if maxdeep * per + 2 * (8 + 4) > _MAXMEMORY:
+        maxdeep = (_MAXMEMORY - 2 * (8 + 4)) // per
+    maxt = maxdeep if maxiter <= 0 else maxdeep - 1000
+    cap = maxfunc - 1
+    # a rectangle of class k took >= 2 n k (DIRECT-L) or >= 2 k (DIRECT)
+    # evaluations along its history: no class beyond these can occur
+    bound = (cap // (2 * n) if jones else cap // 2 + n) + 2
+    nlev = min(maxdeep + n + 2, bound)
+    return _Config(n=n, jones=jones, cap=cap, nlev=nlev, maxdeep=maxdeep,
+                   maxt=maxt, maxf=maxf, lb=tuple(lb.tolist()),
+                   ub=tuple(ub.tolist()), callback=callback)
+
+
+def _runner(func, cfg: _Config, tree, dyn_pos, statics):
+    n, jones, cap, nlev = cfg.n, cfg.jones, cfg.cap, cfg.nlev
+    thirds_np, levels_np = _tables(n, nlev, jones)
+    lb, ub = np.array(cfg.lb), np.array(cfg.ub)
+    c1_np = ub - lb  # DIRpreprc's scaling: x = (c + c2) * c1
+    c2_np = lb / c1_np
+    big = np.iinfo(np.int32).max
+    rows = cap + 2 * n  # room for a whole division's block past the end
+
+    def run(dyn, prm):
+        args = _rebuild(tree, dyn_pos, statics, dyn)
+        dt = snp.float64
+        thirds, levels = snp.asarray(thirds_np, dt), snp.asarray(levels_np, dt)
+        c1, c2 = snp.asarray(c1_np, dt), snp.asarray(c2_np, dt)
+        idx = snp.arange(rows, dtype=snp.int32)
+        eye = snp.eye(n, dtype=dt)
+        dims = snp.arange(n, dtype=snp.int32)
+
+        def evaluate(X):
+            f = sciax.vmap(lambda x: snp.asarray(func((x + c2) * c1, *args), dt)
+                           .reshape(()))(X)
+            return snp.where(snp.isnan(f), snp.inf, f)
+
+        def divide(s, p):
+            """Trisect rectangle ``p`` along its longest sides (DIRSamplepoints,
+            DIRSamplef, DIRDivide, DIRInsertList)."""
+            lnp = s["ln"][p]
+            k = snp.min(lnp)
+            on = lnp == k
+            maxi = snp.sum(on).astype(snp.int32)
+            delta = thirds[k + 1]
+            # the chosen dimensions first, in increasing order: pairs (+, -)
+            order = snp.argsort(snp.where(on, dims, n + dims))
+            cp = s["c"][p]
+            d = eye[order] * delta
+            blk = snp.stack([cp + d, cp - d], axis=1).reshape(2 * n, n)
+            fb = evaluate(blk)
+            valid = snp.arange(2 * n) < 2 * maxi
+            fb = snp.where(valid, fb, snp.inf)
+            # the best value so far: the first new point strictly below it
+            m = snp.min(fb)
+            first = snp.argmin(fb).astype(snp.int32)
+            better = m < s["minf"]
+            # DIRDivide: sort the chosen dimensions by the better value of
+            # their pair (stable), and give the pair of the j-th one the
+            # lengths of the first j trisected
+            w = snp.minimum(fb[1::2], fb[0::2])  # per slot of ``order``
+            slot_on = snp.arange(n) < maxi
+            wj = snp.where(slot_on, w, snp.inf)
+            rank = snp.sum((wj[None, :] < wj[:, None]) |
+                           ((wj[None, :] == wj[:, None]) &
+                            (snp.arange(n)[None, :] < snp.arange(n)[:, None])), axis=1)
+            rank = snp.where(slot_on, rank, n)
+            # lengths of the pair of slot i: dims of slots with rank <= rank_i
+            dim_rank = snp.full((n,), n, snp.int32).at[order].set(rank.astype(snp.int32))
+            lpair = snp.where((dim_rank[None, :] <= rank[:, None]) & on[None, :],
+                              k + 1, lnp[None, :]).astype(snp.int32)
+            lblk = snp.repeat(lpair, 2, axis=0)
+            start = s["cnt"]
+            c = lax.dynamic_update_slice(s["c"], blk, (start, 0))
+            ln = lax.dynamic_update_slice(s["ln"], lblk, (start, 0))
+            f = lax.dynamic_update_slice(s["f"], fb, (start,))
+            lvl = s["lvl"].at[p].set(-1)  # out of its list while divided
+            lvl = lax.dynamic_update_slice(lvl, snp.full((2 * n,), -1, snp.int32),
+                                           (start,))
+            lvl_pair = _level(lpair, jones)
+            key, nkey = s["key"], s["nkey"]
+
+            def insert(j, carry):
+                lvl, key, nkey = carry
+                L = lvl_pair[j]
+                i1, i2 = start + 2 * j, start + 2 * j + 1
+                f1, f2 = f[i1], f[i2]
+                member = lvl == L
+                fm = snp.min(snp.where(member, f, snp.inf))
+                kmin = snp.min(snp.where(member & (f == fm), key, big))
+                # the C code puts the second point before the list's head
+                # when that head ties with it and the first point is better
+                jump = snp.any(member) & (f1 < fm) & (f2 == fm)
+                lvl = lvl.at[i1].set(L).at[i2].set(L)
+                key = key.at[i1].set(nkey).at[i2].set(snp.where(jump, kmin - 1,
+                                                                nkey + 1))
+                return lvl, key, nkey + 2
+
+            lvl, key, nkey = lax.fori_loop(0, maxi, insert, (lvl, key, nkey))
+            lnew = snp.where(on, k + 1, lnp).astype(snp.int32)
+            ln = ln.at[p].set(lnew)
+            lvl = lvl.at[p].set(_level(lnew, jones))
+            key = key.at[p].set(nkey)
+            return dict(s, c=c, ln=ln, f=f, lvl=lvl, key=key, nkey=nkey + 1,
+                        cnt=start + 2 * maxi, nfev=s["nfev"] + 2 * maxi,
+                        minf=snp.where(better, m, s["minf"]),
+                        minpos=snp.where(better, start + first, s["minpos"]))
+
+        def choose(s):
+            """DIRChoose (and DIRDoubleInsert): the rectangles to divide,
+            as a mask and a division order."""
+            member = s["lvl"] >= 0
+            L = snp.where(member, s["lvl"], nlev)
+            fL = snp.full((nlev + 1,), snp.inf, dt).at[L].min(s["f"])
+            head = member & (s["f"] == fL[L])
+            kL = snp.full((nlev + 1,), big, snp.int32).at[L].min(
+                snp.where(head, s["key"], big))
+            head = head & (s["key"] == kL[L])
+            anchor = snp.full((nlev + 1,), -1, snp.int32).at[L].max(
+                snp.where(head, idx, -1))[:nlev]
+            active = anchor >= 0
+            fa = s["f"][snp.maximum(anchor, 0)]
+            dl = levels[:nlev]
+            lev = snp.arange(nlev, dtype=snp.int32)
+            minf = s["minf"]
+            thresh = snp.minimum(minf - s["eps"] * snp.abs(minf), minf)
+
+            def step(cr):
+                prev, surv = cr
+                j = snp.max(snp.where(active & (lev < prev), lev, -1))
+                slope = (fa - fa[j]) / (dl - dl[j])
+                ok = ~snp.isnan(slope)
+                lower = active & (lev < j)
+                upper = surv & (lev > j)
+                bad = snp.any((lower | upper) & (slope <= 0))
+                hl = snp.min(snp.where(lower & ok, slope, snp.inf))
+                hg = snp.maximum(0.0, snp.max(snp.where(upper & ok, slope, -snp.inf)))
+                # SciPy's C code keeps a rectangle whose hull slopes do not
+                # fit (hg > hl): the ``goto`` that drops it there is under an
+                # ``if (logfile)`` whose print was commented out
+                keep = ~bad & ~((hg <= hl) & (fa[j] - hl * dl[j] > thresh))
+                return j, surv.at[j].set(keep)
+
+            _, surv = lax.while_loop(
+                lambda cr: snp.any(active & (lev < cr[0])), step,
+                (snp.int32(nlev), snp.zeros((nlev,), bool)))
+            chosen = snp.zeros((rows,), bool).at[snp.where(surv, anchor, rows)].set(
+                True, mode="drop")
+            group = snp.zeros((rows,), snp.int32)
+            nlist = snp.sum(active)
+            if jones:
+                over = snp.bool_(False)
+            else:  # the original DIRECT also divides the ties of a head
+                sL = snp.concatenate([surv, snp.zeros((1,), bool)])
+                tie = (member & sL[L] & ~chosen
+                       & (s["f"] - snp.concatenate([fa, snp.zeros((1,), dt)])[L]
+                          <= _TIE))
+                over = nlist + snp.sum(tie) > _MAXDIV
+                group = tie.astype(snp.int32)
+                chosen = chosen | tie
+            return chosen, group, over
+
+        def iteration(s):
+            """One pass of the main loop: choose, divide, test.  The pass with
+            ``t == 1`` is DIRInit's division of the centre, without tests."""
+            init = s["t"] == 1
+            chosen, group, over = choose(s)
+            chosen = snp.where(init, idx == 0, chosen)
+            over = over & ~init
+
+            def div_cond(cr):
+                s, chosen = cr
+                return snp.any(chosen) & (s["status"] == _RUNNING)
+
+            def div_body(cr):
+                s, chosen = cr
+                p = _lexmin(chosen, group, s["lvl"], s["f"], s["key"])
+                deep = s["lvl"][p] + 1 >= cfg.maxdeep
+                full = s["cnt"] + 2 * snp.sum(s["ln"][p] == snp.min(s["ln"][p])) > cap
+                stop = deep | full
+                s = lax.cond(stop, lambda s: s, lambda s: divide(s, p), s)
+                code = snp.where(deep, _MAXLEVELS, snp.where(full, _NO_ROOM,
+                                                             s["status"]))
+                return dict(s, status=code.astype(snp.int32)), chosen.at[p].set(False)
+
+            s = dict(s, status=snp.where(over, _MAXLEVELS, s["status"]).astype(
+                snp.int32))
+            s, _ = lax.while_loop(div_cond, div_body, (s, chosen))
+            mp = s["minpos"]
+            lnm = s["ln"][mp]
+            code = s["status"]
+            run_ = (code == _RUNNING) & ~init
+            code = snp.where(run_ & (thirds[snp.minimum(_level(lnm, False),
+                                                        thirds.shape[0] - 1)]
+                                     <= prm["volper"]), _VOLTOL, code)
+            run_ = (code == _RUNNING) & ~init
+            code = snp.where(run_ & (levels[snp.minimum(_level(lnm, jones), nlev + 1)]
+                                     <= prm["sigmaper"]), _SIGMATOL, code)
+            run_ = (code == _RUNNING) & ~init
+            code = snp.where(run_ & ((s["minf"] - prm["fglobal"]) / prm["divfactor"]
+                                     <= prm["fglper"]), _GLOBAL, code)
+            run_ = (code == _RUNNING) & ~init
+            eps = snp.where(run_ & prm["epschange"],
+                            snp.maximum(snp.abs(s["minf"]) * 1e-4, prm["epsfix"]),
+                            s["eps"])
+            code = snp.where(run_ & (s["nfev"] > cfg.maxf), _MAXFUN, code)
+            run_ = (code == _RUNNING) & ~init
+            if cfg.callback is not None:
+                cb = cfg.callback
+                sciax.debug.callback(
+                    lambda x, go: cb(np.array(x)) if bool(go) else None,
+                    s["c"][mp] * c1 + c1 * c2, run_)
+            go = (code == _RUNNING)
+            t = snp.where(go, s["t"] + 1, s["t"])
+            code = snp.where(go & (t > cfg.maxt - 1), _MAXITER, code)
+            return dict(s, status=code.astype(snp.int32), t=t, eps=eps)
+
+        centre = snp.full((n,), 0.5, dt)
+        f0 = evaluate(centre[None])[0]
+        s = dict(c=snp.zeros((rows, n), dt).at[0].set(centre),
+                 ln=snp.zeros((rows, n), snp.int32),
+                 f=snp.full((rows,), snp.inf, dt).at[0].set(f0),
+                 lvl=snp.full((rows,), -1, snp.int32),
+                 key=snp.zeros((rows,), snp.int32),
+                 cnt=snp.int32(1), nkey=snp.int32(0), nfev=snp.int32(1),
+                 minf=f0, minpos=snp.int32(0), t=snp.int32(1),
+                 eps=snp.asarray(prm["eps"], dt), status=snp.int32(_RUNNING))
+        s = lax.while_loop(lambda s: s["status"] == _RUNNING, iteration, s)
+        mp = s["minpos"]
+        return DirectResult(x=s["c"][mp] * c1 + c1 * c2, fun=s["minf"],
+                            status=s["status"], nfev=s["nfev"], nit=s["t"])
+
+    return run
