@@ -54,6 +54,11 @@ Global optimization
    direct - DIRECT / DIRECT-L: deterministic division of the box into
             hyperrectangles (SciPy's divisions, nfev and nit)
 
+Assignment
+----------
+   linear_sum_assignment - Linear assignment (shortest augmenting paths)
+   quadratic_assignment - Quadratic assignment / graph matching ('faq', '2opt')
+
 Legacy and functional interfaces, linear least squares
 ------------------------------------------------------
    fmin, fmin_powell, fmin_cg, fmin_bfgs, fmin_ncg, fmin_l_bfgs_b, fmin_tnc,
@@ -214,3 +219,4 @@ from sciax.optimize._fmin_cobyla import fmin_cobyla as fmin_cobyla  # noqa: E402
 
 # --- branch h23o (issue 16): DIRECT, quadratic assignment ---
 from sciax.optimize._direct import direct as direct  # noqa: E402
+from sciax.optimize._qap import quadratic_assignment as quadratic_assignment  # noqa

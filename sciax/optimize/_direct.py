@@ -178,8 +178,8 @@ def direct(func: Callable, bounds: Any, *, args: Any = (), eps: float = 1e-4,
     Parameters
     ----------
     func : callable
-        ``func(x, *args) -> float``, written with sciax; it is evaluated on
-        the ``2 n`` new centres of a division at once (``vmap``).
+        ``func(x, *args) -> float``, written with sciax (called once per
+        point, inside the compiled loop).
     bounds : sequence of (min, max) pairs or Bounds
         The search box; every bound finite, ``min < max``.
     args : tuple, optional
@@ -375,9 +375,9 @@ def _runner(func, cfg: _Config, tree, dyn_pos, statics):
         eye = snp.eye(n, dtype=dt)
         dims = snp.arange(n, dtype=snp.int32)
 
-        def evaluate(X):
-            f = sciax.vmap(lambda x: snp.asarray(func((x + c2) * c1, *args), dt)
-                           .reshape(()))(X)
+        def evaluate(x):
+            # DIRInfcn's scaling, rounded as the C code rounds it
+            f = snp.asarray(func((x + c2) * c1, *args), dt).reshape(())
             return snp.where(snp.isnan(f), snp.inf, f)
 
         def divide(s, p):
@@ -393,9 +393,9 @@ def _runner(func, cfg: _Config, tree, dyn_pos, statics):
             cp = s["c"][p]
             d = eye[order] * delta
             blk = snp.stack([cp + d, cp - d], axis=1).reshape(2 * n, n)
-            fb = evaluate(blk)
-            valid = snp.arange(2 * n) < 2 * maxi
-            fb = snp.where(valid, fb, snp.inf)
+            # one call per new point (2 maxi of them), in the C code's order
+            fb = lax.fori_loop(0, 2 * maxi, lambda i, fb: fb.at[i].set(evaluate(blk[i])),
+                               snp.full((2 * n,), snp.inf, dt))
             # the best value so far: the first new point strictly below it
             m = snp.min(fb)
             first = snp.argmin(fb).astype(snp.int32)
@@ -561,7 +561,7 @@ def _runner(func, cfg: _Config, tree, dyn_pos, statics):
             return dict(s, status=code.astype(snp.int32), t=t, eps=eps)
 
         centre = snp.full((n,), 0.5, dt)
-        f0 = evaluate(centre[None])[0]
+        f0 = evaluate(centre)
         s = dict(c=snp.zeros((rows, n), dt).at[0].set(centre),
                  ln=snp.zeros((rows, n), snp.int32),
                  f=snp.full((rows,), snp.inf, dt).at[0].set(f0),
