@@ -67,6 +67,8 @@ Legacy and functional interfaces, linear least squares
    fsolve, leastsq - MINPACK-style roots and least squares
    broyden1, broyden2, anderson, newton_krylov, diagbroyden, linearmixing,
    excitingmixing, NoConvergence - the nonlin solver functions
+   BroydenFirst, KrylovJacobian, InverseJacobian - nonlin Jacobian
+          approximations (setup/update/solve/matvec; preconditioners)
    nnls, lsq_linear - non-negative and bounded linear least squares
 
 Constrained trust region and COBYLA
@@ -220,3 +222,6 @@ from sciax.optimize._fmin_cobyla import fmin_cobyla as fmin_cobyla  # noqa: E402
 # --- branch h23o (issue 16): DIRECT, quadratic assignment ---
 from sciax.optimize._direct import direct as direct  # noqa: E402
 from sciax.optimize._qap import quadratic_assignment as quadratic_assignment  # noqa
+from sciax.optimize._jacobians import BroydenFirst as BroydenFirst  # noqa: E402
+from sciax.optimize._jacobians import InverseJacobian as InverseJacobian  # noqa: E402
+from sciax.optimize._jacobians import KrylovJacobian as KrylovJacobian  # noqa: E402

@@ -266,7 +266,7 @@ def direct(func: Callable, bounds: Any, *, args: Any = (), eps: float = 1e-4,
     >>> print(np.round(np.asarray(res.x), 4), round(float(res.fun), 4))
     [-2.9044 -2.9044] -78.3323
     >>> int(res.nfev), int(res.nit), res.message
-    (207, 17, 'The side length measure of the hyperrectangle containing the lowest function value found is below len_tol=0.001')
+    (207, 19, 'The side length measure of the hyperrectangle containing the lowest function value found is below len_tol=0.001')
     """
     if not callable(func):
         raise TypeError(f"func must be callable, got {type(func).__name__}")
