@@ -419,52 +419,72 @@ def _runner(func, cfg: _Config, tree, dyn_pos, statics):
             c = lax.dynamic_update_slice(s["c"], blk, (start, 0))
             ln = lax.dynamic_update_slice(s["ln"], lblk, (start, 0))
             f = lax.dynamic_update_slice(s["f"], fb, (start,))
-            lvl = s["lvl"].at[p].set(-1)  # out of its list while divided
+            # out of its list while divided (new rows are in none yet)
+            L0 = s["lvl"][p]
+            lvl = s["lvl"].at[p].set(-1)
             lvl = lax.dynamic_update_slice(lvl, snp.full((2 * n,), -1, snp.int32),
                                            (start,))
-            lvl_pair = _level(lpair, jones)
             key, nkey = s["key"], s["nkey"]
+            heads = lax.cond((L0 >= 0) & (s["hi"][snp.maximum(L0, 0)] == p),
+                             lambda h: _rehead(h, L0, lvl, f, key),
+                             lambda h: h, (s["hf"], s["hk"], s["hi"]))
+            lvl_pair = _level(lpair, jones)
 
             def insert(j, carry):
-                lvl, key, nkey = carry
+                lvl, key, nkey, heads = carry
                 L = lvl_pair[j]
                 i1, i2 = start + 2 * j, start + 2 * j + 1
                 f1, f2 = f[i1], f[i2]
-                member = lvl == L
-                fm = snp.min(snp.where(member, f, snp.inf))
-                kmin = snp.min(snp.where(member & (f == fm), key, big))
+                fm, kmin = heads[0][L], heads[1][L]
                 # the C code puts the second point before the list's head
                 # when that head ties with it and the first point is better
-                jump = snp.any(member) & (f1 < fm) & (f2 == fm)
+                jump = (heads[2][L] >= 0) & (f1 < fm) & (f2 == fm)
+                k2 = snp.where(jump, kmin - 1, nkey + 1)
                 lvl = lvl.at[i1].set(L).at[i2].set(L)
-                key = key.at[i1].set(nkey).at[i2].set(snp.where(jump, kmin - 1,
-                                                                nkey + 1))
-                return lvl, key, nkey + 2
+                key = key.at[i1].set(nkey).at[i2].set(k2)
+                heads = _push(_push(heads, L, f1, nkey, i1), L, f2, k2, i2)
+                return lvl, key, nkey + 2, heads
 
-            lvl, key, nkey = lax.fori_loop(0, maxi, insert, (lvl, key, nkey))
+            lvl, key, nkey, heads = lax.fori_loop(0, maxi, insert,
+                                                  (lvl, key, nkey, heads))
             lnew = snp.where(on, k + 1, lnp).astype(snp.int32)
-            ln = ln.at[p].set(lnew)
-            lvl = lvl.at[p].set(_level(lnew, jones))
-            key = key.at[p].set(nkey)
-            return dict(s, c=c, ln=ln, f=f, lvl=lvl, key=key, nkey=nkey + 1,
-                        cnt=start + 2 * maxi, nfev=s["nfev"] + 2 * maxi,
+            Lp = _level(lnew, jones)
+            heads = _push(heads, Lp, f[p], nkey, p)
+            return dict(s, c=c, ln=ln.at[p].set(lnew), f=f, lvl=lvl.at[p].set(Lp),
+                        key=key.at[p].set(nkey), nkey=nkey + 1, hf=heads[0],
+                        hk=heads[1], hi=heads[2], cnt=start + 2 * maxi,
+                        nfev=s["nfev"] + 2 * maxi,
                         minf=snp.where(better, m, s["minf"]),
                         minpos=snp.where(better, start + first, s["minpos"]))
+
+        def _push(heads, L, fv, kv, iv):
+            """Insert a rectangle in the list of class ``L``: it heads the list
+            if it comes first in the ``(value, key)`` order."""
+            hf, hk, hi = heads
+            first = (fv < hf[L]) | ((fv == hf[L]) & (kv < hk[L]))
+            return (hf.at[L].set(snp.where(first, fv, hf[L])),
+                    hk.at[L].set(snp.where(first, kv, hk[L])),
+                    hi.at[L].set(snp.where(first, iv, hi[L])))
+
+        def _rehead(heads, L, lvl, f, key):
+            """The new head of class ``L`` after its head left it (one pass)."""
+            hf, hk, hi = heads
+            member = lvl == L
+            fm = snp.min(snp.where(member, f, snp.inf))
+            top = member & (f == fm)
+            km = snp.min(snp.where(top, key, big))
+            im = snp.min(snp.where(top & (key == km), idx, rows))
+            some = snp.any(member)
+            return (hf.at[L].set(snp.where(some, fm, snp.inf)),
+                    hk.at[L].set(snp.where(some, km, big)),
+                    hi.at[L].set(snp.where(some, im, -1)))
 
         def choose(s):
             """DIRChoose (and DIRDoubleInsert): the rectangles to divide,
             as a mask and a division order."""
-            member = s["lvl"] >= 0
-            L = snp.where(member, s["lvl"], nlev)
-            fL = snp.full((nlev + 1,), snp.inf, dt).at[L].min(s["f"])
-            head = member & (s["f"] == fL[L])
-            kL = snp.full((nlev + 1,), big, snp.int32).at[L].min(
-                snp.where(head, s["key"], big))
-            head = head & (s["key"] == kL[L])
-            anchor = snp.full((nlev + 1,), -1, snp.int32).at[L].max(
-                snp.where(head, idx, -1))[:nlev]
+            anchor = s["hi"][:nlev]
             active = anchor >= 0
-            fa = s["f"][snp.maximum(anchor, 0)]
+            fa = s["hf"][:nlev]
             dl = levels[:nlev]
             lev = snp.arange(nlev, dtype=snp.int32)
             minf = s["minf"]
@@ -489,48 +509,64 @@ def _runner(func, cfg: _Config, tree, dyn_pos, statics):
             _, surv = lax.while_loop(
                 lambda cr: snp.any(active & (lev < cr[0])), step,
                 (snp.int32(nlev), snp.zeros((nlev,), bool)))
-            chosen = snp.zeros((rows,), bool).at[snp.where(surv, anchor, rows)].set(
-                True, mode="drop")
-            group = snp.zeros((rows,), snp.int32)
             nlist = snp.sum(active)
             if jones:
-                over = snp.bool_(False)
-            else:  # the original DIRECT also divides the ties of a head
-                sL = snp.concatenate([surv, snp.zeros((1,), bool)])
-                tie = (member & sL[L] & ~chosen
-                       & (s["f"] - snp.concatenate([fa, snp.zeros((1,), dt)])[L]
-                          <= _TIE))
-                over = nlist + snp.sum(tie) > _MAXDIV
-                group = tie.astype(snp.int32)
-                chosen = chosen | tie
-            return chosen, group, over
+                return surv, anchor, snp.zeros((rows,), bool), snp.bool_(False)
+            # the original DIRECT also divides the ties of a chosen head
+            member = s["lvl"] >= 0
+            L = snp.where(member, s["lvl"], nlev)
+            sL = snp.concatenate([surv, snp.zeros((1,), bool)])
+            fL = snp.concatenate([fa, snp.zeros((1,), dt)])
+            tie = member & sL[L] & (idx != s["hi"][L]) & (s["f"] - fL[L] <= _TIE)
+            return surv, anchor, tie, nlist + snp.sum(tie) > _MAXDIV
 
         def iteration(s):
             """One pass of the main loop: choose, divide, test.  The pass with
             ``t == 1`` is DIRInit's division of the centre, without tests."""
             init = s["t"] == 1
-            chosen, group, over = choose(s)
-            chosen = snp.where(init, idx == 0, chosen)
+            surv, anchor, tie, over = choose(s)
+            lev = snp.arange(nlev, dtype=snp.int32)
+            # DIRInit divides the centre, in no list yet
+            surv = snp.where(init, lev == 0, surv)
+            anchor = snp.where(init, 0, anchor)
             over = over & ~init
 
+            def pick(s, surv, tie):
+                """The next rectangle: the chosen heads by class, then the
+                ties (class, value, key); whether dividing it must stop the
+                search (too deep, or no room)."""
+                heads_left = snp.any(surv)
+                L = snp.minimum(snp.min(snp.where(surv, lev, nlev)), nlev - 1)
+                q = (snp.int32(0) if jones  # no ties in DIRECT-L
+                     else _lexmin(tie, s["lvl"], s["f"], s["key"]))
+                p = snp.where(heads_left, anchor[L], q)
+                Lp = snp.where(heads_left, L, s["lvl"][snp.maximum(q, 0)])
+                deep = Lp + 1 >= cfg.maxdeep
+                full = s["cnt"] + 2 * snp.sum(s["ln"][p] == snp.min(s["ln"][p])) > cap
+                code = snp.where(deep, _MAXLEVELS, snp.where(full, _NO_ROOM, _RUNNING))
+                return heads_left, L, p, code.astype(snp.int32)
+
+            # the stop tests run in the loop's condition, so that the body
+            # (and the large buffers it updates in place) is unconditional
             def div_cond(cr):
-                s, chosen = cr
-                return snp.any(chosen) & (s["status"] == _RUNNING)
+                s, surv, tie = cr
+                left = snp.any(surv) | snp.any(tie)
+                return left & (s["status"] == _RUNNING) & (pick(s, surv, tie)[3]
+                                                           == _RUNNING)
 
             def div_body(cr):
-                s, chosen = cr
-                p = _lexmin(chosen, group, s["lvl"], s["f"], s["key"])
-                deep = s["lvl"][p] + 1 >= cfg.maxdeep
-                full = s["cnt"] + 2 * snp.sum(s["ln"][p] == snp.min(s["ln"][p])) > cap
-                stop = deep | full
-                s = lax.cond(stop, lambda s: s, lambda s: divide(s, p), s)
-                code = snp.where(deep, _MAXLEVELS, snp.where(full, _NO_ROOM,
-                                                             s["status"]))
-                return dict(s, status=code.astype(snp.int32)), chosen.at[p].set(False)
+                s, surv, tie = cr
+                heads_left, L, p, _ = pick(s, surv, tie)
+                s = divide(s, p)
+                surv = snp.where(heads_left, surv.at[L].set(False), surv)
+                tie = snp.where(heads_left, tie, tie.at[p].set(False))
+                return s, surv, tie
 
             s = dict(s, status=snp.where(over, _MAXLEVELS, s["status"]).astype(
                 snp.int32))
-            s, _ = lax.while_loop(div_cond, div_body, (s, chosen))
+            s, surv, tie = lax.while_loop(div_cond, div_body, (s, surv, tie))
+            left = (snp.any(surv) | snp.any(tie)) & (s["status"] == _RUNNING)
+            s["status"] = snp.where(left, pick(s, surv, tie)[3], s["status"])
             mp = s["minpos"]
             lnm = s["ln"][mp]
             code = s["status"]
@@ -567,6 +603,8 @@ def _runner(func, cfg: _Config, tree, dyn_pos, statics):
                  f=snp.full((rows,), snp.inf, dt).at[0].set(f0),
                  lvl=snp.full((rows,), -1, snp.int32),
                  key=snp.zeros((rows,), snp.int32),
+                 hf=snp.full((nlev,), snp.inf, dt), hk=snp.full((nlev,), big, snp.int32),
+                 hi=snp.full((nlev,), -1, snp.int32),
                  cnt=snp.int32(1), nkey=snp.int32(0), nfev=snp.int32(1),
                  minf=f0, minpos=snp.int32(0), t=snp.int32(1),
                  eps=snp.asarray(prm["eps"], dt), status=snp.int32(_RUNNING))
