@@ -70,6 +70,9 @@ _MAXMEMORY = 1073741824
 #: values closer than this to the best of a size class are divided with it
 #: (original DIRECT, ``DIRDoubleInsert``)
 _TIE = 1e-13
+#: rows a scan for the new head of a class reads per step (it reads only the
+#: rows in use, chunk by chunk, not the whole capacity)
+_CHUNK = 256
 
 
 class DirectResult(StatusCodedResult):
@@ -364,7 +367,8 @@ def _runner(func, cfg: _Config, tree, dyn_pos, statics):
     c1_np = ub - lb  # DIRpreprc's scaling: x = (c + c2) * c1
     c2_np = lb / c1_np
     big = np.iinfo(np.int32).max
-    rows = cap + 2 * n  # room for a whole division's block past the end
+    # room for a whole division's block past the end, and for a last chunk
+    rows = cap + 2 * n + _CHUNK
 
     def run(dyn, prm):
         args = _rebuild(tree, dyn_pos, statics, dyn)
@@ -425,13 +429,16 @@ def _runner(func, cfg: _Config, tree, dyn_pos, statics):
             lvl = lax.dynamic_update_slice(lvl, snp.full((2 * n,), -1, snp.int32),
                                            (start,))
             key, nkey = s["key"], s["nkey"]
-            heads = lax.cond((L0 >= 0) & (s["hi"][snp.maximum(L0, 0)] == p),
-                             lambda h: _rehead(h, L0, lvl, f, key),
-                             lambda h: h, (s["hf"], s["hk"], s["hi"]))
+            heads = (s["hf"], s["hk"], s["hi"])
+            lost = (L0 >= 0) & (s["hi"][snp.maximum(L0, 0)] == p)
+            # (a scan of no rows when the head stays)
+            new, lvl, f, key = _rehead(heads, snp.maximum(L0, 0), lvl, f, key,
+                                       snp.where(lost, start, 0))
+            heads = tuple(snp.where(lost, a, b) for a, b in zip(new, heads))
             lvl_pair = _level(lpair, jones)
 
             def insert(j, carry):
-                lvl, key, nkey, heads = carry
+                lvl, key, nkey, heads, f = carry
                 L = lvl_pair[j]
                 i1, i2 = start + 2 * j, start + 2 * j + 1
                 f1, f2 = f[i1], f[i2]
@@ -443,10 +450,10 @@ def _runner(func, cfg: _Config, tree, dyn_pos, statics):
                 lvl = lvl.at[i1].set(L).at[i2].set(L)
                 key = key.at[i1].set(nkey).at[i2].set(k2)
                 heads = _push(_push(heads, L, f1, nkey, i1), L, f2, k2, i2)
-                return lvl, key, nkey + 2, heads
+                return lvl, key, nkey + 2, heads, f
 
-            lvl, key, nkey, heads = lax.fori_loop(0, maxi, insert,
-                                                  (lvl, key, nkey, heads))
+            lvl, key, nkey, heads, f = lax.fori_loop(0, maxi, insert,
+                                                     (lvl, key, nkey, heads, f))
             lnew = snp.where(on, k + 1, lnp).astype(snp.int32)
             Lp = _level(lnew, jones)
             heads = _push(heads, Lp, f[p], nkey, p)
@@ -466,18 +473,34 @@ def _runner(func, cfg: _Config, tree, dyn_pos, statics):
                     hk.at[L].set(snp.where(first, kv, hk[L])),
                     hi.at[L].set(snp.where(first, iv, hi[L])))
 
-        def _rehead(heads, L, lvl, f, key):
-            """The new head of class ``L`` after its head left it (one pass)."""
+        def _rehead(heads, L, lvl, f, key, cnt):
+            """The new head of class ``L`` after its head left it: the first
+            member in the ``(value, key)`` order, among the ``cnt`` rows in
+            use (read ``_CHUNK`` rows at a time).  The buffers ride through
+            the loop and come back, so that XLA need not copy them."""
             hf, hk, hi = heads
-            member = lvl == L
-            fm = snp.min(snp.where(member, f, snp.inf))
-            top = member & (f == fm)
-            km = snp.min(snp.where(top, key, big))
-            im = snp.min(snp.where(top & (key == km), idx, rows))
-            some = snp.any(member)
-            return (hf.at[L].set(snp.where(some, fm, snp.inf)),
-                    hk.at[L].set(snp.where(some, km, big)),
-                    hi.at[L].set(snp.where(some, im, -1)))
+            at = snp.arange(_CHUNK, dtype=snp.int32)
+
+            def chunk(c):
+                pos, bf, bk, bi, lvl, f, key = c
+                lv = lax.dynamic_slice(lvl, (pos,), (_CHUNK,))
+                fv = lax.dynamic_slice(f, (pos,), (_CHUNK,))
+                kv = lax.dynamic_slice(key, (pos,), (_CHUNK,))
+                member = (lv == L) & (pos + at < cnt)
+                fm = snp.min(snp.where(member, fv, snp.inf))
+                top = member & (fv == fm)
+                km = snp.min(snp.where(top, kv, big))
+                im = pos + snp.min(snp.where(top & (kv == km), at, _CHUNK))
+                some = snp.any(top)
+                first = some & ((fm < bf) | ((fm == bf) & (km < bk)) | (bi < 0))
+                return (pos + _CHUNK, snp.where(first, fm, bf),
+                        snp.where(first, km, bk), snp.where(first, im, bi), lvl, f, key)
+
+            _, fm, km, im, lvl, f, key = lax.while_loop(
+                lambda c: c[0] < cnt, chunk,
+                (snp.int32(0), snp.asarray(snp.inf, dt), snp.int32(big), snp.int32(-1),
+                 lvl, f, key))
+            return (hf.at[L].set(fm), hk.at[L].set(km), hi.at[L].set(im)), lvl, f, key
 
         def choose(s):
             """DIRChoose (and DIRDoubleInsert): the rectangles to divide,
@@ -510,8 +533,8 @@ def _runner(func, cfg: _Config, tree, dyn_pos, statics):
                 lambda cr: snp.any(active & (lev < cr[0])), step,
                 (snp.int32(nlev), snp.zeros((nlev,), bool)))
             nlist = snp.sum(active)
-            if jones:
-                return surv, anchor, snp.zeros((rows,), bool), snp.bool_(False)
+            if jones:  # no ties to divide: a dummy mask
+                return surv, anchor, snp.zeros((1,), bool), snp.bool_(False)
             # the original DIRECT also divides the ties of a chosen head
             member = s["lvl"] >= 0
             L = snp.where(member, s["lvl"], nlev)
@@ -559,7 +582,8 @@ def _runner(func, cfg: _Config, tree, dyn_pos, statics):
                 heads_left, L, p, _ = pick(s, surv, tie)
                 s = divide(s, p)
                 surv = snp.where(heads_left, surv.at[L].set(False), surv)
-                tie = snp.where(heads_left, tie, tie.at[p].set(False))
+                if not jones:
+                    tie = snp.where(heads_left, tie, tie.at[p].set(False))
                 return s, surv, tie
 
             s = dict(s, status=snp.where(over, _MAXLEVELS, s["status"]).astype(
