@@ -24,7 +24,7 @@ lengths and values, whose capacity is SciPy's (``1.5 maxfun + 1000``), so it
 runs under ``jit`` and ``vmap``.  SciPy's C code evaluates one point at a
 time with Python calls between; here every step is compiled, but each
 division also updates buffers of the full capacity, so for a cheap function
-SciPy is ~2x faster (Hartmann 6, 733 evaluations: ~13 ms against ~6.4 ms of
+SciPy is ~1.7x faster (Hartmann 6, 733 evaluations: ~11 ms against ~6.4 ms of
 CPU on a loaded 2-core machine); the compiled loop pays off for costly
 functions and under ``vmap``.
 """
