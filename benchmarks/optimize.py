@@ -13,6 +13,9 @@ instead of 1,000 batched problems).  Cases, all float64:
 * 1,000 vmapped 10-D Rosenbrock problems from random starts in [-2, 2]:
   sciax ``vmap(minimize)``, ``jax.vmap`` of jax.scipy's BFGS, optimistix
   under ``jax.vmap``; the number of converged problems is printed too;
+* DIRECT-L (``direct``, default options) on Hartmann 6 (the vol_tol stop
+  after 733 evaluations, the same divisions in both): sciax (compiled once
+  per function) and SciPy (C, one Python call per evaluation);
 * Levenberg-Marquardt on the NIST StRD problems Misra1a and MGH09 (second
   NIST start): sciax ``least_squares(method='lm')`` and ``curve_fit``,
   SciPy's (MINPACK), optimistix's ``LevenbergMarquardt``.
@@ -90,7 +93,8 @@ def main() -> None:
                          "wall time")
     ap.add_argument("--only", default="",
                     help="comma-separated case names to run (BFGS, L-BFGS-B, "
-                         "Newton-CG, trust-exact, dual_annealing, vmap, lm); "
+                         "Newton-CG, trust-exact, dual_annealing, direct, vmap, "
+                         "lm); "
                          "default all")
     ap.add_argument("--cache", action="store_true",
                     help="keep sciax's persistent compilation cache on (first "
@@ -218,6 +222,28 @@ def main() -> None:
                   lambda: _block(optimize.dual_annealing(rast, box, seed=next(seeds)))),
         "scipy": (lambda: so.dual_annealing(rast_np, box, rng=0),
                   lambda: so.dual_annealing(rast_np, box, rng=next(seeds))),
+    })
+
+    # DIRECT-L on Hartmann 6 (Dixon and Szego), SciPy's default options
+    a6 = np.array([[10.0, 3, 17, 3.5, 1.7, 8], [0.05, 10, 17, 0.1, 8, 14],
+                   [3, 3.5, 1.7, 10, 17, 8], [17, 8, 0.05, 10, 0.1, 14]])
+    p6 = 1e-4 * np.array([[1312.0, 1696, 5569, 124, 8283, 5886],
+                          [2329, 4135, 8307, 3736, 1004, 9991],
+                          [2348, 1451, 3522, 2883, 3047, 6650],
+                          [4047, 8828, 8732, 5743, 1091, 381]])
+    al = np.array([1.0, 1.2, 3.0, 3.2])
+
+    def h6(x):
+        return -snp.sum(al * snp.exp(-snp.sum(a6 * (x - p6) ** 2, axis=1)))
+
+    def h6_np(x):
+        return -np.sum(al * np.exp(-np.sum(a6 * (x - p6) ** 2, axis=1)))
+
+    unit = [(0.0, 1.0)] * 6
+    bench("direct", 6, {
+        "sciax": (lambda: _block(optimize.direct(lambda x: h6(x), unit)),
+                  lambda: _block(optimize.direct(h6, unit))),
+        "scipy": (lambda: so.direct(h6_np, unit), lambda: so.direct(h6_np, unit)),
     })
 
     if only is not None and "vmap" not in only:

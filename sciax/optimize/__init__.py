@@ -51,6 +51,13 @@ Global optimization
                             evaluation per generation)
    basinhopping - Random hops between local minima (Metropolis test)
    dual_annealing - Generalised simulated annealing with local searches
+   direct - DIRECT / DIRECT-L: deterministic division of the box into
+            hyperrectangles (SciPy's divisions, nfev and nit)
+
+Assignment
+----------
+   linear_sum_assignment - Linear assignment (shortest augmenting paths)
+   quadratic_assignment - Quadratic assignment / graph matching ('faq', '2opt')
 
 Legacy and functional interfaces, linear least squares
 ------------------------------------------------------
@@ -60,6 +67,8 @@ Legacy and functional interfaces, linear least squares
    fsolve, leastsq - MINPACK-style roots and least squares
    broyden1, broyden2, anderson, newton_krylov, diagbroyden, linearmixing,
    excitingmixing, NoConvergence - the nonlin solver functions
+   BroydenFirst, KrylovJacobian, InverseJacobian - nonlin Jacobian
+          approximations (setup/update/solve/matvec; preconditioners)
    nnls, lsq_linear - non-negative and bounded linear least squares
 
 Constrained trust region and COBYLA
@@ -209,3 +218,10 @@ from sciax.optimize._lsap import linear_sum_assignment as linear_sum_assignment 
 from sciax.optimize._isotonic import isotonic_regression as isotonic_regression  # noqa
 from sciax.optimize._brute import brute as brute  # noqa: E402
 from sciax.optimize._fmin_cobyla import fmin_cobyla as fmin_cobyla  # noqa: E402
+
+# --- branch h23o (issue 16): DIRECT, quadratic assignment ---
+from sciax.optimize._direct import direct as direct  # noqa: E402
+from sciax.optimize._qap import quadratic_assignment as quadratic_assignment  # noqa
+from sciax.optimize._jacobians import BroydenFirst as BroydenFirst  # noqa: E402
+from sciax.optimize._jacobians import InverseJacobian as InverseJacobian  # noqa: E402
+from sciax.optimize._jacobians import KrylovJacobian as KrylovJacobian  # noqa: E402

@@ -25,6 +25,8 @@ import numpy as np
 import sciax.numpy as snp
 from sciax import lax
 
+from sciax.optimize._jacobians import gmres as _gmres
+from sciax.optimize._jacobians import preconditioner_core
 from sciax.optimize._root import RUNNING, AbstractRootSolver, safe_norm
 
 _NONFINITE = 3
@@ -76,47 +78,6 @@ def _armijo(phi, phi0, derphi0, amin, c1=1e-4, maxit=40):
 
     c = lax.while_loop(lambda c: c["state"] == 0, body, c0)
     return c["s"], c["F"], c["state"] == 1
-
-
-def _gmres(matvec, b, rtol, restart, maxiter):
-    """Restarted GMRES from zero for ``A x = b`` to ``||r|| <= rtol ||b||``
-    (Saad and Schultz 1986): ``restart`` Arnoldi steps per cycle (modified
-    Gram-Schmidt), the small least-squares problem by ``lstsq``."""
-    n = b.shape[0]
-    m = restart
-    bnorm = snp.linalg.norm(b)
-
-    def cycle(c):
-        x, r, it = c
-        beta = snp.linalg.norm(r)
-        V = snp.zeros((m + 1, n), b.dtype).at[0].set(r / snp.where(beta > 0, beta, 1.0))
-        H = snp.zeros((m + 1, m), b.dtype)
-
-        def arnoldi(j, vh):
-            V, H = vh
-            w = matvec(V[j])
-
-            def mgs(i, wh):
-                w, h = wh
-                hij = snp.where(i <= j, snp.dot(V[i], w), 0.0)
-                return w - hij * V[i], h.at[i].set(hij)
-
-            w, h = lax.fori_loop(0, m, mgs, (w, snp.zeros((m + 1,), b.dtype)))
-            hn = snp.linalg.norm(w)
-            h = h.at[j + 1].set(hn)
-            V = V.at[j + 1].set(w / snp.where(hn > 0, hn, 1.0))
-            return V, H.at[:, j].set(h)
-
-        V, H = lax.fori_loop(0, m, arnoldi, (V, H))
-        e1 = snp.zeros((m + 1,), b.dtype).at[0].set(beta)
-        y = snp.linalg.lstsq(H, e1)[0]
-        x = x + V[:m].T @ y
-        return x, b - matvec(x), it + 1
-
-    c0 = (snp.zeros_like(b), b, snp.int32(0))
-    x, r, _ = lax.while_loop(
-        lambda c: (snp.linalg.norm(c[1]) > rtol * bnorm) & (c[2] < maxiter), cycle, c0)
-    return x
 
 
 def _default_alpha(x0, F0):
@@ -452,9 +413,12 @@ class KrylovSolver(NonlinSolver):
     Eisenstat-Walker forcing tolerance.
 
     ``jac_options``: ``inner_maxiter`` (GMRES restart cycles, default 20),
-    ``inner_m`` (Arnoldi steps per cycle, default ``min(n, 30)``); SciPy's
-    ``method``, ``rdiff``, ``inner_M`` and ``outer_k`` are accepted and
-    ignored (the products are exact, the solver is GMRES).
+    ``inner_m`` (Arnoldi steps per cycle, default ``min(n, 30)``) and
+    ``inner_M``, a right preconditioner: ``InverseJacobian(BroydenFirst())``
+    (set up at ``x0`` and updated after every step, inside the compiled loop,
+    as SciPy's ``KrylovJacobian`` does) or any operator with a traceable
+    ``matvec``.  SciPy's ``method``, ``rdiff`` and ``outer_k`` are accepted
+    and ignored (the products are exact, the solver is GMRES).
 
     Examples
     --------
@@ -470,13 +434,29 @@ class KrylovSolver(NonlinSolver):
                             ("method", "lgmres"), ("rdiff", None), ("inner_M", None),
                             ("outer_k", 10))
 
+    def _pre(self):
+        return preconditioner_core(self.opt("inner_M"))
+
+    def _setup(self, prob, x, F):
+        pre = self._pre()
+        return {} if pre is None else {"M": pre[0](x, F)}
+
     def _solve(self, prob, js, x, F, tol):
         n = x.shape[0]
         m = self.opt("inner_m")
         m = min(n, 30) if m is None else max(1, min(int(m), n))
-        dx = _gmres(lambda v: prob.jvp(x, v), -F, tol, m,
-                    int(self.opt("inner_maxiter")))
-        return dx, js
+        maxit = int(self.opt("inner_maxiter"))
+        pre = self._pre()
+        if pre is None:
+            return _gmres(lambda v: prob.jvp(x, v), -F, tol, m, maxit), js
+        apply = pre[2]
+        y = _gmres(lambda v: prob.jvp(x, apply(js["M"], v)[0]), -F, tol, m, maxit)
+        dx, st = apply(js["M"], y)
+        return dx, dict(js, M=st)
+
+    def _update(self, js, x, F, x_new, F_new):
+        pre = self._pre()
+        return js if pre is None else dict(js, M=pre[1](js["M"], x_new, F_new))
 
 
 # --- df-sane --------------------------------------------------------------------------
