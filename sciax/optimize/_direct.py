@@ -396,9 +396,21 @@ def _runner(func, cfg: _Config, tree, dyn_pos, statics):
             f = snp.asarray(func((x + c2) * c1, *args), dt).reshape(())
             return snp.where(snp.isnan(f), snp.inf, f)
 
+        def flush(s):
+            """Write the previous division's new rows of ``c`` and ``ln`` and
+            the divided rectangle's new lengths.  A division reads ``c[p]`` and
+            ``ln[p]``; were its writes computed from those reads in the same
+            trip, XLA would copy both 10^4-row buffers at every division (the
+            cost of a whole solve on a cheap function).  Written a trip late,
+            each update's operands are loop-carried blocks."""
+            c = lax.dynamic_update_slice(s["c"], s["pc"], (s["pst"], 0))
+            ln = lax.dynamic_update_slice(s["ln"], s["pl"], (s["pst"], 0))
+            return dict(s, c=c, ln=ln.at[s["pp"]].set(s["plnew"]))
+
         def divide(s, p):
             """Trisect rectangle ``p`` along its longest sides (DIRSamplepoints,
             DIRSamplef, DIRDivide, DIRInsertList)."""
+            s = flush(s)
             lnp = s["ln"][p]
             k = snp.min(lnp)
             on = lnp == k
@@ -432,14 +444,12 @@ def _runner(func, cfg: _Config, tree, dyn_pos, statics):
                               k + 1, lnp[None, :]).astype(snp.int32)
             lblk = snp.repeat(lpair, 2, axis=0)
             start = s["cnt"]
-            c = lax.dynamic_update_slice(s["c"], blk, (start, 0))
-            ln = lax.dynamic_update_slice(s["ln"], lblk, (start, 0))
             f = lax.dynamic_update_slice(s["f"], fb, (start,))
             # out of its list while divided (new rows are in none yet)
             L0 = s["lvl"][p]
+            # (the new rows' classes are -1 already: rows are used once, in
+            # order, and start at -1)
             lvl = s["lvl"].at[p].set(-1)
-            lvl = lax.dynamic_update_slice(lvl, snp.full((2 * n,), -1, snp.int32),
-                                           (start,))
             key, nkey = s["key"], s["nkey"]
             heads = (s["hf"], s["hk"], s["hi"])
             lost = (L0 >= 0) & (s["hi"][snp.maximum(L0, 0)] == p)
@@ -469,7 +479,8 @@ def _runner(func, cfg: _Config, tree, dyn_pos, statics):
             lnew = snp.where(on, k + 1, lnp).astype(snp.int32)
             Lp = _level(lnew, jones)
             heads = _push(heads, Lp, f[p], nkey, p)
-            return dict(s, c=c, ln=ln.at[p].set(lnew), f=f, lvl=lvl.at[p].set(Lp),
+            return dict(s, pc=blk, pl=lblk, pst=start, pp=p, plnew=lnew, f=f,
+                        lvl=lvl.at[p].set(Lp),
                         key=key.at[p].set(nkey), nkey=nkey + 1, hf=heads[0],
                         hk=heads[1], hi=heads[2], cnt=start + 2 * maxi,
                         nfev=s["nfev"] + 2 * maxi,
@@ -601,6 +612,7 @@ def _runner(func, cfg: _Config, tree, dyn_pos, statics):
             s = dict(s, status=snp.where(over, _MAXLEVELS, s["status"]).astype(
                 snp.int32))
             s, surv, tie = lax.while_loop(div_cond, div_body, (s, surv, tie))
+            s = flush(s)
             left = (snp.any(surv) | snp.any(tie)) & (s["status"] == _RUNNING)
             s["status"] = snp.where(left, pick(s, surv, tie)[3], s["status"])
             mp = s["minpos"]
@@ -641,6 +653,9 @@ def _runner(func, cfg: _Config, tree, dyn_pos, statics):
                  key=snp.zeros((rows,), snp.int32),
                  hf=snp.full((nlev,), snp.inf, dt), hk=snp.full((nlev,), big, snp.int32),
                  hi=snp.full((nlev,), -1, snp.int32),
+                 # the pending writes (flush): zeros into free rows at first
+                 pc=snp.zeros((2 * n, n), dt), pl=snp.zeros((2 * n, n), snp.int32),
+                 pst=snp.int32(1), pp=snp.int32(0), plnew=snp.zeros((n,), snp.int32),
                  cnt=snp.int32(1), nkey=snp.int32(0), nfev=snp.int32(1),
                  minf=f0, minpos=snp.int32(0), t=snp.int32(1),
                  eps=snp.asarray(prm["eps"], dt), status=snp.int32(_RUNNING))
