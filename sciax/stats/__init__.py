@@ -56,3 +56,4 @@ from sciax.stats._studentized_range import *  # noqa: F401,F403
 from sciax.stats._functions_s21 import *  # noqa: F401,F403
 from sciax.stats._continuous_s21 import *  # noqa: F401,F403
 from sciax.stats._discrete_s23 import *  # noqa: F401,F403
+from sciax.stats._functions_s23 import *  # noqa: F401,F403
