@@ -6,6 +6,7 @@ are pytrees).
 """
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any, NamedTuple
 
@@ -19,8 +20,10 @@ from sciax import lax
 
 from sciax.stats import _sf
 from sciax.stats._continuous import norm
+from sciax.stats._discrete import poisson
 from sciax.stats._functions_s21 import _order_statistic_medians
 from sciax.stats._stats_py import SignificanceResult, _alternative, _arr
+from sciax.stats._tests_more import ConfidenceInterval
 from sciax.stats._transforms import _boxcox, _yeojohnson
 
 
@@ -70,6 +73,26 @@ def _dense_rank(r):
                             (s[1:] != s[:-1]).astype(snp.int32)])
     dense = snp.cumsum(step)
     return snp.zeros_like(dense).at[order].set(dense)
+
+
+def _hyperbolic(r):
+    return 1.0 / (r + 1.0)
+
+
+@functools.partial(sciax.jit, static_argnames=("mode", "weigher", "additive"))
+def _wtau(x, y, r, *, mode, weigher, additive):
+    def one(a, b):
+        if a.shape[-1] == 0:
+            return snp.asarray(snp.nan, a.dtype)
+        if mode == "both":
+            return 0.5 * (_weighted_rank_tau(a, b, None, weigher, additive)
+                          + _weighted_rank_tau(b, a, None, weigher, additive))
+        return _weighted_rank_tau(a, b, r, weigher, additive)
+
+    fn = one
+    for _ in range(x.ndim - 1):
+        fn = sciax.vmap(fn)
+    return fn(x, y)
 
 
 def weightedtau(x, y, rank=True, weigher=None, additive=True, *, axis=None,
@@ -131,8 +154,7 @@ def weightedtau(x, y, rank=True, weigher=None, additive=True, *, axis=None,
         raise NotImplementedError(f"weightedtau: nan_policy={nan_policy!r} is not "
                                   "supported; sciax.stats supports only 'propagate'")
     if weigher is None:
-        def weigher(r):
-            return 1.0 / (r + 1.0)
+        weigher = _hyperbolic
     elif not callable(weigher):
         raise TypeError(f"weightedtau: weigher must be callable, got {weigher!r}")
     x, y = _arr(x), _arr(y)
@@ -160,18 +182,8 @@ def weightedtau(x, y, rank=True, weigher=None, additive=True, *, axis=None,
                              f"found x-size {n} and rank-size {r.size}")
         r = _dense_rank(snp.ravel(r)).astype(x.dtype)
 
-    def one(a, b):
-        if n == 0:
-            return snp.asarray(snp.nan, a.dtype)
-        if rank is True:
-            return 0.5 * (_weighted_rank_tau(a, b, None, weigher, additive)
-                          + _weighted_rank_tau(b, a, None, weigher, additive))
-        return _weighted_rank_tau(a, b, r, weigher, additive)
-
-    fn = one
-    for _ in range(x.ndim - 1):
-        fn = sciax.vmap(fn)
-    tau = fn(x, y)
+    tau = _wtau(x, y, r, mode=("both" if rank is True else "given"), weigher=weigher,
+                additive=bool(additive))
     if keepdims:
         tau = (snp.expand_dims(tau, ax) if axis is not None
                else snp.reshape(tau, (1,) * ndim0))
@@ -260,6 +272,14 @@ def ppcc_max(x, brack=(0.0, 1.0), dist="tukeylambda"):
     return sciax.optimize.brent(objective, brack=brack)
 
 
+@functools.partial(sciax.jit, static_argnames=("dist", "N"))
+def _ppcc_core(x, a, b, *, dist, N):
+    svals = snp.linspace(a, b, num=N, dtype=x.dtype)
+    osm = _uniform_medians(x.size, x.dtype)
+    osr = snp.sort(x)
+    return svals, sciax.vmap(lambda s: _corr(dist.ppf(osm, s), osr))(svals)
+
+
 def ppcc_plot(x, a, b, dist="tukeylambda", plot=None, N=80):
     """sciax implementation of :func:`scipy.stats.ppcc_plot`: the
     probability-plot correlation coefficient over ``N`` shape values.
@@ -299,10 +319,7 @@ def ppcc_plot(x, a, b, dist="tukeylambda", plot=None, N=80):
     _check_range(a, b, "ppcc_plot", "b", "a")
     x = snp.ravel(_arr(x))
     dist = _dist_object(dist, "ppcc_plot")
-    svals = snp.linspace(a, b, num=N, dtype=x.dtype)
-    osm = _uniform_medians(x.size, x.dtype)
-    osr = snp.sort(x)
-    ppcc = sciax.vmap(lambda s: _corr(dist.ppf(osm, s), osr))(svals)
+    svals, ppcc = _ppcc_core(x, a, b, dist=dist, N=int(N))
     if plot is not None:
         plot.plot(svals, ppcc, "x")
         name = dist if isinstance(dist, str) else getattr(dist, "name", dist)
@@ -320,14 +337,19 @@ def _check_range(a, b, fn, bname, aname):
         raise ValueError(f"{fn}: `{bname}` has to be larger than `{aname}`.")
 
 
+@functools.partial(sciax.jit, static_argnames=("transform", "N"))
+def _normplot_core(x, la, lb, *, transform, N):
+    lmbdas = snp.linspace(la, lb, num=N, dtype=x.dtype)
+    osm = norm.ppf(_uniform_medians(x.size, x.dtype))
+    return lmbdas, sciax.vmap(lambda lm: _corr(osm, snp.sort(transform(x, lm))))(lmbdas)
+
+
 def _normplot(name, transform, title, x, la, lb, plot, N):
     x = snp.ravel(_arr(x))
     if x.size == 0:
         return x
     _check_range(la, lb, name, "lb", "la")
-    lmbdas = snp.linspace(la, lb, num=N, dtype=x.dtype)
-    osm = norm.ppf(_uniform_medians(x.size, x.dtype))
-    ppcc = sciax.vmap(lambda lm: _corr(osm, snp.sort(transform(x, lm))))(lmbdas)
+    lmbdas, ppcc = _normplot_core(x, la, lb, transform=transform, N=int(N))
     if plot is not None:
         plot.plot(lmbdas, ppcc, "x")
         _axis_labels(plot, title, "$\\lambda$", "Prob Plot Corr. Coef.")
@@ -414,5 +436,290 @@ def yeojohnson_normplot(x, la, lb, plot=None, N=80):
                      x, la, lb, plot, N)
 
 
+# --- directional statistics ----------------------------------------------------------
+
+
+class DirectionalStats(NamedTuple):
+    mean_direction: Any
+    mean_resultant_length: Any
+
+
+def directional_stats(samples, *, axis=0, normalize=True):
+    """sciax implementation of :func:`scipy.stats.directional_stats`: the
+    mean direction and mean resultant length of vectors.
+
+    Parameters
+    ----------
+    samples : array_like
+        At least 2-D; the last axis holds each vector's components.
+    axis : int
+        The axis of the observations.
+    normalize : bool
+        Scale each vector to unit length first.
+
+    Returns
+    -------
+    DirectionalStats
+        ``mean_direction`` (unit vectors) and ``mean_resultant_length``.
+
+    Notes
+    -----
+    *Transformations*: jit, vmap, differentiable.
+
+    Examples
+    --------
+    >>> from sciax.stats import directional_stats
+    >>> res = directional_stats(snp.array([[1.0, 0, 0], [0, 1, 0], [1, 1, 1]]))
+    >>> print(np.round(res.mean_direction, 6), round(float(res.mean_resultant_length), 6))
+    [0.68455  0.68455  0.250563] 0.768071
+    """
+    x = _arr(samples)
+    if x.ndim < 2:
+        raise ValueError("directional_stats: samples must at least be two-dimensional. "
+                         f"Instead samples has shape: {tuple(x.shape)}")
+    x = snp.moveaxis(x, axis, 0)
+    if normalize:
+        x = x / snp.linalg.norm(x, axis=-1, keepdims=True)
+    mean = snp.mean(x, axis=0)
+    length = snp.linalg.norm(mean, axis=-1, keepdims=True)
+    return DirectionalStats(mean / length, snp.squeeze(length, axis=-1))
+
+
+# --- quantile test -------------------------------------------------------------------
+
+
+def _binom_table(n, p, dtype):
+    """Binomial(n, p) PMF over 0..n (n static) and its CDF and SF from
+    each end (sums of nonnegative terms, both tails to relative rounding)."""
+    k = snp.arange(n + 1, dtype=dtype)
+    lp = (lax.lgamma(n + 1.0 + 0 * k) - lax.lgamma(k + 1.0) - lax.lgamma(n - k + 1.0)
+          + _sf.xlogy(k, p) + _sf.xlog1py(n - k, -p))
+    f = snp.exp(lp)
+    cdf = snp.cumsum(f)
+    sf_ge = snp.flip(snp.cumsum(snp.flip(f)))   # P(Y >= k)
+    return cdf, sf_ge
+
+
+@sciax.tree_util.register_pytree_node_class
+class QuantileTestResult:
+    """``statistic``, ``statistic_type`` and ``pvalue`` of :func:`quantile_test`,
+    with ``confidence_interval(confidence_level=0.95)``; a pytree."""
+
+    def __init__(self, statistic, statistic_type, pvalue, _alternative, _x, _p):
+        self.statistic, self.statistic_type, self.pvalue = statistic, statistic_type, pvalue
+        self._alternative, self._x, self._p = _alternative, _x, _p
+
+    def tree_flatten(self):
+        return ((self.statistic, self.statistic_type, self.pvalue, self._x, self._p),
+                self._alternative)
+
+    @classmethod
+    def tree_unflatten(cls, alternative, children):
+        s, st, pv, x, p = children
+        return cls(s, st, pv, alternative, x, p)
+
+    def __repr__(self):
+        return (f"QuantileTestResult(statistic={self.statistic!r}, statistic_type="
+                f"{self.statistic_type!r}, pvalue={self.pvalue!r})")
+
+    def confidence_interval(self, confidence_level=0.95):
+        """The confidence interval of the quantile (order statistics of the
+        sample picked by binomial quantiles, as SciPy; NaN where the index
+        falls outside the sample)."""
+        try:
+            bad = not 0 < float(confidence_level) < 1
+        except TypeError:
+            bad = False
+        if bad:
+            raise ValueError("`confidence_level` must be a number between 0 and 1.")
+        x = snp.sort(self._x)
+        n = x.shape[0]
+        cdf, sf_ge = _binom_table(n, self._p, x.dtype)
+        a = 1.0 - snp.asarray(confidence_level, x.dtype)
+        if self._alternative == "two-sided":
+            a = a / 2.0
+
+        def order_stat(i):
+            ok = (i >= 0) & (i < n)
+            return snp.where(ok, x[snp.clip(i, 0, n - 1)], snp.nan)
+
+        # ppf(a) = #{k: cdf(k) < a};  isf(a) = #{k: P(Y > k) > a}
+        ppf = snp.sum(cdf < a)
+        isf = snp.sum(sf_ge[1:] > a)
+        low = -snp.inf if self._alternative == "less" else order_stat(ppf - 1)
+        high = snp.inf if self._alternative == "greater" else order_stat(isf)
+        return ConfidenceInterval(snp.asarray(low, x.dtype), snp.asarray(high, x.dtype))
+
+
+def quantile_test(x, *, q=0, p=0.5, alternative="two-sided"):
+    """sciax implementation of :func:`scipy.stats.quantile_test`: test that
+    ``q`` is the ``p``-th quantile of the population (Conover's exact
+    binomial test).
+
+    Parameters
+    ----------
+    x : array_like
+        A one-dimensional sample.
+    q : float
+        The hypothesized quantile.
+    p : float
+        Its probability, strictly between 0 and 1.
+    alternative : {'two-sided', 'less', 'greater'}
+
+    Returns
+    -------
+    QuantileTestResult
+        ``statistic`` (T1 = #{x <= q} or T2 = #{x < q}), ``statistic_type``
+        (1 or 2), ``pvalue``, and ``confidence_interval(confidence_level)``.
+
+    Notes
+    -----
+    The binomial null distribution is summed term by term (n + 1 terms).
+    *Transformations*: jit and vmap in ``x``, ``q`` and ``p`` (the
+    statistic is a count).
+
+    Examples
+    --------
+    >>> from sciax.stats import quantile_test
+    >>> res = quantile_test(snp.arange(10.0), q=3.5, p=0.3)
+    >>> print(int(res.statistic), int(res.statistic_type), round(float(res.pvalue), 6))
+    4 2 0.700779
+    >>> print(res.confidence_interval(0.9))
+    ConfidenceInterval(low=Array(0., dtype=float64), high=Array(5., dtype=float64))
+    """
+    _alternative(alternative)
+    x = _arr(x)
+    if x.ndim == 0:
+        x = snp.reshape(x, (1,))
+    if x.ndim != 1:
+        raise ValueError("`x` must be a one-dimensional array of numbers.")
+    if snp.ndim(q) != 0:
+        raise ValueError("`q` must be a scalar.")
+    if snp.ndim(p) != 0:
+        raise ValueError("`p` must be a float strictly between 0 and 1.")
+    try:
+        if not 0 < float(p) < 1:
+            raise ValueError("`p` must be a float strictly between 0 and 1.")
+    except TypeError:
+        pass
+    return _quantile_test(x, snp.asarray(q, x.dtype), snp.asarray(p, x.dtype),
+                          alternative=alternative)
+
+
+@functools.partial(sciax.jit, static_argnames=("alternative",))
+def _quantile_test(x, q, p, *, alternative):
+    n = x.shape[0]
+    t1 = snp.sum(x <= q)
+    t2 = snp.sum(x < q)
+    cdf, sf_ge = _binom_table(n, p, x.dtype)
+    p_greater = snp.minimum(cdf[t1], 1.0)           # P(Y <= T1)
+    p_less = snp.minimum(sf_ge[t2], 1.0)            # P(Y >= T2)
+    if alternative == "less":
+        stat, st, pv = t2, 2, p_less
+    elif alternative == "greater":
+        stat, st, pv = t1, 1, p_greater
+    else:
+        use2 = p_less < p_greater
+        stat = snp.where(use2, t2, t1)
+        st = snp.where(use2, 2, 1)
+        pv = snp.clip(2.0 * snp.minimum(p_less, p_greater), 0.0, 1.0)
+    return QuantileTestResult(stat, snp.asarray(st), pv, alternative, x, p)
+
+
+# --- Poisson means test --------------------------------------------------------------
+
+
+def poisson_means_test(k1, n1, k2, n2, *, diff=0, alternative="two-sided"):
+    """sciax implementation of :func:`scipy.stats.poisson_means_test`: the
+    E-test of Krishnamoorthy and Thomson for the difference of two Poisson
+    rates.
+
+    Parameters
+    ----------
+    k1, k2 : int
+        Event counts.
+    n1, n2 : float
+        Sizes of the samples (exposures), positive.
+    diff : float
+        The hypothesised difference of the rates, ``>= 0``.
+    alternative : {'two-sided', 'less', 'greater'}
+
+    Returns
+    -------
+    SignificanceResult
+        The pivot statistic and the p-value.
+
+    Notes
+    -----
+    The double sum (3.5) of [1]_ runs over the same Poisson ranges as
+    SciPy's (its ``1e-10`` and ``1 - 1e-16`` quantiles), whose lengths
+    depend on the data: the arguments must be concrete (no ``jit``), as
+    SciPy's validation of them requires.
+
+    References
+    ----------
+    .. [1] K. Krishnamoorthy and J. Thomson, "A more powerful test for
+           comparing two Poisson means", J. Stat. Plan. Inference 119 (2004).
+
+    Examples
+    --------
+    >>> from sciax.stats import poisson_means_test
+    >>> res = poisson_means_test(0, 100, 3, 100)
+    >>> print(round(float(res.statistic), 6), round(float(res.pvalue), 6))
+    -1.732051 0.088379
+    """
+    try:
+        k1, n1, k2, n2, diff = (float(v) for v in (k1, n1, k2, n2, diff))
+    except TypeError:
+        raise TypeError("poisson_means_test needs concrete arguments: the ranges "
+                        "of its sums depend on them (it cannot run under jit)") from None
+    if k1 != int(k1) or k2 != int(k2):
+        raise TypeError("`k1` and `k2` must be integers.")
+    if k1 < 0 or k2 < 0:
+        raise ValueError("`k1` and `k2` must be greater than or equal to 0.")
+    if n1 <= 0 or n2 <= 0:
+        raise ValueError("`n1` and `n2` must be greater than 0.")
+    if diff < 0:
+        raise ValueError("diff must be greater than or equal to 0.")
+    if not isinstance(alternative, str) or alternative.lower() not in (
+            "two-sided", "less", "greater"):
+        raise ValueError("Alternative must be one of 'two-sided', 'less', 'greater'.")
+    alternative = alternative.lower()
+    lam2 = (k1 + k2) / (n1 + n2) - diff * n1 / (n1 + n2)
+    if lam2 <= 0:
+        return SignificanceResult(snp.asarray(0.0), snp.asarray(1.0))
+    var = k1 / n1**2 + k2 / n2**2
+    t_obs = (k1 / n1 - k2 / n2 - diff) / math.sqrt(var)
+    mu1, mu2 = n1 * (lam2 + diff), n2 * lam2
+    b1 = np.asarray(poisson.ppf(snp.array([1e-10, 1 - 1e-16]), mu1))
+    b2 = np.asarray(poisson.ppf(snp.array([1e-10, 1 - 1e-16]), mu2))
+    x1 = snp.arange(b1[0], b1[1] + 1)
+    x2 = snp.arange(b2[0], b2[1] + 1)
+    pv = _poisson_means_sum(x1, x2, mu1, mu2, n1, n2, diff, t_obs, alternative=alternative)
+    return SignificanceResult(snp.asarray(t_obs), pv)
+
+
+@functools.partial(sciax.jit, static_argnames=("alternative",))
+def _poisson_means_sum(x1, x2, mu1, mu2, n1, n2, diff, t_obs, *, alternative):
+    x2 = x2[:, None]
+    p1 = snp.exp(_sf.xlogy(x1, mu1) - mu1 - lax.lgamma(x1 + 1.0))
+    p2 = snp.exp(_sf.xlogy(x2, mu2) - mu2 - lax.lgamma(x2 + 1.0))
+    l1, l2 = x1 / n1, x2 / n2
+    v = l1 / n1 + l2 / n2
+    vs = snp.where(v > 0, v, 1.0)
+    # at x1 = x2 = 0 SciPy's pivot is -diff / 0: -inf for diff > 0 and NaN
+    # (never counted) for diff = 0
+    t0 = snp.where(diff > 0, -snp.inf, snp.nan)
+    t = snp.where(v > 0, (l1 - l2 - diff) / snp.sqrt(vs), t0)
+    if alternative == "two-sided":
+        ind = snp.abs(t) >= abs(t_obs)
+    elif alternative == "less":
+        ind = t <= t_obs
+    else:
+        ind = t >= t_obs
+    return snp.sum(snp.where(ind, p1 * p2, 0.0))
+
+
 __all__ = ["weightedtau", "ppcc_max", "ppcc_plot", "boxcox_normplot",
-           "yeojohnson_normplot"]
+           "yeojohnson_normplot", "DirectionalStats", "directional_stats",
+           "QuantileTestResult", "quantile_test", "poisson_means_test"]
