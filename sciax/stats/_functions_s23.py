@@ -21,7 +21,6 @@ from sciax import lax
 
 from sciax.stats import _sf
 from sciax.stats._continuous import norm
-from sciax.stats._discrete import poisson
 from sciax.stats._functions_s21 import _order_statistic_medians
 from sciax.stats._resampling import PermutationTestResult
 from sciax.stats._stats_py import SignificanceResult, _alternative, _arr, rankdata
@@ -535,23 +534,29 @@ class QuantileTestResult:
             bad = False
         if bad:
             raise ValueError("`confidence_level` must be a number between 0 and 1.")
-        x = snp.sort(self._x)
-        n = x.shape[0]
-        cdf, sf_ge = _binom_table(n, self._p, x.dtype)
-        a = 1.0 - snp.asarray(confidence_level, x.dtype)
-        if self._alternative == "two-sided":
-            a = a / 2.0
+        return _quantile_ci(self._x, self._p, snp.asarray(confidence_level, self._x.dtype),
+                            alternative=self._alternative)
 
-        def order_stat(i):
-            ok = (i >= 0) & (i < n)
-            return snp.where(ok, x[snp.clip(i, 0, n - 1)], snp.nan)
 
-        # ppf(a) = #{k: cdf(k) < a};  isf(a) = #{k: P(Y > k) > a}
-        ppf = snp.sum(cdf < a)
-        isf = snp.sum(sf_ge[1:] > a)
-        low = -snp.inf if self._alternative == "less" else order_stat(ppf - 1)
-        high = snp.inf if self._alternative == "greater" else order_stat(isf)
-        return ConfidenceInterval(snp.asarray(low, x.dtype), snp.asarray(high, x.dtype))
+@functools.partial(sciax.jit, static_argnames=("alternative",))
+def _quantile_ci(x, p, level, *, alternative):
+    x = snp.sort(x)
+    n = x.shape[0]
+    cdf, sf_ge = _binom_table(n, p, x.dtype)
+    a = 1.0 - level
+    if alternative == "two-sided":
+        a = a / 2.0
+
+    def order_stat(i):
+        ok = (i >= 0) & (i < n)
+        return snp.where(ok, x[snp.clip(i, 0, n - 1)], snp.nan)
+
+    # ppf(a) = #{k: cdf(k) < a};  isf(a) = #{k: P(Y > k) > a}
+    ppf = snp.sum(cdf < a)
+    isf = snp.sum(sf_ge[1:] > a)
+    low = -snp.inf if alternative == "less" else order_stat(ppf - 1)
+    high = snp.inf if alternative == "greater" else order_stat(isf)
+    return ConfidenceInterval(snp.asarray(low, x.dtype), snp.asarray(high, x.dtype))
 
 
 def quantile_test(x, *, q=0, p=0.5, alternative="two-sided"):
@@ -655,9 +660,11 @@ def poisson_means_test(k1, n1, k2, n2, *, diff=0, alternative="two-sided"):
     Notes
     -----
     The double sum (3.5) of [1]_ runs over the same Poisson ranges as
-    SciPy's (its ``1e-10`` and ``1 - 1e-16`` quantiles), whose lengths
-    depend on the data: the arguments must be concrete (no ``jit``), as
-    SciPy's validation of them requires.
+    SciPy's (its ``1e-10`` and ``1 - 1e-16`` quantiles, found on the host
+    from float64 sums of the PMF: for large means SciPy's upper end can lie
+    a term or two further, terms below 1e-16 of the mass), whose lengths depend on the data: the
+    arguments must be concrete (no ``jit``), as SciPy's validation of them
+    requires.
 
     References
     ----------
@@ -694,19 +701,36 @@ def poisson_means_test(k1, n1, k2, n2, *, diff=0, alternative="two-sided"):
     var = k1 / n1**2 + k2 / n2**2
     t_obs = (k1 / n1 - k2 / n2 - diff) / math.sqrt(var)
     mu1, mu2 = n1 * (lam2 + diff), n2 * lam2
-    b1 = np.asarray(poisson.ppf(snp.array([1e-10, 1 - 1e-16]), mu1))
-    b2 = np.asarray(poisson.ppf(snp.array([1e-10, 1 - 1e-16]), mu2))
-    x1 = snp.arange(b1[0], b1[1] + 1)
-    x2 = snp.arange(b2[0], b2[1] + 1)
-    pv = _poisson_means_sum(x1, x2, mu1, mu2, n1, n2, diff, t_obs, alternative=alternative)
+    lo1, hi1 = _poisson_range(mu1)
+    lo2, hi2 = _poisson_range(mu2)
+    # lengths rounded up to powers of two (masked): one program per size class
+    len1 = 1 << max(int(hi1 - lo1), 1).bit_length()
+    len2 = 1 << max(int(hi2 - lo2), 1).bit_length()
+    pv = _poisson_means_sum(lo1, hi1, lo2, hi2, mu1, mu2, n1, n2, diff, t_obs,
+                            len1=len1, len2=len2, alternative=alternative)
     return SignificanceResult(snp.asarray(t_obs), pv)
 
 
-@functools.partial(sciax.jit, static_argnames=("alternative",))
-def _poisson_means_sum(x1, x2, mu1, mu2, n1, n2, diff, t_obs, *, alternative):
-    x2 = x2[:, None]
-    p1 = snp.exp(_sf.xlogy(x1, mu1) - mu1 - lax.lgamma(x1 + 1.0))
-    p2 = snp.exp(_sf.xlogy(x2, mu2) - mu2 - lax.lgamma(x2 + 1.0))
+def _poisson_range(mu):
+    """SciPy's summation range, poisson.ppf([1e-10, 1 - 1e-16], mu): host-side
+    (it fixes the shapes), from the PMF summed from each end in float64."""
+    k = np.arange(0, int(mu + 40.0 * math.sqrt(mu) + 60.0))
+    lp = k * math.log(mu) - mu - np.array([math.lgamma(v + 1.0) for v in k])
+    f = np.exp(lp)
+    cdf = np.cumsum(f)
+    sf = np.cumsum(f[::-1])[::-1] - f      # P(Y > k)
+    lo = int(np.argmax(cdf >= 1e-10))
+    hi = int(np.argmax(1.0 - sf >= 1.0 - 1e-16))   # cdf as SciPy rounds it
+    return float(lo), float(hi)
+
+
+@functools.partial(sciax.jit, static_argnames=("len1", "len2", "alternative"))
+def _poisson_means_sum(lo1, hi1, lo2, hi2, mu1, mu2, n1, n2, diff, t_obs, *, len1, len2,
+                       alternative):
+    x1 = lo1 + snp.arange(len1, dtype=snp.float64)
+    x2 = (lo2 + snp.arange(len2, dtype=snp.float64))[:, None]
+    p1 = snp.where(x1 <= hi1, snp.exp(_sf.xlogy(x1, mu1) - mu1 - lax.lgamma(x1 + 1.0)), 0.0)
+    p2 = snp.where(x2 <= hi2, snp.exp(_sf.xlogy(x2, mu2) - mu2 - lax.lgamma(x2 + 1.0)), 0.0)
     l1, l2 = x1 / n1, x2 / n2
     v = l1 / n1 + l2 / n2
     vs = snp.where(v > 0, v, 1.0)
