@@ -73,6 +73,27 @@ def test_poisson_binom():
         d.pmf(1.0, 0.3)
 
 
+def test_dirichlet_multinomial():
+    d, ref = xs.dirichlet_multinomial, ss.dirichlet_multinomial
+    x = np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [4.0, 5.0, 5.0]])
+    alpha = np.array([[1.0, 2.0, 3.0], [4.0, 5.5, 0.6], [0.3, 2.0, 9.0]])
+    n = np.array([6.0, 15.0, 15.0])
+    _close(d.logpmf(x, alpha, n), ref.logpmf(x, alpha, n), 1e-13)   # -inf: sum(x) != n
+    _close(d.pmf(x[:2], alpha[:2], n[:2]), ref.pmf(x[:2], alpha[:2], n[:2]), 1e-13)
+    a2, n2 = alpha[None, :2], np.array([[6.0], [7.0]])
+    for m in ("mean", "var", "cov"):
+        _close(getattr(d, m)(a2, n2), getattr(ref, m)(a2, n2), 1e-13, 0, m)
+    _close(d(alpha[0], 6.0).cov(), ref(alpha[0], 6).cov(), 1e-13)
+    with pytest.raises(ValueError, match="alpha"):
+        d.pmf([1, 2], [0.0, 1.0], 3)
+    # differentiable in alpha (forward and reverse)
+    g = sciax.grad(lambda a: d.logpmf(x[0], a, 6.0))(alpha[0])
+    h = 1e-6
+    fd = [(ref.logpmf(x[0], alpha[0] + h * e, 6) - ref.logpmf(x[0], alpha[0] - h * e, 6))
+          / (2 * h) for e in np.eye(3)]
+    _close(g, fd, 1e-7)
+
+
 @pytest.mark.slow  # ~60 s: every method's program, incl. the ppf searches
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_methods_vs_scipy(name):
