@@ -472,8 +472,10 @@ def directional_stats(samples, *, axis=0, normalize=True):
     --------
     >>> from sciax.stats import directional_stats
     >>> res = directional_stats(snp.array([[1.0, 0, 0], [0, 1, 0], [1, 1, 1]]))
-    >>> print(np.round(res.mean_direction, 6), round(float(res.mean_resultant_length), 6))
-    [0.68455  0.68455  0.250563] 0.768071
+    >>> print(np.round(res.mean_direction, 6))
+    [0.68455  0.68455  0.250563]
+    >>> print(round(float(res.mean_resultant_length), 6))
+    0.768071
     """
     x = _arr(samples)
     if x.ndim < 2:
@@ -508,7 +510,8 @@ class QuantileTestResult:
     with ``confidence_interval(confidence_level=0.95)``; a pytree."""
 
     def __init__(self, statistic, statistic_type, pvalue, _alternative, _x, _p):
-        self.statistic, self.statistic_type, self.pvalue = statistic, statistic_type, pvalue
+        self.statistic, self.statistic_type = statistic, statistic_type
+        self.pvalue = pvalue
         self._alternative, self._x, self._p = _alternative, _x, _p
 
     def tree_flatten(self):
@@ -534,8 +537,8 @@ class QuantileTestResult:
             bad = False
         if bad:
             raise ValueError("`confidence_level` must be a number between 0 and 1.")
-        return _quantile_ci(self._x, self._p, snp.asarray(confidence_level, self._x.dtype),
-                            alternative=self._alternative)
+        level = snp.asarray(confidence_level, self._x.dtype)
+        return _quantile_ci(self._x, self._p, level, alternative=self._alternative)
 
 
 @functools.partial(sciax.jit, static_argnames=("alternative",))
@@ -662,9 +665,9 @@ def poisson_means_test(k1, n1, k2, n2, *, diff=0, alternative="two-sided"):
     The double sum (3.5) of [1]_ runs over the same Poisson ranges as
     SciPy's (its ``1e-10`` and ``1 - 1e-16`` quantiles, found on the host
     from float64 sums of the PMF: for large means SciPy's upper end can lie
-    a term or two further, terms below 1e-16 of the mass), whose lengths depend on the data: the
-    arguments must be concrete (no ``jit``), as SciPy's validation of them
-    requires.
+    a term or two further, terms below 1e-16 of the mass), whose lengths
+    depend on the data: the arguments must be concrete (no ``jit``), as
+    SciPy's validation of them requires.
 
     References
     ----------
@@ -681,8 +684,8 @@ def poisson_means_test(k1, n1, k2, n2, *, diff=0, alternative="two-sided"):
     try:
         k1, n1, k2, n2, diff = (float(v) for v in (k1, n1, k2, n2, diff))
     except TypeError:
-        raise TypeError("poisson_means_test needs concrete arguments: the ranges "
-                        "of its sums depend on them (it cannot run under jit)") from None
+        raise TypeError("poisson_means_test needs concrete arguments: the ranges of "
+                        "its sums depend on them (it cannot run under jit)") from None
     if k1 != int(k1) or k2 != int(k2):
         raise TypeError("`k1` and `k2` must be integers.")
     if k1 < 0 or k2 < 0:
@@ -729,8 +732,10 @@ def _poisson_means_sum(lo1, hi1, lo2, hi2, mu1, mu2, n1, n2, diff, t_obs, *, len
                        alternative):
     x1 = lo1 + snp.arange(len1, dtype=snp.float64)
     x2 = (lo2 + snp.arange(len2, dtype=snp.float64))[:, None]
-    p1 = snp.where(x1 <= hi1, snp.exp(_sf.xlogy(x1, mu1) - mu1 - lax.lgamma(x1 + 1.0)), 0.0)
-    p2 = snp.where(x2 <= hi2, snp.exp(_sf.xlogy(x2, mu2) - mu2 - lax.lgamma(x2 + 1.0)), 0.0)
+    p1 = snp.where(x1 <= hi1, snp.exp(_sf.xlogy(x1, mu1) - mu1 - lax.lgamma(x1 + 1.0)),
+                   0.0)
+    p2 = snp.where(x2 <= hi2, snp.exp(_sf.xlogy(x2, mu2) - mu2 - lax.lgamma(x2 + 1.0)),
+                   0.0)
     l1, l2 = x1 / n1, x2 / n2
     v = l1 / n1 + l2 / n2
     vs = snp.where(v > 0, v, 1.0)
@@ -767,7 +772,8 @@ class PermutationMethod:
 
     def __init__(self, n_resamples=9999, batch=None, random_state=None, rng=None):
         if random_state is not None and rng is not None:
-            raise ValueError("PermutationMethod: give `random_state` or `rng`, not both")
+            raise ValueError("PermutationMethod: give `random_state` or `rng`, "
+                             "not both")
         self.n_resamples, self.batch = n_resamples, batch
         self.random_state, self.rng = random_state, rng
 
@@ -776,8 +782,9 @@ class PermutationMethod:
                     random_state=self.random_state, rng=self.rng)
 
     def __repr__(self):
-        return (f"PermutationMethod(n_resamples={self.n_resamples}, batch={self.batch}, "
-                f"random_state={self.random_state}, rng={self.rng})")
+        return (f"PermutationMethod(n_resamples={self.n_resamples}, "
+                f"batch={self.batch}, random_state={self.random_state}, "
+                f"rng={self.rng})")
 
 
 def _bws_statistic(x, y, alternative):
@@ -1014,7 +1021,8 @@ def _max_nuisance_pvalue(logc, s, ntot, index):
         t = logc + _sf.xlogy(s, pi) + _sf.xlog1py(ntot - s, -pi)
         top = snp.max(t, axis=(-2, -1))
         tops = snp.where(snp.isfinite(top), top, 0.0)
-        return tops + snp.log(snp.sum(snp.exp(t - tops[..., None, None]), axis=(-2, -1)))
+        total = snp.sum(snp.exp(t - tops[..., None, None]), axis=(-2, -1))
+        return tops + snp.log(total)
 
     grid = snp.linspace(0.0, 1.0, _NUISANCE_GRID)
     lg = logp(grid)
@@ -1026,7 +1034,8 @@ def _max_nuisance_pvalue(logc, s, ntot, index):
     def step(_, c):
         a, b = c
         x1, x2 = b - g * (b - a), a + g * (b - a)
-        left = logp(x1) >= logp(x2)
+        l12 = logp(snp.stack([x1, x2]))     # one evaluation site (compile time)
+        left = l12[0] >= l12[1]
         return snp.where(left, a, x1), snp.where(left, x2, b)
 
     a, b = lax.fori_loop(0, 60, step, (a, b))
@@ -1127,7 +1136,8 @@ def _barnard(a, b, *, c1, c2, alternative, pooled):
         index = wald <= obs + tol
     else:
         index = wald >= obs - tol
-    logc = _log_comb_vec(c1, wald.dtype)[:, None] + _log_comb_vec(c2, wald.dtype)[None, :]
+    logc = (_log_comb_vec(c1, wald.dtype)[:, None]
+            + _log_comb_vec(c2, wald.dtype)[None, :])
     return BarnardExactResult(obs, _max_nuisance_pvalue(logc, x1 + x2, c1 + c2, index))
 
 
@@ -1196,8 +1206,8 @@ def _boschloo(a, b, *, c1, c2, alternative):
     jj = j[:col + 1]
     sk = snp.arange(c1 + c2 + 1, dtype=dt)[:, None]
     ok = (sk - jj >= 0) & (sk - jj <= other)
-    terms = snp.where(ok, snp.exp(lo[None, :] + lother[snp.clip(sk - jj, 0, other).astype(
-        snp.int32)] - lcn[:, None]), 0.0)
+    rest = snp.clip(sk - jj, 0, other).astype(snp.int32)
+    terms = snp.where(ok, snp.exp(lo[None, :] + lother[rest] - lcn[:, None]), 0.0)
     cdf = snp.cumsum(terms, axis=-1)           # [s, j] = P(own <= j | s)
     owni = snp.broadcast_to(own, s.shape).astype(snp.int32)
     pvals = cdf[si, owni]
@@ -1207,7 +1217,7 @@ def _boschloo(a, b, *, c1, c2, alternative):
     return BoschlooExactResult(stat, _max_nuisance_pvalue(logc, s, c1 + c2, index))
 
 
-# --- Dunnett's test --------------------------------------------------------------------
+# --- Dunnett's test ------------------------------------------------------------------
 
 
 _DUN_NW, _DUN_NZ, _DUN_ZMAX = 257, 513, 9.0
@@ -1246,7 +1256,8 @@ def _dunnett_prob(t, b, df, alternative):
     lo, hi = _log_s_range(df)
     w = snp.linspace(lo, hi, _DUN_NW)
     hw = (hi - lo) / (_DUN_NW - 1)
-    # log density of w = log S: log 2 + (df/2) log(df/2) - lgamma(df/2) + df w - df e^(2w)/2
+    # log density of w = log S:
+    # log 2 + (df/2) log(df/2) - lgamma(df/2) + df w - df e^(2w) / 2
     logf = (math.log(2.0) + 0.5 * df * snp.log(0.5 * df) - lax.lgamma(0.5 * df)
             + df * w - 0.5 * df * snp.exp(2.0 * w))
     z = snp.linspace(-_DUN_ZMAX, _DUN_ZMAX, _DUN_NZ)
@@ -1271,7 +1282,8 @@ def _dunnett_core(samples, control, *, df, alternative):
     m0 = snp.mean(control)
     ns = snp.array([v.shape[0] for v in samples], control.dtype)
     n0 = control.shape[0]
-    ss = sum(snp.sum((v - snp.mean(v)) ** 2) for v in samples) + snp.sum((control - m0) ** 2)
+    ss = (sum(snp.sum((v - snp.mean(v)) ** 2) for v in samples)
+          + snp.sum((control - m0) ** 2))
     std = snp.sqrt(ss / df)
     stat = (means - m0) / snp.sqrt(1.0 / ns + 1.0 / n0) / std
     b = 1.0 / snp.sqrt(n0 / ns + 1.0)
@@ -1404,14 +1416,15 @@ def dunnett(*samples, control, alternative="two-sided", rng=None):
         if v.ndim > 1:
             raise ValueError("Control and samples groups must be 1D arrays")
         if v.size < 1:
-            raise ValueError("Control and samples groups must have at least 1 observation")
+            raise ValueError("Control and samples groups must have at least 1 "
+                             "observation")
     samples = [snp.ravel(v) for v in samples]
     control = snp.ravel(control)
     df = float(sum(v.shape[0] for v in samples) + control.shape[0] - len(samples) - 1)
     stat, pvalue, std, means, m0, ns, b = _dunnett_core(samples, control, df=df,
                                                         alternative=alternative)
-    return DunnettResult(stat, pvalue, alternative, std, means, m0, ns, control.shape[0],
-                         b, df)
+    return DunnettResult(stat, pvalue, alternative, std, means, m0, ns,
+                         control.shape[0], b, df)
 
 
 __all__ = ["weightedtau", "ppcc_max", "ppcc_plot", "boxcox_normplot",

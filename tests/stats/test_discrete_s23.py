@@ -35,40 +35,48 @@ def _close(got, want, rtol, atol=0.0, msg=""):
                                rtol=rtol, atol=atol, err_msg=msg)
 
 
-def test_pmf_sf_vs_scipy():
+def test_pmf_vs_scipy():
     k = np.arange(-1.0, 12.0)
     args = {n: CASES[n][0] for n in CASES}
 
+    # the pmf of each, and Fisher's sf (a sum over the support; the other
+    # distributions' sums are in the slow sweep)
     @sciax.jit
     def f(k):
-        return {n: (getattr(xs, n).pmf(k, *a), getattr(xs, n).sf(k, *a))
-                for n, a in args.items()}
+        out = {n: getattr(xs, n).pmf(k, *a) for n, a in args.items()}
+        out["sf"] = xs.nchypergeom_fisher.sf(k, *args["nchypergeom_fisher"])
+        return out
 
     out = f(k)
     for n, a in args.items():
-        ref = getattr(ss, n)
-        _close(out[n][0], ref.pmf(k, *a), 1e-12, 1e-300, n + ".pmf")
-        # SciPy's sf is 1 - cdf: 1e-15 absolute as well
-        _close(out[n][1], ref.sf(k, *a), 1e-12, 1e-15, n + ".sf")
+        _close(out[n], getattr(ss, n).pmf(k, *a), 1e-12, 1e-300, n + ".pmf")
+    # SciPy's sf is 1 - cdf: 1e-15 absolute as well
+    _close(out["sf"], ss.nchypergeom_fisher.sf(k, *args["nchypergeom_fisher"]), 1e-12,
+           1e-15)
 
 
 def test_poisson_binom():
     p = np.array([[0.1, 0.5, 0.7, 0.95], [0.2, 0.2, 0.6, 0.01]])
     k = np.array([[-1.0], [0.0], [1.5], [2.0], [4.0], [5.0]])
     d, ref = xs.poisson_binom, ss.poisson_binom
+
+    @sciax.jit      # one program for the bundle
+    def f(k, p, q):
+        return dict(pmf=d.pmf(k, p), logpmf=d.logpmf(k, p), cdf=d.cdf(k, p),
+                    sf=d.sf(k, p),
+                    loc=d.pmf(1.0, p[:, :3], loc=snp.array([[0.0], [1.0]])),
+                    ppf=d.ppf(q, p), mvsk=d.stats(p, moments="mvsk"),
+                    entropy=d.entropy(p), bad=d.pmf(1.0, snp.array([0.2, 1.5])))
+
+    out = f(k, p, Q[:, None])
     for m in ("pmf", "logpmf", "cdf", "sf"):
-        _close(getattr(d, m)(k, p, ), getattr(ref, m)(k, p), 1e-13, 1e-16, m)
-    _close(d.pmf(1.0, p[:, :3], loc=np.array([[0.0], [1.0]])),
-           ref.pmf(1, p[:, :3], loc=[[0], [1]]), 1e-13)
-    _close(d.ppf(Q[:, None], p), ref.ppf(Q[:, None], p), 0)
-    _close(d.isf(Q[:, None], p), ref.isf(Q[:, None], p), 0)
-    for got, want in zip(d.stats(p, moments="mvsk"), ref.stats(p, moments="mvsk")):
+        _close(out[m], getattr(ref, m)(k, p), 1e-13, 1e-16, m)
+    _close(out["loc"], ref.pmf(1, p[:, :3], loc=[[0], [1]]), 1e-13)
+    _close(out["ppf"], ref.ppf(Q[:, None], p), 0)
+    for got, want in zip(out["mvsk"], ref.stats(p, moments="mvsk")):
         _close(got, want, 1e-12)
-    _close(d.entropy(p), ref.entropy(p), 1e-12)
-    _close(d.moment(3, p, loc=1.0), ref.moment(3, p, loc=1.0), 1e-12)
-    _close(d(p).median(), ref(p).median(), 0)
-    assert d.rvs(p, size=(5, 2), random_state=1).shape == (5, 2)
-    assert np.isnan(d.pmf(1.0, np.array([0.2, 1.5])))
+    _close(out["entropy"], ref.entropy(p), 1e-12)
+    assert np.isnan(out["bad"])
     with pytest.raises(ValueError, match="last axis"):
         d.pmf(1.0, 0.3)
 
@@ -81,17 +89,24 @@ def test_dirichlet_multinomial():
     _close(d.logpmf(x, alpha, n), ref.logpmf(x, alpha, n), 1e-13)   # -inf: sum(x) != n
     _close(d.pmf(x[:2], alpha[:2], n[:2]), ref.pmf(x[:2], alpha[:2], n[:2]), 1e-13)
     a2, n2 = alpha[None, :2], np.array([[6.0], [7.0]])
-    for m in ("mean", "var", "cov"):
-        _close(getattr(d, m)(a2, n2), getattr(ref, m)(a2, n2), 1e-13, 0, m)
-    _close(d(alpha[0], 6.0).cov(), ref(alpha[0], 6).cov(), 1e-13)
+    _close(d.cov(a2, n2), ref.cov(a2, n2), 1e-13)
     with pytest.raises(ValueError, match="alpha"):
         d.pmf([1, 2], [0.0, 1.0], 3)
-    # differentiable in alpha (forward and reverse)
-    g = sciax.grad(lambda a: d.logpmf(x[0], a, 6.0))(alpha[0])
-    h = 1e-6
-    fd = [(ref.logpmf(x[0], alpha[0] + h * e, 6) - ref.logpmf(x[0], alpha[0] - h * e, 6))
-          / (2 * h) for e in np.eye(3)]
-    _close(g, fd, 1e-7)
+
+
+@pytest.mark.slow
+def test_poisson_binom_more():
+    p = np.array([[0.1, 0.5, 0.7, 0.95], [0.2, 0.2, 0.6, 0.01]])
+    d, ref = xs.poisson_binom, ss.poisson_binom
+    _close(d.isf(Q[:, None], p), ref.isf(Q[:, None], p), 0)
+    _close(d.moment(3, p, loc=1.0), ref.moment(3, p, loc=1.0), 1e-12)
+    _close(d(p).median(), ref(p).median(), 0)
+    _close(d.interval(0.9, p), ref.interval(0.9, p), 0)
+    assert d.rvs(p, size=(5, 2), random_state=1).shape == (5, 2)
+    # the tails of many small probabilities, to relative rounding
+    q = np.full(30, 0.01)
+    _close(d.sf(25.0, q), ss.binom.sf(25, 30, 0.01), 1e-12)
+    _close(d.cdf(0.0, q), ss.binom.cdf(0, 30, 0.01), 1e-13)
 
 
 @pytest.mark.slow  # ~60 s: every method's program, incl. the ppf searches
@@ -105,8 +120,8 @@ def test_methods_vs_scipy(name):
     # SciPy's sf is 1 - (a sum of up to ~40 pmf terms): 5e-15 absolute
     for m, rtol, atol in [("pmf", 1e-12, 1e-300), ("logpmf", 1e-12, 0),
                           ("cdf", 1e-12, 5e-15), ("sf", 1e-12, 5e-15)]:
-        _close(getattr(d, m)(k, *p), getattr(ref, m)(kf if m in ("cdf", "sf") else k, *p),
-               rtol, atol, f"{name}.{m}")
+        want = getattr(ref, m)(kf if m in ("cdf", "sf") else k, *p)
+        _close(getattr(d, m)(k, *p), want, rtol, atol, f"{name}.{m}")
     _close(d.ppf(Q, *p), ref.ppf(Q, *p), 0, 0, name + ".ppf")
     _close(d.isf(Q, *p), ref.isf(Q, *p), 0, 0, name + ".isf")
     p0 = p[..., 0]
@@ -201,6 +216,25 @@ def test_fisher_vs_exact_and_large():
 
 
 @pytest.mark.slow
+def test_dirichlet_multinomial_more():
+    d, ref = xs.dirichlet_multinomial, ss.dirichlet_multinomial
+    alpha = np.array([[1.0, 2.0, 3.0], [4.0, 5.5, 0.6]])
+    n = np.array([[6.0], [7.0]])
+    for m in ("mean", "var"):
+        _close(getattr(d, m)(alpha, n), getattr(ref, m)(alpha, n), 1e-13, 0, m)
+    _close(d(alpha[0], 6.0).cov(), ref(alpha[0], 6).cov(), 1e-13)
+    x = np.array([1.0, 2.0, 3.0])
+    # differentiable in alpha
+    g = sciax.grad(lambda a: d.logpmf(x, a, 6.0))(alpha[0])
+    h = 1e-6
+    fd = [(ref.logpmf(x, alpha[0] + h * e, 6) - ref.logpmf(x, alpha[0] - h * e, 6))
+          / (2 * h) for e in np.eye(3)]
+    _close(g, fd, 1e-7)
+    with pytest.raises(ValueError, match="non-negative integers"):
+        d.pmf([1.5, 2], [1.0, 1.0], 3.5)
+
+
+@pytest.mark.slow
 def test_rvs_and_gradients():
     key = sciax.random.key(23)
     for name, a in [("betanbinom", (5.0, 5.5, 2.3)),
@@ -213,12 +247,13 @@ def test_rvs_and_gradients():
                           + [(x > 8).sum()])
         probs = np.concatenate([[ref.cdf(0, *a)], ref.pmf(ks[1:], *a), [ref.sf(8, *a)]])
         keep = probs * x.size > 5
-        assert ss.chisquare(counts[keep], probs[keep] * x.size
-                            * counts[keep].sum() / (probs[keep] * x.size).sum()).pvalue > 1e-3
+        expected = probs[keep] / probs[keep].sum() * counts[keep].sum()
+        assert ss.chisquare(counts[keep], expected).pvalue > 1e-3
     p = snp.array([0.1, 0.5, 0.7])
     x = np.asarray(xs.poisson_binom.rvs(p, size=4000, random_state=key))
     counts = np.array([(x == k).sum() for k in range(4)])
-    assert ss.chisquare(counts, ss.poisson_binom.pmf(np.arange(4), p) * x.size).pvalue > 1e-3
+    expected = ss.poisson_binom.pmf(np.arange(4), p) * x.size
+    assert ss.chisquare(counts, expected).pvalue > 1e-3
     for name, a, i in [("nchypergeom_fisher", [20.0, 7.0, 12.0, 2.5], 3),
                        ("nchypergeom_wallenius", [20.0, 7.0, 12.0, 2.5], 3),
                        ("betanbinom", [5.0, 5.5, 2.3], 1)]:
@@ -235,10 +270,13 @@ def test_rvs_and_gradients():
         _close(sciax.jacfwd(f)(a[i]), fd, 1e-6, 0, name)
     g = sciax.grad(lambda q: xs.poisson_binom.cdf(1.0, q))(p)
     # Wallenius' integral is a fixed-size rule: reverse mode too
-    fw = sciax.grad(lambda w: xs.nchypergeom_wallenius.logpmf(4.0, 20.0, 7.0, 12.0, w))(2.5)
-    _close(fw, sciax.jacfwd(lambda w: xs.nchypergeom_wallenius.logpmf(
-        4.0, 20.0, 7.0, 12.0, w))(2.5), 1e-12)
+    def lw(w):
+        return xs.nchypergeom_wallenius.logpmf(4.0, 20.0, 7.0, 12.0, w)
+
+    fw = sciax.grad(lw)(2.5)
+    _close(fw, sciax.jacfwd(lw)(2.5), 1e-12)
     eps = 1e-6
-    fd = [(ss.poisson_binom.cdf(1, np.asarray(p) + eps * e)
-           - ss.poisson_binom.cdf(1, np.asarray(p) - eps * e)) / (2 * eps) for e in np.eye(3)]
+    p0 = np.asarray(p)
+    cdf = ss.poisson_binom.cdf
+    fd = [(cdf(1, p0 + eps * e) - cdf(1, p0 - eps * e)) / (2 * eps) for e in np.eye(3)]
     _close(g, fd, 1e-7)
