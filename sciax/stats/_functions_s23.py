@@ -858,6 +858,9 @@ def bws_test(x, y, *, alternative="two-sided", method=None):
         raise ValueError("`x` and `y` must be exactly one-dimensional.")
     if x.size == 0 or y.size == 0:
         raise ValueError("`x` and `y` must be of nonzero size.")
+    if x.size < 2 or y.size < 2:   # SciPy's permutation_test's requirement
+        raise ValueError("each sample in `data` must contain two or more "
+                         "observations along `axis`.")
     if not isinstance(alternative, str) or alternative.lower() not in (
             "two-sided", "less", "greater"):
         raise ValueError("`alternative` must be one of 'two-sided', 'less', 'greater'.")
