@@ -133,6 +133,7 @@ def test_methods_vs_scipy(name):
     if name != "betanbinom":
         _close(d.entropy(*p0), ref.entropy(*p0), 1e-12, 0, name + ".entropy")
     _close(d.median(*p0), ref.median(*p0), 0)
+    _close(d.moment(3, *p0), ref.moment(3, *p0), 1e-10, 0, name + ".moment")
     _close(d.support(*p0), ref.support(*p0), 0)
 
 
