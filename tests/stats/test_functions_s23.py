@@ -5,8 +5,10 @@ order); p-values 1e-10 relative where SciPy sums the same exact null
 distribution (quantile_test, poisson_means_test, bws_test's enumeration,
 boschloo_exact's statistic).  Where SciPy optimises or integrates
 numerically the reference is its tolerance or an independent computation:
-``ppcc_max`` 1e-6 (Brent's method, xtol 1.48e-8, on both sides, taking
-other iterates), Barnard's and Boschloo's maxima over the nuisance parameter
+``ppcc_max`` 1e-5 relative or 1e-7 absolute (SciPy's Brent steps on both
+sides, but near the maximum 1 - r is flat to rounding and its last bits,
+summed in another order, steer the final steps; both are maxima of r to
+1e-15), Barnard's and Boschloo's maxima over the nuisance parameter
 1e-8 (SciPy's ``shgo`` stops short of the maximum by up to 1e-9 relative:
 sciax's is never below it), ``wasserstein_distance_nd`` 1e-10 (linear
 programs solved by HiGHS and by an interior-point method), and Dunnett's
@@ -72,7 +74,7 @@ def test_ppcc_and_normplots():
     x = RNG.gamma(2.0, size=20)
     s, r = xs.ppcc_plot(x, -1.0, 1.0, N=5)
     _close(r, ss.ppcc_plot(x, -1.0, 1.0, N=5)[1])
-    _close(xs.ppcc_max(x), ss.ppcc_max(x), 1e-6)
+    _close(xs.ppcc_max(x), ss.ppcc_max(x), 1e-5, 1e-7)
     ax = _Axes()
     lm, r = xs.boxcox_normplot(x, -2.0, 2.0, N=7, plot=ax)
     lm0, r0 = ss.boxcox_normplot(x, -2.0, 2.0, N=7)
@@ -170,7 +172,7 @@ def test_ppcc_sweep_and_matplotlib():
     for dist, brack in [("tukeylambda", (0.0, 1.0)), (xs.tukeylambda, (-0.5, 0.5))]:
         got = float(xs.ppcc_max(x, brack=brack, dist=dist))
         want = ss.ppcc_max(x, brack=brack)
-        _close(got, want, 1e-6)
+        _close(got, want, 1e-5, 1e-7)
         # both are maxima of r: sciax's is not lower than SciPy's
         r = xs.ppcc_plot(x, got, got + 1.0, N=2)[1][0]
         r0 = xs.ppcc_plot(x, want, want + 1.0, N=2)[1][0]
