@@ -278,67 +278,17 @@ def ppcc_max(x, brack=(0.0, 1.0), dist="tukeylambda"):
     return snp.asarray(_brent_host(lambda v: float(objective(v)), brack))
 
 
-# SciPy's ``optimize.bracket`` and ``optimize.brent`` (its Brent class), step
-# for step on host floats around one compiled objective (sciax.optimize.brent
-# compiled some twenty programs per call here: 1.5 s of a 0.3 s search).
-_GOLD, _CG, _TINY = 1.618034, 0.3819660, 1e-21
-
-
-def _bracket_host(f, xa, xb, grow_limit=110.0, maxiter=1000):
-    fa, fb = f(xa), f(xb)
-    if fa < fb:
-        xa, xb, fa, fb = xb, xa, fb, fa
-    xc = xb + _GOLD * (xb - xa)
-    fc = f(xc)
-    it = 0
-    while fc < fb:
-        t1 = (xb - xa) * (fb - fc)
-        t2 = (xb - xc) * (fb - fa)
-        val = t2 - t1
-        denom = 2.0 * _TINY if abs(val) < _TINY else 2.0 * val
-        w = xb - ((xb - xc) * t2 - (xb - xa) * t1) / denom
-        wlim = xb + grow_limit * (xc - xb)
-        if it > maxiter:
-            raise RuntimeError("ppcc_max: no valid bracket was found before the "
-                               "iteration limit was reached")
-        it += 1
-        if (w - xc) * (xb - w) > 0.0:
-            fw = f(w)
-            if fw < fc:
-                xa, xb, fa, fb = xb, w, fb, fw
-                break
-            if fw > fb:
-                xc, fc = w, fw
-                break
-            w = xc + _GOLD * (xc - xb)
-            fw = f(w)
-        elif (w - wlim) * (wlim - xc) >= 0.0:
-            w = wlim
-            fw = f(w)
-        elif (w - wlim) * (xc - w) > 0.0:
-            fw = f(w)
-            if fw < fc:
-                xb, xc = xc, w
-                w = xc + _GOLD * (xc - xb)
-                fb, fc = fc, fw
-                fw = f(w)
-        else:
-            w = xc + _GOLD * (xc - xb)
-            fw = f(w)
-        xa, xb, xc, fa, fb, fc = xb, xc, w, fb, fc, fw
-    ok = (((fb < fc and fb <= fa) or (fb < fa and fb <= fc))
-          and (xa < xb < xc or xc < xb < xa)
-          and all(math.isfinite(v) for v in (xa, xb, xc)))
-    if not ok:
-        raise ValueError("ppcc_max: the algorithm terminated without finding a "
-                         "valid bracket; consider trying different initial points")
-    return xa, xb, xc, fb
+# SciPy's ``optimize.brent`` (its Brent class) step for step on host floats
+# around one compiled objective (sciax.optimize.brent's traced loop compiled
+# some twenty programs a call here: 1.5 s for a 0.3 s search).
+_CG = 0.3819660
 
 
 def _brent_host(f, brack, tol=1.48e-8, maxiter=500):
     brack = tuple(float(v) for v in brack)
     if len(brack) == 2:
-        xa, xb, xc, fb = _bracket_host(f, *brack)
+        # sciax.optimize.bracket is SciPy's search, on the host
+        xa, xb, xc, _, fb, _, _ = sciax.optimize.bracket(f, *brack)
     elif len(brack) == 3:
         xa, xb, xc = brack
         if xa > xc:
