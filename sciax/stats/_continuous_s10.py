@@ -1043,9 +1043,6 @@ class skellam_gen(rv_discrete):
         s = mu1 + mu2
         return mu1 - mu2, s, (mu1 - mu2) / s**1.5, 1.0 / s
 
-    def _munp(self, n, mu1, mu2):
-        return self._munp_from_stats(n, mu1, mu2)
-
     def _rvs(self, key, shape, dtype, mu1, mu2):
         k1, k2 = sciax.random.split(key)
         return (sciax.random.poisson(k1, mu1, shape).astype(dtype)

@@ -114,13 +114,6 @@ class betanbinom_gen(rv_discrete):
         g2 = snp.where(a > 4, (a - 2.0) * t2 / den - 3.0, _INF)
         return mu, var, g1, g2
 
-    def _munp(self, n, *s):
-        if n > 4:
-            raise NotImplementedError("betanbinom.moment: orders above 4 are not "
-                                      "implemented (the moment of order r exists "
-                                      "only for a > r)")
-        return self._munp_from_stats(n, *s)
-
     def _rvs(self, key, shape, dtype, n, a, b):
         k1, k2, k3 = sciax.random.split(key, 3)
         p = sciax.random.beta(k1, a, b, shape, dtype)

@@ -182,6 +182,9 @@ class rv_generic:
         return _stats_from_raw(m)
 
     def _munp_from_stats(self, n, *s):
+        if n > 4:
+            raise ValueError(f"{self.name}: moments above order 4 do not follow "
+                             "from the mean, variance, skewness and kurtosis")
         mu, mu2, g1, g2 = self._stats(*s)
         if n == 1:
             return mu
@@ -199,7 +202,10 @@ class rv_generic:
         total = 0.0
         for k in range(order + 1):
             mk = 1.0 if k == 0 else self._munp(k, *s)
-            total = total + math.comb(order, k) * loc ** (order - k) * scale**k * mk
+            coef = math.comb(order, k) * loc ** (order - k) * scale**k
+            # (a zero coefficient does not carry a lower moment that does not
+            # exist: E[X^5] of yulesimon(5.5) about loc = 0 needs no kurtosis)
+            total = total + (coef * mk if k == order else snp.where(coef == 0, 0.0, coef * mk))
         return snp.where(valid, total, snp.nan)
 
     def _stats_impl(self, moments, *a):
@@ -884,11 +890,18 @@ class rv_discrete(rv_generic):
         return snp.where(snp.isfinite(lo), lo, self._ppf(1e-17, *s))
 
     def _entropy(self, *s):
-        # -sum pmf log pmf over the support, _ENT_CHUNK terms a trip from the
-        # lower end (or the 1e-17 quantile), until a chunk past the mode adds
-        # less than 1e-17 of the sum.  The old test of sf(k) > 1e-18 never
-        # ended where sf is 1 - cdf (a floor of ~1e-16: logser) and ran its
-        # 100,000 one-term trips, each an O(k) cdf (minutes under CI).
+        # -sum pmf log pmf over the support (see _support_sum)
+        acc, k_end, go, hi, s = self._support_sum(lambda k, lp: -snp.exp(lp) * lp, *s)
+        return acc + snp.where(go, self._entropy_tail(k_end, hi, *s), 0.0)
+
+    def _support_sum(self, term, *s):
+        """``sum_k term(k, logpmf(k))`` over the support, _ENT_CHUNK terms a
+        trip from the lower end (or the 1e-17 quantile), until a chunk past
+        the mode adds less than 1e-17 of the sum.  (The entropy's old test of
+        sf(k) > 1e-18 never ended where sf is 1 - cdf (a floor of ~1e-16:
+        logser) and ran its 100,000 one-term trips, each an O(k) cdf.)
+        Returns the sum, where the loop stopped, whether it ran out of trips
+        there, the upper end and the shapes (with a trailing axis)."""
         lo, hi = self._support(*s)
         start = self._entropy_start(lo, *s)
         start, hi, *s = snp.broadcast_arrays(start, hi, *s)
@@ -899,8 +912,8 @@ class rv_discrete(rv_generic):
             k0, acc, go, i = c
             k = k0[..., None] + offs
             lp = self._logpmf(k, *s)
-            term = snp.where(snp.isfinite(lp) & (k <= hi[..., None]), -snp.exp(lp) * lp, 0.0)
-            t = snp.sum(term, axis=-1)
+            t = snp.sum(snp.where(snp.isfinite(lp) & (k <= hi[..., None]), term(k, lp), 0.0),
+                        axis=-1)
             acc1 = acc + snp.where(go, t, 0.0)
             # past the mode the chunk ends lower than it starts, or the pmf has
             # underflowed to 0 all along it (-inf >= -inf would never stop: skellam
@@ -914,7 +927,7 @@ class rv_discrete(rv_generic):
 
         init = (start, snp.zeros_like(start), snp.ones(start.shape, bool), 0)
         k_end, acc, go, _ = lax.while_loop(cond, body, init)
-        return acc + snp.where(go, self._entropy_tail(k_end, hi, *s), 0.0)
+        return acc, k_end, go, hi, s
 
     def _entropy_tail(self, K, hi, *s):
         """The rest of the entropy's sum, from K on, where the loop ran out of
@@ -926,24 +939,47 @@ class rv_discrete(rv_generic):
         f'(K) = p(K) b (1 + log p(K)) / K.  A geometric tail fits a large b
         and a tail near f(K) / b; the fit's error is the pmf's departure from
         a power law over the tail, O(1/K) relative for yulesimon."""
+        ok, b, lpk, kk = self._tail_fit(K, hi, 1.0, *s)
+        pk = snp.exp(lpk)
+        tail = pk * (kk * (-lpk / (b - 1.0) + b / (b - 1.0) ** 2) - 0.5 * lpk
+                     - b * (1.0 + lpk) / (12.0 * kk))
+        return snp.where(ok, tail, 0.0)
+
+    def _tail_fit(self, K, hi, b_min, *s):
+        """The power law ``p(k) = p(K) (k/K)^-b`` through the pmf at the ends
+        of the last chunk before ``K`` (the shapes with a trailing axis, as
+        :meth:`_support_sum` returns them): whether it fits with ``b > b_min``,
+        ``b``, ``log p(K)`` and ``K`` (safe values where it does not)."""
         s = [v[..., 0] for v in s]
         ka, kb = K - _ENT_CHUNK, K - 1.0
         lp = self._logpmf(snp.stack([ka, kb]), *s)
         ok = (ka > 0) & (K < hi) & snp.isfinite(lp[0]) & snp.isfinite(lp[1])
         la, lb = snp.log(snp.where(ok, ka, 1.0)), snp.log(snp.where(ok, kb, 2.0))
         b = (lp[0] - lp[1]) / (lb - la)
-        ok = ok & (b > 1.0)
-        b = snp.where(ok, b, 2.0)
+        ok = ok & (b > b_min)
+        b = snp.where(ok, b, b_min + 1.0)
         lk = snp.log(snp.where(ok, K, 2.0))
         lpk = snp.where(ok, lp[1] - b * (lk - lb), -1.0)
-        kk = snp.where(ok, K, 2.0)
-        pk = snp.exp(lpk)
-        tail = pk * (kk * (-lpk / (b - 1.0) + b / (b - 1.0) ** 2) - 0.5 * lpk
-                     - b * (1.0 + lpk) / (12.0 * kk))
-        return snp.where(ok, tail, 0.0)
+        return ok, b, lpk, snp.where(ok, K, 2.0)
 
     def _munp(self, n, *s):
-        raise NotImplementedError(f"{self.name} has no generic moments")
+        """``E[K**n]``: from the family's mean, variance, skewness and
+        kurtosis up to n = 4, else summed over the support (see
+        :meth:`_support_sum`); a sum that has not converged when its trips run
+        out (a power-law tail too heavy for the moment: zipf with a <= n + 1)
+        is infinite on a non-negative support, as SciPy's, and NaN otherwise."""
+        if n <= 4 and type(self)._stats is not rv_generic._stats:
+            return self._munp_from_stats(n, *s)
+        acc, k_end, go, hi, st = self._support_sum(lambda k, lp: k ** n * snp.exp(lp), *s)
+        # a tail left where the trips ran out: the power law through the last
+        # chunk, summed by Euler-Maclaurin (integral, f(K)/2, -f'(K)/12) when
+        # b > n + 1; a heavier tail has no moment of order n
+        ok, b, lpk, kk = self._tail_fit(k_end, hi, n + 1.0, *st)
+        e = n - b
+        tail = snp.exp(lpk + n * snp.log(kk)) * (kk / (b - n - 1.0) + 0.5 - e / (12.0 * kk))
+        lo, _ = self._support(*s)
+        diverged = snp.where(lo >= 0, _INF, snp.nan)
+        return snp.where(go, snp.where(ok, acc + tail, diverged), acc)
 
     def _rvs(self, key, shape, dtype, *s):
         u = sciax.random.uniform(key, shape, dtype)

@@ -200,3 +200,32 @@ def test_yulesimon_entropy_tail_vs_mpmath():
                    - sum(mp.bernoulli(2 * j) / mp.factorial(2 * j) * mp.diff(f, n, 2 * j - 1)
                          for j in (1, 2, 3)))
             np.testing.assert_allclose(g, float(ref), rtol=rtol, err_msg=str(al))
+
+
+def test_moments_above_four_by_summation():
+    # orders above 4 are sums over the support (they raised
+    # NotImplementedError, and skellam's were the 4th moment's formula)
+    import scipy.stats as ss_
+    np.testing.assert_allclose(float(stats.poisson.moment(5, 3.0)), 1866.0, rtol=1e-13)
+    np.testing.assert_allclose(float(stats.skellam.moment(5, 2.0, 1.0)),
+                               ss_.skellam.moment(5, 2.0, 1.0), rtol=1e-12)
+
+
+@pytest.mark.slow
+def test_moments_above_four_against_references():
+    import scipy.stats as ss_
+    for name, args in [("binom", (10, 0.3)), ("betabinom", (5, 2.0, 3.0)),
+                       ("logser", (0.6,)), ("nbinom", (3, 0.4)), ("zipf", (8.0,)),
+                       ("hypergeom", (20, 7, 12))]:
+        for order in (5, 6):
+            np.testing.assert_allclose(float(getattr(stats, name).moment(order, *args)),
+                                       getattr(ss_, name).moment(order, *args),
+                                       rtol=1e-11, err_msg=f"{name} {order}")
+    # mpmath's nsum (30 digits): SciPy's expect() is 3e-9 and 2.6e-6 off here
+    np.testing.assert_allclose(float(stats.yulesimon.moment(5, 9.5)),
+                               21.1362950774639759, rtol=1e-12)
+    np.testing.assert_allclose(float(stats.betanbinom.moment(5, 5, 9.0, 3.0)),
+                               10305.8035714285714, rtol=1e-12)
+    # a tail too heavy for the moment (pmf ~ k^-4.5): infinite (SciPy's
+    # summation gives a finite number and a warning)
+    assert float(stats.yulesimon.moment(5, 3.5)) == np.inf
