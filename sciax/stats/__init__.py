@@ -55,3 +55,4 @@ from sciax.stats._multivariate_s10 import *  # noqa: F401,F403
 from sciax.stats._studentized_range import *  # noqa: F401,F403
 from sciax.stats._functions_s21 import *  # noqa: F401,F403
 from sciax.stats._continuous_s21 import *  # noqa: F401,F403
+from sciax.stats._continuous_s23 import *  # noqa: F401,F403
