@@ -50,6 +50,32 @@ def _de_axis(v):
     return tuple(snp.asarray(c).reshape(shape) for c in (_DE_U, _DE_V, _DE_W))
 
 
+def _expect_pieces(pdf, fn, count, width):
+    """``int fn(x, pdf(x)) pdf(x) dx`` over ``[0, count width]`` for a density
+    that is smooth on each ``[j width, (j+1) width]`` but not across (the
+    piecewise polynomials of irwinhall and ksone): the tanh-sinh rule on each
+    piece (a rule across the kinks converges slowly: the generic quadrature
+    over the quantiles was 3e-6 off in ksone's mean, 1e-3 in its entropy),
+    which also takes a ``log`` singularity at an end."""
+    u, v, w = _de_axis(count)
+
+    def body(j, acc):
+        x = snp.where(u <= 0.5, j + u, j + 1.0 - v) * width
+        f = pdf(x)
+        val = snp.where((w > 0) & (f > 0), w * fn(x, f) * f, 0.0)
+        return acc + snp.where(j < count, snp.sum(val, axis=0) * width, 0.0)
+
+    return lax.fori_loop(0, snp.max(count).astype("int32"),
+                         lambda j, acc: body(j.astype(count.dtype), acc),
+                         snp.zeros(snp.shape(count), count.dtype))
+
+
+def _entropy_pieces(pdf, count, width):
+    """The differential entropy by :func:`_expect_pieces`."""
+    return -_expect_pieces(pdf, lambda x, f: snp.log(snp.where(f > 0, f, 1.0)),
+                           count, width)
+
+
 # --- geninvgauss ---------------------------------------------------------------------
 
 # The truncation of the lower tail's integral in t = log x: where the
@@ -364,6 +390,44 @@ def _ih_recursion(xr, n, density):
     return snp.take_along_axis(c, idx[None], axis=0)[0]
 
 
+def _ih_at(x, n, density):
+    """The recursion at any ``x`` in ``[0, n]``, through the symmetry about
+    ``n/2`` (the density is symmetric; the CDF's value is the lower tail at
+    the nearer end)."""
+    x, n = snp.broadcast_arrays(x, n)
+    xr = snp.where(x <= 0.5 * n, x, n - x)
+    return _ih_recursion(snp.clip(xr, 0.0, None), n, density)
+
+
+# The recursion's loop runs to the largest n (a while_loop under tracing),
+# which reverse mode cannot differentiate: the derivatives in x are the
+# B-splines' own, d F_n = f_n and d f_n(x) = f_{n-1}(x) - f_{n-1}(x - 1).
+@sciax.custom_jvp
+def _ih_lower_cdf(xr, n):
+    return _ih_recursion(xr, n, False)
+
+
+@_ih_lower_cdf.defjvp
+def _ih_lower_cdf_jvp(primals, tangents):
+    xr, n = primals
+    return _ih_lower_cdf(xr, n), _ih_density(xr, n) * tangents[0]
+
+
+@sciax.custom_jvp
+def _ih_density(x, n):
+    return _ih_at(x, n, True)
+
+
+@_ih_density.defjvp
+def _ih_density_jvp(primals, tangents):
+    x, n = primals
+    m = snp.maximum(n - 1.0, 1.0)
+    lo = snp.where(x - 1.0 > 0, _ih_at(snp.clip(x - 1.0, 0.0, m), m, True), 0.0)
+    hi = snp.where(x < m, _ih_at(snp.clip(x, 0.0, m), m, True), 0.0)
+    slope = snp.where(n > 1, hi - lo, 0.0)
+    return _ih_density(x, n), slope * tangents[0]
+
+
 class irwinhall_gen(_NumericQuantile, rv_continuous):
     r"""sciax implementation of :data:`scipy.stats.irwinhall`: the law of the
     sum of ``n`` independent standard uniform variables, shape ``n`` (a
@@ -381,9 +445,10 @@ class irwinhall_gen(_NumericQuantile, rv_continuous):
     larger ``n`` the window follows the values that carry the result, and
     those it drops are below ``exp(-98304/n)`` of it (``4e-22`` at ``n =
     2000``, ``5e-5`` at ``n = 10^4``).  Moments of any order come from the
-    cumulants ``n B_r / r`` (``B_r`` the Bernoulli numbers); quantiles by
-    the bracketing solver from the normal approximation; variates by
-    inversion.
+    cumulants ``n B_r / r`` (``B_r`` the Bernoulli numbers), the entropy
+    by the tanh-sinh rule on each ``[j, j + 1]`` (between the density's
+    kinks); quantiles by the bracketing solver from the normal
+    approximation; variates by inversion.
 
     As SciPy's, ``fit`` raises ``NotImplementedError``.
 
@@ -405,18 +470,15 @@ class irwinhall_gen(_NumericQuantile, rv_continuous):
     def _support(self, n):
         return 0.0 * n, n
 
-    def _lower(self, x, n, density):
-        # the law is symmetric about n/2: evaluate at the nearer end
-        x, n = snp.broadcast_arrays(x, n)
-        xr = snp.clip(snp.minimum(x, n - x), 0.0, None)
-        return _ih_recursion(xr, n, density)
-
     def _pdf(self, x, n):
-        return self._lower(x, n, True)
+        x, n = snp.broadcast_arrays(x, n)
+        return _ih_density(x, lax.stop_gradient(n))
 
     def _tails(self, x, n):
-        t = self._lower(x, n, False)
+        # the law is symmetric about n/2: the lower tail at the nearer end
+        x, n = snp.broadcast_arrays(x, lax.stop_gradient(n))
         low = x <= 0.5 * n
+        t = _ih_lower_cdf(snp.clip(snp.where(low, x, n - x), 0.0, None), n)
         return snp.where(low, t, 1.0 - t), snp.where(low, 1.0 - t, t)
 
     def _cdf(self, x, n):
@@ -436,6 +498,9 @@ class irwinhall_gen(_NumericQuantile, rv_continuous):
 
     def _stats(self, n):
         return 0.5 * n, n / 12.0, 0.0 * n, -6.0 / (5.0 * n)
+
+    def _entropy(self, n):
+        return _entropy_pieces(lambda x: self._pdf(x, n), n, 1.0)
 
     def _munp(self, order, n):
         # raw moments from the cumulants k_1 = n/2, k_r = n B_r / r
@@ -739,29 +804,11 @@ class ksone_gen(_NumericQuantile, rv_continuous):
         c, s = self._tails(x, n)
         return snp.where(upper, s, c)
 
-    def _pieces(self, fn, n):
-        """``int_0^1 fn(x) pdf(x) dx``, the tanh-sinh rule on each ``[j/n,
-        (j+1)/n]``, between the kinks of the piecewise-polynomial density (a
-        rule across them converges slowly: the generic quadrature over the
-        quantiles was 3e-6 off in the mean, 1e-3 in the entropy), and which
-        takes the entropy's ``log`` singularity at ``x = 1``."""
-        u, v, w = _de_axis(n)
-
-        def body(j, acc):
-            x = snp.where(u <= 0.5, (j + u) / n, (j + 1.0 - v) / n)
-            f = self._pdf(x, n)
-            val = snp.where((w > 0) & (f > 0), w * fn(x, f) * f, 0.0)
-            return acc + snp.where(j < n, snp.sum(val, axis=0) / n, 0.0)
-
-        return lax.fori_loop(0, snp.max(n).astype("int32"),
-                             lambda j, acc: body(j.astype(n.dtype), acc),
-                             snp.zeros(snp.shape(n), n.dtype))
-
     def _munp(self, k, n):
-        return self._pieces(lambda x, f: x**k, n)
+        return _expect_pieces(lambda x: self._pdf(x, n), lambda x, f: x**k, n, 1.0 / n)
 
     def _entropy(self, n):
-        return -self._pieces(lambda x, f: snp.log(snp.where(f > 0, f, 1.0)), n)
+        return _entropy_pieces(lambda x: self._pdf(x, n), n, 1.0 / n)
 
     def _quantile_guess(self, u, v, n):
         # the limiting law: sqrt(n) D_n^+ ~ Rayleigh-like, P(> y) = e^{-2 y^2}
