@@ -541,6 +541,20 @@ def _gh_part(x, a, b, c, z):
     return a * snp.log(x) - snp.log(a) + m + snp.log(s)
 
 
+def _gh_half_entropy(a, b, c, z, k, lognorm):
+    """``-int_0^(1/2) f log f`` for ``f = t^(a-1) (1-t)^(b-1) (1 + z t)^-c
+    e^(k - lognorm)``, in the variable of :func:`_gh_part` (``f dt = 2^-a/a
+    h(t) e^(k - lognorm) ds``, ``log t = log(s)/a - log 2`` exactly, so the
+    singular end keeps its digits)."""
+    u, v, wt = _de_axis(a + b + c + z)
+    lt = snp.log(u) / a - _LOG2
+    t = snp.exp(lt)
+    lh = (b - 1.0) * snp.log1p(-t) - c * snp.log1p(z * t)
+    lf = (a - 1.0) * lt + lh + k - lognorm
+    s = snp.sum(snp.where(wt > 0, wt * snp.exp(lh) * lf, 0.0), axis=0)
+    return -snp.exp(-a * _LOG2 - snp.log(a) + k - lognorm) * s
+
+
 class gausshyper_gen(_NumericQuantile, rv_continuous):
     r"""sciax implementation of :data:`scipy.stats.gausshyper`: the Gauss
     hypergeometric distribution on ``[0, 1]``, shapes ``a > 0``, ``b > 0``,
@@ -559,8 +573,12 @@ class gausshyper_gen(_NumericQuantile, rv_continuous):
     same formula for ``1 - X`` (a ``gausshyper(b, a, c, -z/(1+z))`` law);
     the normaliser is their sum at 1/2, so ``cdf + sf = 1`` and both tails keep
     relative precision.  Each is a 113-node tanh-sinh rule, differentiable in
-    every shape.  ``E[X^n]`` is the normaliser's ratio at ``a + n``;
-    quantiles by the bracketing solver.
+    every shape.  ``E[X^n]`` is the normaliser's ratio at ``a + n``, the
+    entropy the same rule on each half; quantiles by the bracketing solver.
+
+    *Differences from SciPy*: SciPy's CDF, SF and entropy are the generic
+    ``quad`` integrals (7e-6 off in the tails at 1e-10, 9e-7 in the entropy
+    for ``b = 0.4``).
 
     Examples
     --------
@@ -620,6 +638,14 @@ class gausshyper_gen(_NumericQuantile, rv_continuous):
 
     def _munp(self, n, a, b, c, z):
         return snp.exp(self._lognorm(a + n, b, c, z) - self._lognorm(a, b, c, z))
+
+    def _entropy(self, a, b, c, z):
+        # each half from its own end (the generic rule over the quantiles
+        # loses the upper end's singularity where x rounds to 1: 7e-7 for
+        # b = 0.4)
+        ln = self._lognorm(a, b, c, z)
+        return (_gh_half_entropy(a, b, c, z, 0.0, ln)
+                + _gh_half_entropy(b, a, c, -z / (1.0 + z), -c * snp.log1p(z), ln))
 
     def _fitstart(self, data):
         return (1.0, 1.0, 1.0, 0.5)

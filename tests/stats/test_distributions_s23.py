@@ -233,10 +233,19 @@ def test_irwinhall_vs_mpmath():
     _rel(stats.irwinhall.moment(5, 2), float(m5), 1e-14)
 
 
-def _mp_gh_pdf(a, b, c, z):
+def _mp_gh_tail(x, a, b, c, z, upper):
+    """gausshyper's cdf (sf if upper) in closed form: the incomplete integrals are
+    Appell F1 functions, ``int_0^x t^(a-1) (1-t)^(b-1) (1+zt)^-c dt = x^a/a
+    F1(a; 1-b, c; a+1; x, -zx)``, the upper one the same for ``1 - X``
+    (mpmath's quad loses 5e-11 on the t^(a-1) singularity for a = 0.3)."""
     A, B, C, Z = (mp.mpf(v) for v in (a, b, c, z))
+    x = mp.mpf(x)
+    y = 1 - x
     norm = mp.beta(A, B) * mp.hyp2f1(C, A, A + B, -Z)
-    return lambda t: t ** (A - 1) * (1 - t) ** (B - 1) * (1 + Z * t) ** (-C) / norm
+    if upper:
+        return ((1 + Z) ** (-C) * y**B / B
+                * mp.appellf1(B, 1 - A, C, B + 1, y, Z * y / (1 + Z)) / norm)
+    return x**A / A * mp.appellf1(A, 1 - B, C, A + 1, x, -Z * x) / norm
 
 
 @pytest.mark.slow
@@ -245,15 +254,38 @@ def test_gausshyper_vs_mpmath():
     the entropy (SciPy integrates, 9e-7 off for the second case)."""
     q = np.array([1e-10, 1e-6, 0.3])
     with mp.workdps(30):
-        for pt in ((1.5, 2.5, 2.0, 0.5), (5.0, 0.4, 4.0, -0.9), (0.3, 0.7, -1.5, 3.0)):
-            f = _mp_gh_pdf(*pt)
+        # (b = 0.4: sf ~ (1 - x)^0.4 is 2.6e-6 at the last double below 1)
+        for pt, q_up in (((1.5, 2.5, 2.0, 0.5), q), ((5.0, 0.4, 4.0, -0.9), q[2:]),
+                         ((0.3, 0.7, -1.5, 3.0), q)):
             lo = np.asarray(stats.gausshyper.ppf(q, *pt))
-            hi = np.asarray(stats.gausshyper.isf(q, *pt))
-            _rel([float(mp.quad(f, [0, v])) for v in lo], q, 1e-12, msg=str(pt))
-            _rel([float(mp.quad(f, [v, 1])) for v in hi], q, 1e-12, msg=str(pt))
-        f = _mp_gh_pdf(5.0, 0.4, 4.0, -0.9)
-        ref = -mp.quad(lambda t: f(t) * mp.log(f(t)), [0, 0.5, 0.9, 1])
-        _rel(stats.gausshyper.entropy(5.0, 0.4, 4.0, -0.9), float(ref), 1e-12)
+            _rel([float(_mp_gh_tail(v, *pt, False)) for v in lo], q, 1e-12, msg=str(pt))
+            # (the upper quantiles sit next to 1, where neighbouring doubles
+            # change sf ~ (1 - x)^b by b eps / (1 - x), 1.5% at q = 1e-10 for
+            # b = 0.7: the tail at them is checked, and the inverse to that)
+            hi = np.asarray(stats.gausshyper.isf(q_up, *pt))
+            ref_hi = np.array([float(_mp_gh_tail(v, *pt, True)) for v in hi])
+            _rel(stats.gausshyper.sf(hi, *pt), ref_hi, 1e-12, msg=str(pt))
+            spacing = 2 * pt[1] * np.finfo(float).eps / (1 - hi)
+            assert np.all(np.abs(ref_hi / q_up - 1) <= spacing + 1e-12), pt
+        # the entropy, with s = (1 - t)^b on the upper half (the density's
+        # (1 - t)^(b - 1) singularity)
+        a, b, c, z = (mp.mpf(v) for v in (5.0, 0.4, 4.0, -0.9))
+        norm = mp.beta(a, b) * mp.hyp2f1(c, a, a + b, -z)
+
+        def logf(t, y):
+            return ((a - 1) * mp.log(t) + (b - 1) * mp.log(y) - c * mp.log(1 + z * t)
+                    - mp.log(norm))
+
+        low = mp.quad(lambda t: -mp.exp(logf(t, 1 - t)) * logf(t, 1 - t), [0, 0.5])
+
+        def upper(s):
+            y = s ** (1 / b)
+            lf = logf(1 - y, y)
+            # f dt = exp(lf) y^(1-b) / b ds, y^(b-1) being in f
+            return -mp.exp(lf + (1 - b) * mp.log(y)) / b * lf
+
+        high = mp.quad(upper, [0, mp.mpf(0.5) ** b])
+        _rel(stats.gausshyper.entropy(5.0, 0.4, 4.0, -0.9), float(low + high), 1e-12)
 
 
 @pytest.mark.slow
