@@ -45,21 +45,28 @@ CASES = {
     "irwinhall": ([(1.0, 0.0, 1.0), (3.0, 1.0, 2.0), (20.0, 0.0, 1.0)], dict(isf=1e-8)),
     # SciPy's cdf and sf are the generic quad of the density (7e-6 off at
     # 1e-10 and 9e-6 at 1e-6), its quantiles the generic solver on them
+    # (the kurtosis of the second case, 35 from raw moments of a law with
+    # mean 0.99 and variance 6e-4, amplifies their rounding 1e5-fold, in
+    # SciPy's hyp2f1 ratios and sciax's quadratures alike: 5e-10 at -O0)
     "gausshyper": ([(1.5, 2.5, 2.0, 0.5, 0.0, 1.0), (5.0, 0.4, 4.0, -0.9, 1.0, 2.0)],
                    dict(cdf=2e-5, sf=2e-5, logcdf=2e-5, logsf=2e-5, ppf=1e-5,
-                        isf=1e-5)),
+                        isf=1e-5, stats=3e-9)),
     # SciPy's isf is the generic ppf(1 - q) (4e-7 off at 1e-10)
     "genhyperbolic": ([(0.5, 1.5, -0.5, 0.0, 1.0), (-3.0, 0.7, 0.2, 1.0, 2.0),
                        (2.0, 3.0, 1.0, 0.0, 1.0)], dict(isf=1e-6)),
     # SciPy integrates the moments with quad across the density's kinks at
     # j/n (its kurtosis 7e-6 off at n = 50; sciax's are exact: mpmath below)
     "ksone": ([(2.0, 0.0, 1.0), (3.0, 1.0, 2.0), (50.0, 0.0, 1.0)], dict(stats=2e-5)),
+    # SciPy's isf is the generic ppf(1 - q) (1.3e-7 off at 1e-10: mpmath below)
+    "dpareto_lognorm": ([(0.2, 0.6, 2.5, 1.5, 0.0, 1.0), (-1.0, 1.3, 5.0, 0.7, 1.0, 2.0)],
+                        dict(isf=1e-6)),
 }
 # SciPy integrates gausshyper's entropy (9e-7 off for the second case:
 # mpmath below)
 ENTROPY_RTOL = {"gausshyper": 2e-6}
 GRAD = {"geninvgauss": (0.7, 1.6), "gausshyper": (1.5, 2.5, 2.0, 0.5),
-        "genhyperbolic": (0.6, 1.7, 0.4), "irwinhall": (5.0,), "ksone": (8.0,)}
+        "genhyperbolic": (0.6, 1.7, 0.4), "irwinhall": (5.0,), "ksone": (8.0,),
+        "dpareto_lognorm": (0.2, 0.6, 4.5, 1.5)}
 # integer shapes: no parameter derivative to check
 _INTEGER = {"irwinhall", "ksone"}
 
@@ -142,6 +149,7 @@ def test_bad_parameters():
     assert np.isnan(float(stats.genhyperbolic.pdf(0.5, 0.5, 1.0, 1.0)))
     assert np.isnan(float(stats.genhyperbolic.cdf(0.5, 0.5, 1.0, -1.5)))
     assert np.isnan(float(stats.ksone.pdf(0.5, 2.5)))
+    assert np.isnan(float(stats.dpareto_lognorm.cdf(1.0, 0.0, 1.0, -1.0, 1.0)))
     # the supports: irwinhall's [0, n], ksone's and gausshyper's [0, 1]
     assert float(stats.irwinhall.pdf(3.5, 3)) == 0.0
     assert float(stats.irwinhall.cdf(3.5, 3)) == 1.0
@@ -327,3 +335,24 @@ def test_ksone_vs_mpmath():
         _rel(stats.ksone.entropy(n), float(ent), 1e-12)
     x = np.array([1e-10, 1e-3, 0.05])
     _rel(stats.ksone.pdf(x, 10), (1 + x) ** 8 * (1 + 10 * x), 1e-14)
+
+
+@pytest.mark.slow
+def test_dpareto_lognorm_vs_mpmath():
+    """Both tails at sciax's quantiles (SciPy's isf is its ppf(1 - q)),
+    against Reed and Jorgensen's closed forms at 30 digits."""
+    q = np.array([1e-10, 1e-6, 0.3])
+    for pt in ((0.2, 0.6, 2.5, 1.5), (-1.0, 1.3, 5.0, 0.7)):
+        u, s, a, b = (mp.mpf(v) for v in pt)
+
+        def tails(x):
+            z = (mp.log(mp.mpf(x)) - u) / s
+            ta = b / (a + b) * mp.exp(a * s * (a * s - 2 * z) / 2) * mp.ncdf(z - a * s)
+            tb = a / (a + b) * mp.exp(b * s * (b * s + 2 * z) / 2) * mp.ncdf(-z - b * s)
+            return mp.ncdf(z) - ta + tb, mp.ncdf(-z) - tb + ta
+
+        with mp.workdps(30):
+            lo = np.asarray(stats.dpareto_lognorm.ppf(q, *pt))
+            hi = np.asarray(stats.dpareto_lognorm.isf(q, *pt))
+            _rel([float(tails(v)[0]) for v in lo], q, 1e-13, msg=str(pt))
+            _rel([float(tails(v)[1]) for v in hi], q, 1e-13, msg=str(pt))
