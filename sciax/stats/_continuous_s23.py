@@ -247,6 +247,7 @@ class geninvgauss_gen(_NumericQuantile, rv_continuous):
     """
 
     name, shapes, a = "geninvgauss", ("p", "b"), 0.0
+    _shape_domain = ((-_INF, _INF), (0.0, _INF))
 
     def _argcheck(self, p, b):
         return snp.asarray((p == p) & (b > 0))
@@ -587,6 +588,7 @@ class gausshyper_gen(_NumericQuantile, rv_continuous):
     """
 
     name, shapes, a, b = "gausshyper", ("a", "b", "c", "z"), 0.0, 1.0
+    _shape_domain = ((0.0, _INF), (0.0, _INF), (-_INF, _INF), (-1.0, _INF))
 
     def _argcheck(self, a, b, c, z):
         return snp.asarray((a > 0) & (b > 0) & (c == c) & (z > -1))
@@ -695,6 +697,8 @@ class genhyperbolic_gen(_NumericQuantile, rv_continuous):
     """
 
     name, shapes = "genhyperbolic", ("p", "a", "b")
+    # (|b| < a besides: _argcheck)
+    _shape_domain = ((-_INF, _INF), (0.0, _INF), (-_INF, _INF))
 
     def _argcheck(self, p, a, b):
         return snp.asarray((p == p) & (a > 0) & (snp.abs(b) < a))
@@ -877,6 +881,7 @@ class dpareto_lognorm_gen(_NumericQuantile, rv_continuous):
     """
 
     name, shapes, a = "dpareto_lognorm", ("u", "s", "a", "b"), 0.0
+    _shape_domain = ((-_INF, _INF), (0.0, _INF), (0.0, _INF), (0.0, _INF))
 
     def _argcheck(self, u, s, a, b):
         return snp.asarray((u == u) & (s > 0) & (a > 0) & (b > 0))
