@@ -176,7 +176,7 @@ def _gig_rvs(key, p, b):
     A = A1 + A2 + A3
 
     def body(st):
-        key, x, go = st
+        key, x, go, i = st
         key, ku, kv = sciax.random.split(key, 3)
         u = sciax.random.uniform(ku, snp.shape(p), p.dtype)
         v = sciax.random.uniform(kv, snp.shape(p), p.dtype)
@@ -200,11 +200,14 @@ def _gig_rvs(key, p, b):
         ok_h = snp.log(u * hy) <= logq(y)
         xn = snp.where(rou, x_r, y)
         ok = snp.where(rou, ok_r, ok_h) & snp.isfinite(xn)
-        return key, snp.where(go & ok, xn, x), go & ~ok
+        return key, snp.where(go & ok, xn, x), go & ~ok, i + 1
 
-    x0s = snp.zeros(snp.shape(p), p.dtype)
-    _, x, _ = lax.while_loop(lambda st: snp.any(st[2]), body,
-                             (key, x0s, snp.ones(snp.shape(p), bool)))
+    # parameters outside the domain never accept: they start done (NaN), and
+    # the trips are capped (each method accepts with probability > 1/3)
+    valid = (b > 0) & snp.isfinite(b) & snp.isfinite(p)
+    x0s = snp.where(valid, 0.0, _NAN).astype(p.dtype)
+    _, x, _, _ = lax.while_loop(lambda st: snp.any(st[2]) & (st[3] < 5000), body,
+                                (key, x0s, valid, 0))
     return x
 
 
@@ -440,13 +443,15 @@ class irwinhall_gen(_NumericQuantile, rv_continuous):
     The density and the CDF are cardinal B-splines.  Like SciPy (which
     evaluates them with ``BSpline``), they come from the Cox-de Boor
     recursion, not from the alternating sum ``sum_k (-1)^k C(n, k) (x -
-    k)^n / n!``, which cancels for large ``n`` (8 digits lost at ``n = 40``);
+    k)^n / n!``, which cancels for large ``n`` (1e-11 relative at ``n = 40``,
+    worse beyond);
     its weights are positive, so the lower tail keeps relative precision,
     and the upper tail is the lower tail at ``n - x``.  The recursion costs
     ``O(n)`` steps over a window of 256 values: exact for ``n < 512``; for
-    larger ``n`` the window follows the values that carry the result, and
-    those it drops are below ``exp(-98304/n)`` of it (``4e-22`` at ``n =
-    2000``, ``5e-5`` at ``n = 10^4``).  Moments of any order come from the
+    larger ``n`` the window follows the values that carry the result (their
+    spread is a few units: at ``n = 600`` a window of 64 already held them to
+    1e-10), measured against the exact alternating sum at 1e-14 for ``n =
+    2000`` and ``5000``.  Moments of any order come from the
     cumulants ``n B_r / r`` (``B_r`` the Bernoulli numbers), the entropy
     by the tanh-sinh rule on each ``[j, j + 1]`` (between the density's
     kinks); quantiles by the bracketing solver from the normal
