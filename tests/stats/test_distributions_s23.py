@@ -146,6 +146,10 @@ def test_bad_parameters():
     assert np.isnan(float(stats.genhyperbolic.cdf(0.5, 0.5, 1.0, -1.5)))
     assert np.isnan(float(stats.ksone.pdf(0.5, 2.5)))
     assert np.isnan(float(stats.dpareto_lognorm.cdf(1.0, 0.0, 1.0, -1.0, 1.0)))
+    # the rejection samplers end (NaN) on parameters outside the domain
+    assert np.all(np.isnan(stats.geninvgauss.rvs(0.5, -1.0, size=3, random_state=1)))
+    assert np.all(np.isnan(stats.genhyperbolic.rvs(0.5, 1.0, 2.0, size=3,
+                                                   random_state=1)))
     # the supports: irwinhall's [0, n], ksone's and gausshyper's [0, 1]
     assert float(stats.irwinhall.pdf(3.5, 3)) == 0.0
     assert float(stats.irwinhall.cdf(3.5, 3)) == 1.0
