@@ -941,10 +941,12 @@ class kstwobign_gen(_NumericQuantile, rv_continuous):
 _NIG_HALF = 48
 
 
-def _nig_logmix(t, x, a, b, gam, upper):
+def _nig_logmix(t, x, a, b, gam, upper, p=-0.5, lognorm=None):
     """``log`` of the tail's integrand in ``t = log w``: ``w f_W(w)
-    Phi(+-(x - b w)/sqrt(w))`` with ``W`` inverse Gaussian (mean ``1/gam``,
-    shape 1), and its first two derivatives in ``t``."""
+    Phi(+-(x - b w)/sqrt(w))`` with ``W`` generalized inverse Gaussian,
+    density ``w^(p-1) e^{-(gam^2 w + 1/w)/2}`` times ``e^lognorm`` (inverse
+    Gaussian, mean ``1/gam`` and shape 1, at the default ``p = -1/2``), and
+    its first two derivatives in ``t``."""
     e = snp.exp(0.5 * t)
     sgn = snp.where(upper, -1.0, 1.0)
     z = sgn * (x / e - b * e)
@@ -952,42 +954,56 @@ def _nig_logmix(t, x, a, b, gam, upper):
     d2z = sgn * (0.25 * x / e - 0.25 * b * e)
     w, iw = e * e, 1.0 / (e * e)
     ln = _sf.log_ndtr(z)
-    g = -0.5 * t - 0.5 * gam * gam * w + gam - 0.5 * iw - _LOGSQRT2PI + ln
+    if lognorm is None:
+        lognorm = gam - _LOGSQRT2PI
+    g = p * t - 0.5 * gam * gam * w + lognorm - 0.5 * iw + ln
     r = snp.exp(-0.5 * z * z - _LOGSQRT2PI - ln)        # phi(z) / Phi(z)
-    g1 = -0.5 - 0.5 * gam * gam * w + 0.5 * iw + r * dz
+    g1 = p - 0.5 * gam * gam * w + 0.5 * iw + r * dz
     g2 = -0.5 * gam * gam * w - 0.5 * iw - r * (z + r) * dz * dz + r * d2z
     return g, g1, g2
 
 
-def _nig_tail(x, a, b, upper):
+def _nig_tail(x, a, b, upper, p=None, lognorm=None):
     """``cdf`` (or, where ``upper``, ``sf``) of the standard norminvgauss law
     as the mixture integral ``int f_W(w) Phi(+-(x - b w)/sqrt(w)) dw``, by the
     trapezoid rule in ``t = log w`` summed in logs.  The integrand is smooth
     and decays double-exponentially in ``t``; the grid is centred at its peak
     (Newton steps on ``g'(t) = 0`` from the better of the density's and the
     mixing law's peaks) with step ``min(1/4, 0.4/sqrt(-g''))``, so the rule
-    keeps relative precision in both tails."""
+    keeps relative precision in both tails.  With ``p`` and ``lognorm``
+    (``log`` of the mixing density's normaliser) the mixing law is
+    generalized inverse Gaussian: genhyperbolic's tails."""
     gam = snp.sqrt((a - b) * (a + b))
     s = snp.sqrt(1.0 + x * x)
     xs, as_, bs, gs = (lax.stop_gradient(v) for v in (x, a, b, gam))
-    c1 = snp.log(lax.stop_gradient(s) / as_)
-    c2 = snp.log((snp.sqrt(1.0 + 4.0 * gs * gs) - 1.0) / (2.0 * gs * gs))
-    g_1 = _nig_logmix(c1, xs, as_, bs, gs, upper)[0]
-    g_2 = _nig_logmix(c2, xs, as_, bs, gs, upper)[0]
+    if p is None:
+        pp, ps, lns = -0.5, -0.5, None
+        c1 = snp.log(lax.stop_gradient(s) / as_)
+        c2 = snp.log((snp.sqrt(1.0 + 4.0 * gs * gs) - 1.0) / (2.0 * gs * gs))
+    else:
+        pp, ps, lns = p, lax.stop_gradient(p), lax.stop_gradient(lognorm)
+        # the peaks of the density's integrand (w^(p - 1/2) e^{-(a^2 w +
+        # s^2/w)/2}) and of the mixing law's (w^p e^{-(gam^2 w + 1/w)/2})
+        q = ps - 0.5
+        c1 = snp.log((q + snp.sqrt(q * q + as_ * as_ * lax.stop_gradient(s) ** 2))
+                     / (as_ * as_))
+        c2 = snp.log((ps + snp.sqrt(ps * ps + gs * gs)) / (gs * gs))
+    g_1 = _nig_logmix(c1, xs, as_, bs, gs, upper, ps, lns)[0]
+    g_2 = _nig_logmix(c2, xs, as_, bs, gs, upper, ps, lns)[0]
     t = snp.where(g_1 > g_2, c1, c2)
 
     def newton(_, t):
-        _, g1, g2 = _nig_logmix(t, xs, as_, bs, gs, upper)
+        _, g1, g2 = _nig_logmix(t, xs, as_, bs, gs, upper, ps, lns)
         step = snp.clip(-g1 / snp.minimum(g2, -1e-3), -2.0, 2.0)
         return t + step
 
     t = lax.fori_loop(0, 8, newton, t)
-    g2 = _nig_logmix(t, xs, as_, bs, gs, upper)[2]
+    g2 = _nig_logmix(t, xs, as_, bs, gs, upper, ps, lns)[2]
     h = snp.minimum(0.25, 0.4 / snp.sqrt(snp.maximum(-g2, 1e-12)))
     shape = (-1,) + (1,) * snp.ndim(t)
     k = snp.arange(-_NIG_HALF, _NIG_HALF + 1, dtype=t.dtype).reshape(shape)
     tk = t + h * k
-    g = _nig_logmix(tk, x, a, b, gam, upper)[0]
+    g = _nig_logmix(tk, x, a, b, gam, upper, pp, lognorm)[0]
     m = lax.stop_gradient(snp.max(g, axis=0))
     return snp.exp(m + snp.log(h * snp.sum(snp.exp(g - m), axis=0)))
 

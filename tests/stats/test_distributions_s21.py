@@ -140,8 +140,14 @@ def test_parameter_gradients(name):
 @pytest.mark.slow
 @pytest.mark.parametrize("name", list(GRAD))
 def test_rvs_and_transformations(name):
+    check_rvs_and_transformations(name, GRAD[name] + (0.3, 1.4))
+
+
+def check_rvs_and_transformations(name, pt):
+    """``rvs`` at a fixed key against SciPy's CDF (KS test), and ``vmap`` and
+    ``jit`` of a frozen distribution equal to the eager logpdf (shared with
+    test_distributions_s23.py)."""
     d, ref = getattr(stats, name), getattr(ss, name)
-    pt = GRAD[name] + (0.3, 1.4)
     s = np.asarray(d.rvs(*pt, size=2000, random_state=sciax.random.key(3)))
     assert np.all(np.isfinite(s))
     assert ss.kstest(s, ref.cdf, args=pt).pvalue > 1e-3
