@@ -21,6 +21,10 @@ The functions are grouped by family, one private module each:
    _extra_s21    Bessel derivatives (jvp, ...), Kelvin functions, Bessel and
                  Kelvin zeros, Riccati-Bessel, Wright's Bessel, stirling2,
                  bernoulli, euler, tklmbda, itj0y0/iti0k0, roots aliases
+   _noncentral   kernels of the noncentral chi-square, t and F laws (shared
+                 with sciax.stats)
+   _extra_s23    cdflib's inverses in a parameter (bdtrik, chdtriv, ...) and
+                 the noncentral distribution functions (chndtr, nctdtr, ...)
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from sciax.special._cdflib import *  # noqa: F401,F403
 from sciax.special._orthogonal import *  # noqa: F401,F403
 from sciax.special._hyper import *  # noqa: F401,F403
 from sciax.special._extra_s21 import *  # noqa: F401,F403
+from sciax.special._extra_s23 import *  # noqa: F401,F403
 
 # Every public function runs an eager call as one cached compiled program per
 # signature (as sciax.numpy and sciax.linalg do) and is traced inline under a
