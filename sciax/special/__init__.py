@@ -25,6 +25,8 @@ The functions are grouped by family, one private module each:
                  with sciax.stats)
    _extra_s23    cdflib's inverses in a parameter (bdtrik, chdtriv, ...) and
                  the noncentral distribution functions (chndtr, nctdtr, ...)
+   _orthopoly1d  SciPy's host-side polynomial objects (legendre(n), jacobi,
+                 ...: numpy poly1d subclasses with Gauss rules)
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from sciax.special._orthogonal import *  # noqa: F401,F403
 from sciax.special._hyper import *  # noqa: F401,F403
 from sciax.special._extra_s21 import *  # noqa: F401,F403
 from sciax.special._extra_s23 import *  # noqa: F401,F403
+from sciax.special._orthopoly1d import *  # noqa: F401,F403
 
 # Every public function runs an eager call as one cached compiled program per
 # signature (as sciax.numpy and sciax.linalg do) and is traced inline under a

@@ -1,0 +1,268 @@
+"""sciax.special functions of _extra_s23 (cdflib's inverses in a parameter, the
+noncentral distribution functions) against SciPy and mpmath.
+
+An inverse is checked two ways: by its round trip through an accurate forward
+function (SciPy's Boost-based ``ncfdtr``/``nctdtr``/``chndtr``, ``gdtr``...,
+or mpmath's incomplete beta function where SciPy's forward floors ``k``),
+which must give back ``p`` to near rounding, and against SciPy's own inverse.
+SciPy's inverses are cdflib's: its root finder stops at a relative tolerance
+of 1e-8 and its noncentral F and chi-square sums at ~1e-5, so SciPy is the
+less accurate side there (its ``ncfdtrinc(3, 4, 0.3, 2)`` gives back
+``ncfdtr = 0.3000053``; ours ``0.3`` to 1e-16) and the comparison with it has
+the tolerance of its method.  The round trip is compared in the tail it is
+taken in (``1 - p`` for ``p > 1/2``), relative to that tail.
+
+Derivatives (implicit, ``custom_jvp``) are compared with central differences
+of the inverse itself (step 1e-5 relative: truncation ~1e-10, rounding of an
+inverse accurate to ~1e-15 over 1e-5: ~1e-10; tolerance 1e-7).
+
+The default run compiles only the cheap (incomplete gamma) inverses; the
+beta-based and noncentral ones take 2-6 s each to compile and are ``slow``.
+"""
+
+from __future__ import annotations
+
+import mpmath
+import numpy as np
+import pytest
+import scipy.special as sc
+
+import sciax
+import sciax.numpy as snp
+from sciax import special as S
+from tests.special._relerr import rel_err
+
+
+def _tail_err(fwd, x, p):
+    """``|F(x) - p|`` relative to the tail ``min(p, 1 - p)`` (``fwd`` gives
+    ``(F, 1 - F)``)."""
+    f, q = fwd(x)
+    p = np.asarray(p, float)
+    return np.where(p <= 0.5, np.abs(f - p) / p, np.abs(q - (1.0 - p)) / (1.0 - p))
+
+
+def _mp_betainc(a, b, x):
+    """``(I_x(a, b), 1 - I_x(a, b))`` by mpmath at 30 digits."""
+    with mpmath.workdps(30):
+        i = [mpmath.betainc(ai, bi, 0, xi, regularized=True)
+             for ai, bi, xi in np.broadcast(a, b, x)]
+        return (np.array([float(v) for v in i]), np.array([float(1 - v) for v in i]))
+
+
+# --- default run: the incomplete gamma inverses and the normal closed forms ---------
+
+P = np.array([1e-12, 0.01, 0.3, 0.5, 0.8, 0.999, 1 - 1e-9])
+
+
+def test_gamma_inverses():
+    # chdtriv, gdtria, gdtrib, pdtrik: round trips to 1e-12 of the tail (the
+    # incomplete gamma function is accurate to ~1e-14 relative; the tail's
+    # slope in the parameter multiplies that by at most ~10 here), and SciPy
+    # (cdflib, 1e-8 stopping tolerance) within 1e-6
+    x = np.array([0.5, 2.0, 3.0, 10.0, 1.5, 7.0, 40.0])
+    v = np.asarray(S.chdtriv(P, x))
+    assert _tail_err(lambda v: (sc.chdtr(v, x), sc.chdtrc(v, x)), v, P).max() < 1e-12
+    assert rel_err(v, sc.chdtriv(P, x)).max() < 1e-6
+    b = np.array([0.5, 3.0, 1.0, 2.0, 8.0, 0.3, 30.0])
+    a = np.asarray(S.gdtria(P, b, x))
+    assert _tail_err(lambda a: (sc.gdtr(a, b, x), sc.gdtrc(a, b, x)), a, P).max() < 1e-12
+    assert rel_err(a, sc.gdtria(P, b, x)).max() < 1e-6
+    bb = np.asarray(S.gdtrib(2.0, P, x))
+    assert _tail_err(lambda b: (sc.gdtr(2.0, b, x), sc.gdtrc(2.0, b, x)), bb,
+                     P).max() < 1e-12
+    # pdtrik: k real, P(N <= k) = Q(k + 1, m); p above pdtr(0, m) only
+    m = np.array([0.5, 2.0, 3.0, 10.0, 1.5, 7.0, 40.0])
+    pk = np.array([0.7, 0.5, 0.3, 0.5, 0.8, 0.999, 0.1])
+    k = np.asarray(S.pdtrik(pk, m))
+    assert _tail_err(lambda k: (sc.gammaincc(k + 1, m), sc.gammainc(k + 1, m)), k,
+                     pk).max() < 1e-12
+    assert rel_err(k, sc.pdtrik(pk, m)).max() < 1e-6
+    # below pdtr(0, m) = e^-m no k >= 0 reaches p: cdflib's bound 0, as SciPy
+    assert float(S.pdtrik(0.1, 2.0)) == sc.pdtrik(0.1, 2.0) == 0.0
+    assert np.isnan(S.chdtriv(1.5, 2.0)) and np.isnan(S.gdtria(0.5, -1.0, 2.0))
+
+
+def test_normal_closed_forms():
+    p = np.array([0.01, 0.3, 0.5, 0.9])
+    assert rel_err(S.nrdtrimn(p, 2.0, 1.0), sc.nrdtrimn(p, 2.0, 1.0)).max() < 1e-15
+    p2 = np.array([0.01, 0.3, 0.7, 0.9])
+    assert rel_err(S.nrdtrisd(1.0, p2, 3.0), sc.nrdtrisd(1.0, p2, 3.0)).max() < 1e-15
+
+
+@pytest.mark.slow
+def test_gdtria_gradient_vs_mpmath():
+    # the implicit derivative of gdtria in p: 1 / (dgdtr/da) = 1 / (x
+    # pdf_gamma(a x; b)) at the root, against mpmath
+    a = float(S.gdtria(0.3, 2.5, 1.5))
+    g = float(sciax.grad(lambda p: S.gdtria(p, 2.5, 1.5))(0.3))
+    with mpmath.workdps(30):
+        dens = 1.5 * (a * 1.5) ** 1.5 * mpmath.exp(-a * 1.5) / mpmath.gamma(2.5)
+    assert abs(g * float(dens) - 1.0) < 1e-12
+
+
+# --- slow: the beta-based inverses ----------------------------------------------------
+
+@pytest.mark.slow
+def test_beta_inverses():
+    p = np.array([1e-10, 0.01, 0.3, 0.5, 0.8, 0.99, 1 - 1e-8])
+    # btdtria / btdtrib: round trip through mpmath's I_x(a, b)
+    b, x = np.array([2.0, 0.5, 3.0, 10.0, 1.0, 0.7, 4.0]), 0.3
+    a = np.asarray(S.btdtria(p, b, x))
+    assert _tail_err(lambda a: _mp_betainc(a, b, x), a, p).max() < 1e-12
+    assert rel_err(a, sc.btdtria(p, b, x)).max() < 1e-6
+    a2 = np.array([2.0, 0.5, 3.0, 10.0, 1.0, 0.7, 4.0])
+    bb = np.asarray(S.btdtrib(a2, p, 0.6))
+    assert _tail_err(lambda b: _mp_betainc(a2, b, 0.6), bb, p).max() < 1e-12
+    assert rel_err(bb, sc.btdtrib(a2, p, 0.6)).max() < 1e-6
+    # bdtrik / bdtrin (k, n real: cumbin = I_{1-p}(n - k, k + 1)); SciPy's
+    # bdtr floors k, so the round trip is through mpmath
+    n, pr = 20.0, np.array([0.1, 0.3, 0.5, 0.5, 0.7, 0.2, 0.6])
+    y = np.array([0.2, 0.01, 0.3, 0.5, 0.8, 0.99, 0.6])
+    k = np.asarray(S.bdtrik(y, n, pr))
+    assert _tail_err(lambda k: _mp_betainc(n - k, k + 1, 1 - pr), k,
+                     y).max() < 1e-11
+    assert rel_err(k, sc.bdtrik(y, n, pr)).max() < 1e-6
+    kk = np.array([0.0, 2.0, 3.0, 5.5, 10.0, 1.0, 4.0])
+    nn = np.asarray(S.bdtrin(kk, y, pr))
+    assert _tail_err(lambda n: _mp_betainc(n - kk, kk + 1, 1 - pr), nn, y).max() < 1e-11
+    assert rel_err(nn, sc.bdtrin(kk, y, pr)).max() < 1e-6
+    # nbdtrik / nbdtrin: I_p(n, k + 1)
+    kn = np.asarray(S.nbdtrik(y, 3.0, pr))
+    assert _tail_err(lambda k: _mp_betainc(3.0, k + 1, pr), kn, y).max() < 1e-11
+    ok = kn > 0                     # SciPy's bound 0 where y <= nbdtr(0)
+    assert rel_err(kn[ok], sc.nbdtrik(y, 3.0, pr)[ok]).max() < 1e-6
+    nb = np.asarray(S.nbdtrin(kk, y, pr))
+    assert _tail_err(lambda n: _mp_betainc(n, kk + 1, pr), nb, y).max() < 1e-11
+    assert rel_err(nb, sc.nbdtrin(kk, y, pr)).max() < 1e-6
+
+
+@pytest.mark.slow
+def test_f_and_t_inverses():
+    p = np.array([0.01, 0.3, 0.5, 0.8, 0.99])
+    dfn, x = np.array([3.0, 1.0, 10.0, 5.0, 2.0]), np.array([1.2, 0.5, 2.0, 3.0, 20.0])
+    d = np.asarray(S.fdtridfd(dfn, p, x))
+    ok = ~np.isnan(sc.fdtridfd(dfn, p, x))
+    assert _tail_err(lambda d: (sc.fdtr(dfn, d, x), sc.fdtrc(dfn, d, x)), d,
+                     p)[ok].max() < 1e-11
+    assert rel_err(d[ok], sc.fdtridfd(dfn, p, x)[ok]).max() < 1e-6
+    # stdtridf: t > 0 reaches p in (1/2, Phi(t)) only
+    t, pt = np.array([1.5, 2.0, 3.0, -1.0]), np.array([0.8, 0.9, 0.99, 0.2])
+    df = np.asarray(S.stdtridf(pt, t))
+    assert _tail_err(lambda v: (sc.stdtr(v, t), sc.stdtr(v, -t)), df, pt).max() < 1e-11
+    assert rel_err(df, sc.stdtridf(pt, t)).max() < 1e-6
+
+
+# --- slow: the noncentral functions and their inverses -----------------------------
+
+@pytest.mark.slow
+def test_noncentral_cdfs():
+    # SciPy's chndtr/nctdtr/ncfdtr are Boost's (accurate): 1e-12, the
+    # distributions' own tests' tolerance for these kernels
+    x = np.array([0.5, 3.0, 10.0, 40.0])
+    df, nc = np.array([2.0, 0.5, 5.0, 20.0]), np.array([1.5, 0.0, 10.0, 3.0])
+    assert rel_err(S.chndtr(x, df, nc), sc.chndtr(x, df, nc)).max() < 1e-12
+    t = np.array([-2.0, 0.5, 2.0, 6.0])
+    assert rel_err(S.nctdtr(df + 1, nc - 2, t), sc.nctdtr(df + 1, nc - 2, t)).max() < 1e-12
+    assert rel_err(S.ncfdtr(3.0, df + 1, nc, x / 4),
+                   sc.ncfdtr(3.0, df + 1, nc, x / 4)).max() < 1e-12
+    assert np.isnan(S.chndtr(1.0, -1.0, 1.0)) and float(S.chndtr(-1.0, 2.0, 1.0)) == 0.0
+
+
+def _chk(got, fwd, p, ref):
+    # round trip through SciPy's Boost forward to 1e-11 of the tail (its 1 -
+    # F for the upper tail: p <= 0.999 keeps 13 digits there); SciPy's
+    # inverse (cdflib's own sums, ~1e-5 relative) within 1e-4
+    got = np.asarray(got)
+    assert _tail_err(fwd, got, p).max() < 1e-11
+    assert rel_err(got, ref).max() < 1e-4
+
+
+def _two(f):
+    def tails(*a):
+        v = f(*a)
+        return v, 1.0 - v
+    return tails
+
+
+@pytest.mark.slow
+def test_noncentral_inverses():
+    chn, ncf, nct = _two(sc.chndtr), _two(sc.ncfdtr), _two(sc.nctdtr)
+    p = np.array([1e-6, 0.2, 0.5, 0.9, 0.999])
+    df, nc, x = 2.5, 1.5, 3.0
+    _chk(S.chndtrix(p, df, nc), lambda v: chn(v, df, nc), p, sc.chndtrix(p, df, nc))
+    # chndtr(3, df, 1.5) falls from 0.81 (df -> 0) to 0 in df, and in nc from
+    # chdtr(2.5, 3) = 0.70
+    q = np.array([1e-6, 0.2, 0.4])
+    _chk(S.chndtridf(x, q, nc), lambda v: chn(x, v, nc), q, sc.chndtridf(x, q, nc))
+    q = np.array([1e-6, 0.2, 0.5, 0.69])
+    _chk(S.chndtrinc(x, df, q), lambda v: chn(x, df, v), q, sc.chndtrinc(x, df, q))
+    dfn, dfd, f = 3.0, 4.0, 2.0
+    _chk(S.ncfdtri(dfn, dfd, nc, p), lambda v: ncf(dfn, dfd, nc, v), p,
+         sc.ncfdtri(dfn, dfd, nc, p))
+    # ncfdtr(3, dfd, 1.5, 2) rises from 0 (dfd -> 0) to 0.74; in dfn from
+    # 0.47 to 0.74; in nc it falls from ncfdtr(3, 4, 0, 2) = 0.74
+    q = np.array([1e-6, 0.2, 0.5, 0.7])
+    _chk(S.ncfdtridfd(dfn, q, nc, f), lambda v: ncf(dfn, v, nc, f), q,
+         sc.ncfdtridfd(dfn, q, nc, f))
+    q = np.array([0.5, 0.6, 0.7])
+    _chk(S.ncfdtridfn(q, dfd, nc, f), lambda v: ncf(v, dfd, nc, f), q,
+         sc.ncfdtridfn(q, dfd, nc, f))
+    q = np.array([1e-6, 0.2, 0.5, 0.7])
+    _chk(S.ncfdtrinc(dfn, dfd, q, f), lambda v: ncf(dfn, dfd, v, f), q,
+         sc.ncfdtrinc(dfn, dfd, q, f))
+    q = np.array([1e-6, 0.2, 0.5, 0.9, 0.999])
+    _chk(S.nctdtrit(5.0, 1.0, q), lambda v: nct(5.0, 1.0, v), q, sc.nctdtrit(5.0, 1.0, q))
+    _chk(S.nctdtrinc(5.0, q, 2.0), lambda v: nct(5.0, v, 2.0), q,
+         sc.nctdtrinc(5.0, q, 2.0))
+    # nctdtr(df, 1, 2) runs from Phi(-1) = 0.16 (df -> 0) to Phi(1) = 0.84 in df
+    q = np.array([0.55, 0.7, 0.8])
+    _chk(S.nctdtridf(q, 1.0, 2.0), lambda v: nct(v, 1.0, 2.0), q,
+         sc.nctdtridf(q, 1.0, 2.0))
+
+
+# --- slow: implicit derivatives and transformations ---------------------------------
+
+def _central(f, args, i, h=1e-5):
+    a = [np.float64(v) for v in args]
+    step = h * max(abs(a[i]), 1.0)
+    up, dn = list(a), list(a)
+    up[i] += step
+    dn[i] -= step
+    return (float(f(*up)) - float(f(*dn))) / (2 * step)
+
+
+_GRAD_CASES = [
+    (S.bdtrik, (0.4, 20.0, 0.3)), (S.bdtrin, (3.0, 0.4, 0.3)),
+    (S.btdtria, (0.4, 2.0, 0.3)), (S.btdtrib, (2.0, 0.4, 0.3)),
+    (S.chdtriv, (0.4, 3.0)), (S.gdtrib, (2.0, 0.4, 1.0)), (S.pdtrik, (0.4, 2.0)),
+    (S.nbdtrik, (0.4, 3.0, 0.4)), (S.nbdtrin, (2.0, 0.4, 0.4)),
+    (S.fdtridfd, (3.0, 0.4, 1.2)), (S.stdtridf, (0.8, 1.5)),
+    (S.chndtridf, (3.0, 0.4, 1.5)), (S.chndtrinc, (3.0, 2.0, 0.2)),
+    (S.chndtrix, (0.4, 2.0, 1.5)), (S.ncfdtri, (3.0, 4.0, 1.5, 0.4)),
+    (S.nctdtrit, (5.0, 1.0, 0.4)), (S.nctdtrinc, (5.0, 0.4, 2.0)),
+    (S.chndtr, (3.0, 2.0, 1.5)),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("f,args", _GRAD_CASES, ids=[c[0].__name__ for c in _GRAD_CASES])
+def test_implicit_derivatives(f, args):
+    # reverse mode through the custom_jvp, every argument
+    g = sciax.grad(f, argnums=tuple(range(len(args))))(*map(np.float64, args))
+    for i in range(len(args)):
+        fd = _central(f, args, i)
+        assert abs(float(g[i]) - fd) <= 1e-7 * max(abs(fd), 1e-3), (i, float(g[i]), fd)
+
+
+@pytest.mark.slow
+def test_jit_vmap_float32_and_bounds():
+    p = snp.asarray([0.1, 0.5, 0.9])
+    v = sciax.vmap(lambda q: S.btdtria(q, 2.0, 0.3))(p)
+    j = sciax.jit(S.btdtria)(p, 2.0, 0.3)
+    assert rel_err(v, j).max() < 1e-15
+    assert S.btdtria(np.float32(0.5), np.float32(2.0), np.float32(0.3)).dtype == np.float32
+    # where no a reaches p (betainc(a, 2, 0.3) < 1 for all a; p = 1): cdflib's
+    # lower bound
+    assert np.isnan(S.btdtria(0.5, 2.0, 1.5)) and np.isnan(S.bdtrik(0.5, -1.0, 0.3))
+    assert float(S.bdtrik(0.01, 10.0, 0.3)) == sc.bdtrik(0.01, 10.0, 0.3) == 0.0
+    assert float(S.bdtrik(1.0, 10.0, 0.3)) == sc.bdtrik(1.0, 10.0, 0.3) == 10.0
