@@ -338,7 +338,7 @@ def assoc_legendre_p(n: Any, m: Any, z: Any, *, branch_cut: int = 2, norm: bool 
     --------
     >>> from sciax.special import assoc_legendre_p
     >>> assoc_legendre_p(3, 1, 0.5, diff_n=1).round(6)
-    Array([0.324760, 5.629165], dtype=float64)
+    Array([-0.32476 , -6.278684], dtype=float64)
     """
     d = _check_diff_n("assoc_legendre_p", diff_n)
     if branch_cut not in (2, 3):
@@ -477,7 +477,7 @@ def sph_harm_y_all(n: int, m: int, theta: Any, phi: Any, *, diff_n: int = 0) -> 
     --------
     >>> from sciax.special import sph_harm_y_all
     >>> sph_harm_y_all(1, 1, 0.5, 0.3)[1].round(6)
-    Array([ 0.488603+0.j      , -0.158241-0.048951j,  0.158241-0.048951j], dtype=complex128)
+    Array([ 0.428789+0.j     , -0.158241-0.04895j,  0.158241-0.04895j], dtype=complex128)
     """
     d = _check_diff_n("sph_harm_y_all", diff_n)
     n, m = _check_nm("sph_harm_y_all", n, m)

@@ -220,7 +220,7 @@ def jacobi(n: int, alpha: float, beta: float, monic: bool = False) -> orthopoly1
     --------
     >>> from sciax.special import jacobi
     >>> jacobi(2, 0.5, 1.5).coeffs.round(6)
-    array([ 4.375,  1.25 , -1.   ])
+    array([ 3.75 , -1.25 , -0.625])
     """
     _check_n(n)
 
@@ -524,7 +524,7 @@ def sh_jacobi(n: int, p: float, q: float, monic: bool = False) -> orthopoly1d:
     --------
     >>> from sciax.special import sh_jacobi
     >>> sh_jacobi(2, 2.0, 1.5).coeffs.round(6)
-    array([ 1.  , -1.25,  0.3 ])
+    array([ 1.    , -1.    ,  0.1875])
     """
     _check_n(n)
 

@@ -266,3 +266,132 @@ def test_jit_vmap_float32_and_bounds():
     assert np.isnan(S.btdtria(0.5, 2.0, 1.5)) and np.isnan(S.bdtrik(0.5, -1.0, 0.3))
     assert float(S.bdtrik(0.01, 10.0, 0.3)) == sc.bdtrik(0.01, 10.0, 0.3) == 0.0
     assert float(S.bdtrik(1.0, 10.0, 0.3)) == sc.bdtrik(1.0, 10.0, 0.3) == 10.0
+
+
+# --- orthopoly1d constructors (host-side) --------------------------------------------
+
+_POLYS = [("legendre", (5,)), ("chebyt", (4,)), ("chebyu", (4,)), ("chebyc", (3,)),
+          ("chebys", (3,)), ("jacobi", (4, 0.5, 1.5)), ("laguerre", (4,)),
+          ("genlaguerre", (3, 0.7)), ("hermite", (5,)), ("hermitenorm", (5,)),
+          ("gegenbauer", (4, 1.3)), ("sh_legendre", (3,)), ("sh_chebyt", (3,)),
+          ("sh_chebyu", (3,)), ("sh_jacobi", (3, 2.5, 1.5))]
+
+
+def _same_poly(ours, ref):
+    # coefficients relative to the largest (zero ones are rounding-level in
+    # both: SciPy builds them from the roots too), the rule (nodes, weights,
+    # weights / w(x)) from Golub-Welsch in both within 1e-14, and the norm
+    assert isinstance(ours, np.poly1d) and ours.order == ref.order
+    scale = max(np.abs(ref.coeffs).max(), 1e-300)
+    assert np.abs(ours.coeffs - ref.coeffs).max() <= 1e-14 * scale
+    assert ours.weights.shape == ref.weights.shape
+    if ref.weights.size:
+        assert rel_err(ours.weights, ref.weights, 1e-300).max() < 1e-13
+    assert abs(ours.normcoef - ref.normcoef) <= 1e-14 * abs(ref.normcoef)
+    assert ours.limits == ref.limits
+
+
+@pytest.mark.parametrize("monic", [False, True])
+def test_orthopoly1d_constructors(monic):
+    for name, args in _POLYS:
+        for a in (args, (0,) + args[1:]):
+            _same_poly(getattr(S, name)(*a, monic=monic), getattr(sc, name)(*a, monic=monic))
+    # calls: on a number through eval_* (compiled), on a poly1d by NumPy
+    p = S.legendre(4)
+    assert abs(float(p(0.3)) - sc.eval_legendre(4, 0.3)) < 1e-15
+    assert np.allclose((p(np.poly1d([1.0, 0.0]))).coeffs, p.coeffs, rtol=0, atol=1e-15)
+    with pytest.raises(ValueError):
+        S.hermite(-1)
+    with pytest.raises(ValueError):
+        S.genlaguerre(2, -1.5)
+
+
+# --- the Legendre functions of SciPy 1.15 ------------------------------------------
+
+Z = np.array([-1.0, -0.9, -0.3, 0.0, 0.4, 0.99, 1.0])
+TH = np.array([0.0, 0.3, 1.2, 2.0, np.pi, -0.4, 4.0])
+
+
+def test_legendre_p_and_sph_harm_y_all():
+    # the values and their first two derivatives to ~2 ulp of the largest
+    # (the normalized recurrence rounds at each of its n steps; n <= 10 here)
+    n = np.array([0, 1, 2, 5, 10, 3, 4])
+    got, ref = S.legendre_p(n, Z, diff_n=2), sc.legendre_p(n, Z, diff_n=2)
+    assert got.shape == ref.shape == (3, 7)
+    assert rel_err(got, ref, 1.0).max() < 1e-14
+    y = S.sph_harm_y_all(3, 2, TH[:5], 0.7, diff_n=2)
+    r = sc.sph_harm_y_all(3, 2, TH[:5], 0.7, diff_n=2)
+    for a, b in zip(y, r):
+        assert a.shape == b.shape and rel_err(a, b, 1.0).max() < 1e-14
+    with pytest.raises(TypeError):
+        S.legendre_p(2.0, 0.5)
+    with pytest.raises(NotImplementedError):
+        S.legendre_p(2, 0.5, diff_n=3)
+
+
+def _lqn_mp(n, z):
+    """``Q_0..Q_n`` and derivatives in mpmath: the upward recurrence from
+    ``Q_0 = atanh(z)`` (``acoth`` beyond 1) at 150 digits, which covers the
+    ~55 digits it loses at ``z = 100`` (growth ``(z + sqrt(z^2 - 1))^(2n)``)."""
+    with mpmath.workdps(150):
+        z = mpmath.mpf(z)
+        q = [mpmath.atanh(z) if abs(z) < 1 else mpmath.acoth(z)]
+        q.append(z * q[0] - 1)
+        for k in range(1, n):
+            q.append(((2 * k + 1) * z * q[k] - k * q[k - 1]) / (k + 1))
+        d = [1 / (1 - z * z)] + [k * (z * q[k] - q[k - 1]) / (z * z - 1)
+                                 for k in range(1, n + 1)]
+        return [float(v) for v in q[:n + 1]], [float(v) for v in d]
+
+
+def test_lqn_vs_mpmath():
+    # |z| < 1 upward, |z| > 1 downward (Miller's algorithm): 2e-14 (about n
+    # ulp for n = 12).  SciPy is 3e-3 off at z = -2 (for k = 12), so the
+    # reference is mpmath's
+    z = np.array([-0.9, 0.0, 0.5, 0.999, 1.0001, 1.5, 3.0, -2.0, 100.0, 1.0])
+    q, dq = S.lqn(12, z)
+    ref = np.array([_lqn_mp(12, v) for v in z[:-1]])       # (point, q/d, k)
+    assert rel_err(q[:, :-1], ref[:, 0].T).max() < 2e-14
+    assert rel_err(dq[:, :-1], ref[:, 1].T).max() < 1e-12
+    qs, ds = sc.lqn(12, z)
+    assert rel_err(q[:, :4], qs[:, :4]).max() < 1e-14
+    # z = 1: SciPy's 1e300 for both
+    assert (np.asarray(q[:, -1]) == qs[:, -1]).all() and (np.asarray(dq[:, -1]) == ds[:, -1]).all()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("d", [0, 1, 2])
+def test_legendre_all_forms(d):
+    z = Z[1:-1]
+    assert rel_err(S.legendre_p_all(6, z, diff_n=d), sc.legendre_p_all(6, z, diff_n=d),
+                   1.0).max() < 1e-14
+    for norm in (False, True):
+        a = S.assoc_legendre_p_all(5, 3, z, norm=norm, diff_n=d)
+        r = sc.assoc_legendre_p_all(5, 3, z, norm=norm, diff_n=d)
+        assert a.shape == r.shape
+        assert rel_err(a, r, np.abs(r).max()).max() < 1e-14
+    zo = np.array([1.1, 1.5, 3.0, -2.0])
+    a = S.assoc_legendre_p_all(4, 2, zo, branch_cut=3, diff_n=d)
+    r = sc.assoc_legendre_p_all(4, 2, zo, branch_cut=3, diff_n=d)
+    assert rel_err(a, r, np.abs(np.nan_to_num(r)).max()).max() < 1e-14
+    a, r = S.sph_legendre_p_all(4, 3, TH, diff_n=d), sc.sph_legendre_p_all(4, 3, TH, diff_n=d)
+    assert a.shape == r.shape and rel_err(a, r, 1.0).max() < 1e-14
+    n, m = np.array([3, 3, 4, 2, 6, 1]), np.array([1, -2, 0, 3, -5, 1])
+    x = np.array([0.5, -0.2, 0.7, 0.1, 0.3, -0.8])
+    assert rel_err(S.assoc_legendre_p(n, m, x, diff_n=d), sc.assoc_legendre_p(n, m, x, diff_n=d),
+                   1.0).max() < 1e-14
+    th = TH[:6]
+    assert rel_err(S.sph_legendre_p(n, m, th, diff_n=d), sc.sph_legendre_p(n, m, th, diff_n=d),
+                   1.0).max() < 1e-14
+
+
+@pytest.mark.slow
+def test_legendre_reverse_mode():
+    # grad of the outputs (through the custom_jvp: the kernel's loop has no
+    # reverse mode) equals the next derivative the function itself returns
+    g = sciax.grad(lambda z: S.legendre_p(7, z, diff_n=1)[1])(0.3)
+    assert abs(float(g) - float(S.legendre_p(7, 0.3, diff_n=2)[2])) < 1e-13
+    g = sciax.grad(lambda t: S.sph_legendre_p(4, 2, t)[0])(0.8)
+    assert abs(float(g) - float(S.sph_legendre_p(4, 2, 0.8, diff_n=1)[1])) < 1e-13
+    g = sciax.grad(lambda z: S.assoc_legendre_p_all(3, 2, z).sum())(0.4)
+    assert abs(float(g) - float(S.assoc_legendre_p_all(3, 2, 0.4, diff_n=1)[1].sum())) < 1e-12
