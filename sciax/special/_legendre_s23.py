@@ -29,7 +29,7 @@ from sciax import lax
 from sciax.special import _util
 
 __all__ = ["legendre_p", "legendre_p_all", "assoc_legendre_p", "assoc_legendre_p_all",
-           "sph_legendre_p", "sph_legendre_p_all", "sph_harm_y_all", "lqn"]
+           "sph_legendre_p", "sph_legendre_p_all", "sph_harm_y_all", "lqn", "lqmn"]
 
 _FOUR_PI = 4.0 * math.pi
 
@@ -527,8 +527,9 @@ def lqn(n: int, z: Any) -> tuple:
     ``Q_k`` falls like ``(z + sqrt(z^2 - 1))^(-k)``; the downward start is
     far enough above ``n`` for the ratio to reach ``1e-17``.
     ``Q_k' = k (z Q_k - Q_{k-1}) / (z^2 - 1)``.  At ``|z| = 1`` both are
-    ``1e300``, SciPy's stand-in for infinity.  Differentiable in ``z``
-    (``|z| < 1``).
+    ``1e300``, SciPy's stand-in for infinity.  The derivative is ``Qd``
+    (the downward loop has no reverse mode: ``grad`` of ``Qn`` is not
+    supported).
 
     Examples
     --------
@@ -539,6 +540,14 @@ def lqn(n: int, z: Any) -> tuple:
     """
     n, _ = _check_nm("lqn", n)
     (z,) = _util.promote("lqn", z)
+    qn, qd = _lqn(n, z)
+    edge = snp.abs(z) == 1
+    big = snp.full_like(qn, 1e300)
+    return snp.where(edge, big, qn), snp.where(edge, big, qd)
+
+
+def _lqn(n: int, z: Any) -> tuple:
+    """``lqn``'s values away from ``|z| = 1``."""
     inner = snp.abs(z) < 1
     edge = snp.abs(z) == 1
     zi = _util.safe(inner, z, 0.5)
@@ -585,7 +594,62 @@ def lqn(n: int, z: Any) -> tuple:
     prev = snp.concatenate([snp.zeros_like(qn[:1]), qn[:-1]])
     qd = k * (zz * qn - prev) / ((zz - 1.0) * (zz + 1.0))
     qd = snp.concatenate([1.0 / ((1.0 - zz) * (1.0 + zz))[None], qd[1:]])
-    big = snp.full_like(qn, 1e300)
-    qn = snp.where(edge, big, snp.where(snp.isnan(z), snp.nan, qn))
-    qd = snp.where(edge, big, snp.where(snp.isnan(z), snp.nan, qd))
-    return qn, qd
+    return snp.where(snp.isnan(z), snp.nan, qn), snp.where(snp.isnan(z), snp.nan, qd)
+
+
+def lqmn(m: int, n: int, z: Any) -> tuple:
+    """Associated Legendre functions of the second kind ``Q_j^i(z)``, ``0 <=
+    i <= m``, ``0 <= j <= n``, and their derivatives.
+
+    sciax implementation of :func:`scipy.special.lqmn` (real ``z``).
+
+    Parameters
+    ----------
+    m, n : int
+        Largest order and degree (Python ints).
+    z : array_like
+        Real argument: Ferrers' functions ``(-1)^i (1 - z^2)^(i/2) Q_j^(i)``
+        for ``|z| < 1``, ``(z^2 - 1)^(i/2) Q_j^(i)`` beyond, as SciPy.
+
+    Returns
+    -------
+    Qm, Qd : Array, shape ``(m + 1, n + 1) + z.shape``
+
+    Notes
+    -----
+    The orders 0 and 1 from :func:`lqn` (``Q_j^1 = -+ sqrt(|1 - z^2|)
+    Q_j'``), then Zhang and Jin's recurrence upward in the order,
+    ``Q_j^i = -2 (i - 1) z / s Q_j^(i-1) - e (j + i - 1)(j - i + 2)
+    Q_j^(i-2)`` (``s = sqrt(|1 - z^2|)``, ``e = +-1`` inside and outside
+    ``[-1, 1]``), and ``Q_j^i' = e i z / s^2 Q_j^i + (i + j)(j - i + 1) / s
+    Q_j^(i-1)``.  ``1e300`` at ``|z| = 1``, as SciPy.
+
+    Examples
+    --------
+    >>> from sciax.special import lqmn
+    >>> q, dq = lqmn(1, 2, 0.5)
+    >>> q.round(6)
+    Array([[ 0.549306, -0.725347, -0.818663],
+           [-1.154701, -1.053063,  0.729806]], dtype=float64)
+    """
+    m, n = _check_nm("lqmn", m, n)
+    (z,) = _util.promote("lqmn", z)
+    edge = snp.abs(z) == 1
+    zs = _util.safe(~edge, z, 0.5)
+    q0, d0 = _lqn(n, zs)
+    inner = snp.abs(zs) < 1
+    e = snp.where(inner, 1.0, -1.0)
+    xs = e * (1.0 - zs) * (1.0 + zs)          # |1 - z^2|
+    xq = snp.sqrt(xs)
+    rows = [q0, -e * xq * d0][:m + 1]
+    j = snp.asarray(np.arange(n + 1, dtype=float).reshape((n + 1,) + (1,) * snp.ndim(z)),
+                    z.dtype)
+    for i in range(2, m + 1):
+        rows.append(-2.0 * (i - 1) * zs / xq * rows[i - 1]
+                    - e * (j + i - 1) * (j - i + 2) * rows[i - 2])
+    qm = snp.stack(rows)
+    ds = [d0] + [e * i * zs / xs * rows[i] + (i + j) * (j - i + 1) / xq * rows[i - 1]
+                 for i in range(1, m + 1)]
+    qd = snp.stack(ds)
+    big = snp.full_like(qm, 1e300)
+    return snp.where(edge, big, qm), snp.where(edge, big, qd)
