@@ -29,7 +29,8 @@ The functions are grouped by family, one private module each:
                  ...: numpy poly1d subclasses with Gauss rules)
    _legendre_s23 SciPy 1.15's Legendre functions with derivatives
                  (legendre_p, assoc_legendre_p, sph_legendre_p, *_all,
-                 sph_harm_y_all) and lqn
+                 sph_harm_y_all), lqn and lqmn
+   _misc_s23     modified Fresnel integrals, besselpoly, Airy zeros
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ from sciax.special._extra_s21 import *  # noqa: F401,F403
 from sciax.special._extra_s23 import *  # noqa: F401,F403
 from sciax.special._orthopoly1d import *  # noqa: F401,F403
 from sciax.special._legendre_s23 import *  # noqa: F401,F403
+from sciax.special._misc_s23 import *  # noqa: F401,F403
 
 # Every public function runs an eager call as one cached compiled program per
 # signature (as sciax.numpy and sciax.linalg do) and is traced inline under a

@@ -1,0 +1,273 @@
+"""Modified Fresnel integrals, ``besselpoly`` and the Airy zeros.
+
+``modfresnelp``/``modfresnelm`` are the Faddeeva function in closed form
+(no cancellation for large ``x``); ``besselpoly`` is cephes' series;
+``ai_zeros``/``bi_zeros`` are host-side (the number of zeros sets the output
+shape): the asymptotic expansions of DLMF 9.9.6-9.9.9 refined by Newton's
+method on :func:`airy`.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+import sciax.numpy as snp
+from sciax import lax
+from sciax.special import _util
+from sciax.special._bessel import _airy
+from sciax.special._error import _wofz_upper
+from sciax.special._util import promote
+
+__all__ = ["modfresnelp", "modfresnelm", "besselpoly", "ai_zeros", "bi_zeros"]
+
+_SQRT_HALF = math.sqrt(0.5)
+
+
+def _modfresnel(x: Any) -> tuple:
+    """``(F+(x), K+(x))``: ``F+ = int_x^inf exp(i t^2) dt = sqrt(pi/2) (1 +
+    i)/2 exp(i x^2) w((1 + i) x / sqrt 2)`` for ``x >= 0`` (from ``C + i S =
+    (1 + i)/2 (1 - exp(i pi u^2/2) w((1 + i) sqrt(pi) u / 2))``), ``2 F+(0) -
+    F+(|x|)`` below; ``K+ = exp(-i (x^2 + pi/4)) F+ / sqrt(pi)``, which is
+    ``w/2`` for ``x >= 0``."""
+    ax = snp.abs(x)
+    ctype = _util.complex_dtype(x)
+    w = _wofz_upper(((1.0 + 1.0j) * _SQRT_HALF) * ax.astype(ctype))
+    ph = snp.exp(1j * (ax * ax).astype(ctype))
+    fp_pos = math.sqrt(0.5 * math.pi) * (0.5 + 0.5j) * ph * w
+    f0 = math.sqrt(0.5 * math.pi) * (0.5 + 0.5j) * 2.0
+    fp = snp.where(x < 0, f0 - fp_pos, fp_pos)
+    kp_neg = snp.exp(-1j * (ax * ax + 0.25 * math.pi).astype(ctype)) * fp / math.sqrt(math.pi)
+    kp = snp.where(x < 0, kp_neg, 0.5 * w)
+    return fp, kp
+
+
+def modfresnelp(x: Any) -> tuple:
+    """Modified Fresnel integrals ``F+(x) = int_x^inf exp(i t^2) dt`` and
+    ``K+(x) = exp(-i (x^2 + pi/4)) F+(x) / sqrt(pi)``.
+
+    sciax implementation of :func:`scipy.special.modfresnelp`.
+
+    Parameters
+    ----------
+    x : array_like
+        Real argument.
+
+    Returns
+    -------
+    fp, kp : Array
+        Complex.
+
+    Notes
+    -----
+    Both from the Faddeeva function, ``F+(x) = sqrt(pi/2) (1 + i)/2
+    exp(i x^2) w((1 + i) x / sqrt 2)`` and ``K+(x) = w((1 + i) x / sqrt 2) /
+    2`` for ``x >= 0`` (``F+(x) = 2 F+(0) - F+(-x)`` below): no cancellation
+    in the tail.  Differentiable in ``x``.  *Differences from SciPy*: SciPy's
+    ``fp`` (and ``modfresnelm``'s ``fm``) is wrong for ``x < 0`` (0.7
+    relative error at ``x = -1.3`` against mpmath's ``sqrt(pi)/2 e^(i pi/4)
+    erfc(e^(-i pi/4) x)``); its ``kp`` is right.
+
+    Examples
+    --------
+    >>> from sciax.special import modfresnelp
+    >>> fp, kp = modfresnelp(0.5)
+    >>> complex(fp.round(6)), complex(kp.round(6))
+    ((0.129773+0.585176j), (0.321305+0.105466j))
+    """
+    (x,) = promote("modfresnelp", x)
+    return _modfresnel(x)
+
+
+def modfresnelm(x: Any) -> tuple:
+    """Modified Fresnel integrals ``F-(x) = int_x^inf exp(-i t^2) dt`` and
+    ``K-(x) = exp(i (x^2 + pi/4)) F-(x) / sqrt(pi)``.
+
+    sciax implementation of :func:`scipy.special.modfresnelm`.
+
+    Parameters
+    ----------
+    x : array_like
+        Real argument.
+
+    Returns
+    -------
+    fm, km : Array
+        Complex: the conjugates of :func:`modfresnelp`'s.
+
+    Examples
+    --------
+    >>> from sciax.special import modfresnelm
+    >>> fm, km = modfresnelm(-1.3)
+    >>> complex(fm.round(6)), complex(km.round(6))
+    ((1.601346-1.22251j), (-0.284033+1.100588j))
+    """
+    (x,) = promote("modfresnelm", x)
+    fp, kp = _modfresnel(x)
+    return snp.conj(fp), snp.conj(kp)
+
+
+def besselpoly(a: Any, lmb: Any, nu: Any) -> Any:
+    """Weighted integral of the Bessel function, ``int_0^1 x^lmb J_nu(2 a x)
+    dx``.
+
+    sciax implementation of :func:`scipy.special.besselpoly`.
+
+    Parameters
+    ----------
+    a : array_like
+        Scale factor.
+    lmb : array_like
+        Power of ``x`` (``> -1 - nu``).
+    nu : array_like
+        Order.
+
+    Returns
+    -------
+    Array
+
+    Notes
+    -----
+    Cephes' series ``sum_k (-1)^k a^(2k+nu) / (k! Gamma(k+nu+1) (2k+nu+lmb+1))``
+    (negative integer orders by ``J_{-n} = (-1)^n J_n``), until a term is
+    below ``1e-17`` of the sum (at most 1000 terms): like SciPy's, it
+    cancels for large ``a`` (digits lost grow like ``2a / ln 10``).
+    Differentiable in ``a`` and ``lmb``.  *Differences from SciPy*: for
+    ``a < 0`` and an integer order the real value, where SciPy gives NaN.
+
+    Examples
+    --------
+    >>> from sciax.special import besselpoly
+    >>> round(float(besselpoly(2.0, 1.5, 0.5)), 12)
+    0.046321487089
+    """
+    a, lmb, nu = promote("besselpoly", a, lmb, nu)
+    nu = lax.stop_gradient(nu)
+    neg_int = (nu < 0) & (nu == snp.floor(nu))
+    factor = snp.where(neg_int & (snp.remainder(nu, 2.0) == 1), -1.0, 1.0)
+    v = snp.where(neg_int, -nu, nu)
+    a0 = a == 0
+    az = _util.safe(~a0, a, 1.0)
+    # the first term, a^v / (Gamma(v + 1) (lmb + v + 1)), with a^v signed for a < 0
+    first = snp.power(snp.abs(az), v) * snp.where((az < 0) & (snp.remainder(v, 2.0) == 1),
+                                                   -1.0, 1.0)
+    first = first / (lax.exp(lax.lgamma(v + 1.0)) * (lmb + v + 1.0))
+
+    def cond(c):
+        return snp.any(c[3])
+
+    def body(c):
+        m, term, s, act = c
+        s2 = s + term
+        nxt = term * (-az * az * (lmb + v + 1.0 + 2.0 * m)
+                      / ((v + m + 1.0) * (m + 1.0) * (lmb + v + 3.0 + 2.0 * m)))
+        act2 = act & (snp.abs(nxt) > 1e-17 * snp.abs(s2)) & (m < 1000.0)
+        return (m + 1.0, snp.where(act, nxt, term), snp.where(act, s2, s), act2)
+
+    z = snp.zeros_like(az)
+    _, _, s, _ = lax.while_loop(cond, body, (z, first, z, snp.ones(az.shape, bool)))
+    at0 = snp.where(nu == 0, 1.0 / (lmb + 1.0), 0.0)
+    out = snp.where(a0, at0, factor * s)
+    # J_v(2 a x) is complex for a < 0 and non-integer v
+    return snp.where((a < 0) & (v != snp.floor(v)), snp.nan, out)
+
+
+# --- Airy zeros (host-side) ----------------------------------------------------------
+
+def _t_series(t: np.ndarray) -> np.ndarray:
+    # DLMF 9.9.18: T(t) ~ t^(2/3) (1 + 5/48 t^-2 - 5/36 t^-4 + ...)
+    return t ** (2.0 / 3.0) * (1 + 5 / 48 * t ** -2 - 5 / 36 * t ** -4
+                               + 77125 / 82944 * t ** -6)
+
+
+def _u_series(t: np.ndarray) -> np.ndarray:
+    # DLMF 9.9.19: U(t) ~ t^(2/3) (1 - 7/48 t^-2 + 35/288 t^-4 - ...)
+    return t ** (2.0 / 3.0) * (1 - 7 / 48 * t ** -2 + 35 / 288 * t ** -4
+                               - 181223 / 207360 * t ** -6)
+
+
+def _newton(x: np.ndarray, step: Any, iters: int = 8) -> np.ndarray:
+    x = snp.asarray(x)
+    for _ in range(iters):
+        x = x - step(x)
+    return x
+
+
+def _check_nt(name: str, nt: Any) -> int:
+    if isinstance(nt, bool) or not isinstance(nt, (int, np.integer)) or nt <= 0:
+        raise ValueError(f"{name}: nt must be a positive integer, got {nt!r}")
+    return int(nt)
+
+
+def ai_zeros(nt: int) -> tuple:
+    """The first ``nt`` zeros of the Airy function ``Ai`` and its derivative,
+    and the values there.
+
+    sciax implementation of :func:`scipy.special.ai_zeros`.
+
+    Parameters
+    ----------
+    nt : int
+        Number of zeros (a Python int).
+
+    Returns
+    -------
+    a, ap, ai, aip : Array
+        The zeros of ``Ai`` and ``Ai'``, ``Ai(ap)`` and ``Ai'(a)``.
+
+    Notes
+    -----
+    Host-side ``nt``: DLMF 9.9.6 and 9.9.7's asymptotic expansions refined
+    by eight Newton steps on :func:`airy` (``Ai'' = x Ai``).
+
+    Examples
+    --------
+    >>> from sciax.special import ai_zeros
+    >>> a, ap, ai, aip = ai_zeros(2)
+    >>> a.round(6), ap.round(6)
+    (Array([-2.338107, -4.087949], dtype=float64), Array([-1.018793, -3.248198], dtype=float64))
+    """
+    nt = _check_nt("ai_zeros", nt)
+    k = np.arange(1, nt + 1, dtype=float)
+    a = _newton(-_t_series(3 * np.pi / 8 * (4 * k - 1)), lambda x: _airy(x)[0] / _airy(x)[1])
+    ap = _newton(-_u_series(3 * np.pi / 8 * (4 * k - 3)),
+                 lambda x: _airy(x)[1] / (x * _airy(x)[0]))
+    return a, ap, _airy(ap)[0], _airy(a)[1]
+
+
+def bi_zeros(nt: int) -> tuple:
+    """The first ``nt`` zeros of the Airy function ``Bi`` and its derivative,
+    and the values there.
+
+    sciax implementation of :func:`scipy.special.bi_zeros`.
+
+    Parameters
+    ----------
+    nt : int
+        Number of zeros (a Python int).
+
+    Returns
+    -------
+    b, bp, bi, bip : Array
+        The zeros of ``Bi`` and ``Bi'``, ``Bi(bp)`` and ``Bi'(b)``.
+
+    Notes
+    -----
+    Host-side ``nt``: DLMF 9.9.8 and 9.9.9's asymptotic expansions refined
+    by eight Newton steps on :func:`airy` (``Bi'' = x Bi``).
+
+    Examples
+    --------
+    >>> from sciax.special import bi_zeros
+    >>> b, bp, bi, bip = bi_zeros(2)
+    >>> b.round(6), bp.round(6)
+    (Array([-1.173713, -3.271093], dtype=float64), Array([-2.29444 , -4.073155], dtype=float64))
+    """
+    nt = _check_nt("bi_zeros", nt)
+    k = np.arange(1, nt + 1, dtype=float)
+    b = _newton(-_t_series(3 * np.pi / 8 * (4 * k - 3)), lambda x: _airy(x)[2] / _airy(x)[3])
+    bp = _newton(-_u_series(3 * np.pi / 8 * (4 * k - 1)),
+                 lambda x: _airy(x)[3] / (x * _airy(x)[2]))
+    return b, bp, _airy(bp)[2], _airy(b)[3]
