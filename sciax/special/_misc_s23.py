@@ -14,14 +14,16 @@ from typing import Any
 
 import numpy as np
 
+import sciax
 import sciax.numpy as snp
 from sciax import lax
 from sciax.special import _util
 from sciax.special._bessel import _airy
-from sciax.special._error import _wofz_upper
+from sciax.special._error import _erf_c, _wofz_upper
 from sciax.special._util import promote
 
-__all__ = ["modfresnelp", "modfresnelm", "besselpoly", "ai_zeros", "bi_zeros"]
+__all__ = ["modfresnelp", "modfresnelm", "besselpoly", "ai_zeros", "bi_zeros", "erf_zeros",
+           "fresnel_zeros", "fresnelc_zeros", "fresnels_zeros"]
 
 _SQRT_HALF = math.sqrt(0.5)
 
@@ -275,3 +277,166 @@ def bi_zeros(nt: int) -> tuple:
     (Array([-1.173713, -3.271093], dtype=float64), Array([-2.29444 , -4.073155], dtype=float64))
     """
     return _airy_zeros(_check_nt("bi_zeros", nt), 2, 3, 1)
+
+
+# --- complex zeros of erf and of the Fresnel integrals (host-side) -----------------
+
+_TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
+_NEWTON_STEPS = 10
+
+
+@sciax.jit
+def _erf_newton(z):
+    # erf' = 2/sqrt(pi) exp(-z^2): the starting points are within ~1e-2
+    # of the zeros, where Newton converges quadratically (10 steps)
+    def step(_, z):
+        return z - _erf_c(z) / (_TWO_OVER_SQRT_PI * snp.exp(-z * z))
+    return lax.fori_loop(0, _NEWTON_STEPS, step, z)
+
+
+def _fresnel_cs(z):
+    """``(C(z), S(z))`` for complex ``z`` from ``C +- i S = (1 +- i)/2
+    erf((1 -+ i) sqrt(pi) z / 2)`` (C and S are entire with real
+    coefficients)."""
+    h = 0.5 * math.sqrt(math.pi)
+    e = (0.5 + 0.5j) * _erf_c((h - h * 1j) * z)
+    f = (0.5 - 0.5j) * _erf_c((h + h * 1j) * z)
+    return 0.5 * (e + f), -0.5j * (e - f)
+
+
+@sciax.jit
+def _fresnel_newton(z, which):
+    # C' = cos(pi z^2/2), S' = sin(pi z^2/2); which = 0 for C, 1 for S
+    def step(_, z):
+        c, s = _fresnel_cs(z)
+        u = 0.5 * math.pi * z * z
+        return z - snp.where(which == 0, c / snp.cos(u), s / snp.sin(u))
+    return lax.fori_loop(0, _NEWTON_STEPS, step, z)
+
+
+def erf_zeros(nt: int) -> Any:
+    """The first ``nt`` zeros of ``erf`` in the first quadrant.
+
+    sciax implementation of :func:`scipy.special.erf_zeros`.
+
+    Parameters
+    ----------
+    nt : int
+        Number of zeros (a Python int).
+
+    Returns
+    -------
+    Array
+        Complex, ordered by modulus (the others are ``-z``, ``conj(z)``,
+        ``-conj(z)``).
+
+    Notes
+    -----
+    Host-side ``nt``: Zhang and Jin's starting points (``CERZO``:
+    ``sqrt(pi (4k - 1/2))/2 (1 + i) +- log(pi sqrt(2k - 1/4)) / (2
+    sqrt(pi (4k - 1/2)))``) refined by ten Newton steps on the complex
+    :func:`erf`.
+
+    Examples
+    --------
+    >>> from sciax.special import erf_zeros
+    >>> erf_zeros(2).round(6)
+    Array([1.450616+1.880943j, 2.244659+2.616575j], dtype=complex128)
+    """
+    nt = _check_nt("erf_zeros", nt)
+    k = np.arange(1, nt + 1, dtype=float)
+    pu = np.sqrt(np.pi * (4 * k - 0.5))
+    pv = np.pi * np.sqrt(2 * k - 0.25)
+    z0 = (0.5 * pu - 0.5 * np.log(pv) / pu) + 1j * (0.5 * pu + 0.5 * np.log(pv) / pu)
+    return _erf_newton(snp.asarray(z0))
+
+
+def _fresnel_start(nt: int, which: int) -> np.ndarray:
+    # Zhang and Jin's FCSZO: |z|^2 ~ 4k - 1 (C) or 4k (S), the imaginary
+    # part ~ log(pi |z|) / (pi |z|)
+    k = np.arange(1, nt + 1, dtype=float)
+    psq = np.sqrt(4 * k - 1) if which == 0 else 2 * np.sqrt(k)
+    return (psq - np.log(np.pi * psq) / (np.pi ** 2 * psq ** 3)
+            + 1j * np.log(np.pi * psq) / (np.pi * psq))
+
+
+def fresnelc_zeros(nt: int) -> Any:
+    """The first ``nt`` complex zeros of the Fresnel integral ``C(z)`` in the
+    first quadrant.
+
+    sciax implementation of :func:`scipy.special.fresnelc_zeros`.
+
+    Parameters
+    ----------
+    nt : int
+        Number of zeros (a Python int).
+
+    Returns
+    -------
+    Array
+        Complex.
+
+    Notes
+    -----
+    Host-side ``nt``: Zhang and Jin's starting points refined by ten Newton
+    steps, with ``C + i S`` from the complex :func:`erf`.
+
+    Examples
+    --------
+    >>> from sciax.special import fresnelc_zeros
+    >>> fresnelc_zeros(2).round(6)
+    Array([1.743667+0.305735j, 2.65146 +0.252904j], dtype=complex128)
+    """
+    nt = _check_nt("fresnelc_zeros", nt)
+    return _fresnel_newton(snp.asarray(_fresnel_start(nt, 0)), 0)
+
+
+def fresnels_zeros(nt: int) -> Any:
+    """The first ``nt`` complex zeros of the Fresnel integral ``S(z)`` in the
+    first quadrant.
+
+    sciax implementation of :func:`scipy.special.fresnels_zeros`.
+
+    Parameters
+    ----------
+    nt : int
+        Number of zeros (a Python int).
+
+    Returns
+    -------
+    Array
+        Complex.
+
+    Examples
+    --------
+    >>> from sciax.special import fresnels_zeros
+    >>> fresnels_zeros(2).round(6)
+    Array([2.009257+0.288548j, 2.833477+0.244285j], dtype=complex128)
+    """
+    nt = _check_nt("fresnels_zeros", nt)
+    return _fresnel_newton(snp.asarray(_fresnel_start(nt, 1)), 1)
+
+
+def fresnel_zeros(nt: int) -> tuple:
+    """The first ``nt`` complex zeros of ``S(z)`` and of ``C(z)``.
+
+    sciax implementation of :func:`scipy.special.fresnel_zeros`.
+
+    Parameters
+    ----------
+    nt : int
+        Number of zeros (a Python int).
+
+    Returns
+    -------
+    zs, zc : Array
+        Zeros of ``S`` and of ``C`` (as SciPy: ``S``'s first).
+
+    Examples
+    --------
+    >>> from sciax.special import fresnel_zeros
+    >>> zs, zc = fresnel_zeros(1)
+    >>> complex(zs[0].round(6)), complex(zc[0].round(6))
+    ((2.009257+0.288548j), (1.743667+0.305735j))
+    """
+    return fresnels_zeros(nt), fresnelc_zeros(nt)

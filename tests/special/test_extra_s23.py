@@ -472,3 +472,23 @@ def test_airy_zeros_vs_mpmath():
         assert rel_err(got, ref).max() < 1e-13
     with pytest.raises(ValueError):
         S.ai_zeros(0)
+
+
+@pytest.mark.slow
+def test_erf_and_fresnel_zeros_vs_mpmath():
+    # each zero against mpmath's findroot started from it at 30 digits:
+    # 1e-14 relative (the residual |f(z)| of a double z is ~|f'(z)| eps |z|,
+    # and |f'| grows like e^(pi x y) along the zeros); SciPy's within 1e-13
+    def check(got, f, ref):
+        got = np.asarray(got)
+        with mpmath.workdps(30):
+            mp = np.array([complex(mpmath.findroot(f, mpmath.mpc(z))) for z in got])
+        assert (np.abs(got - mp) / np.abs(mp)).max() < 1e-14
+        assert (np.abs(got - ref) / np.abs(ref)).max() < 1e-13
+
+    check(S.erf_zeros(12), mpmath.erf, sc.erf_zeros(12))
+    zs, zc = S.fresnel_zeros(12)
+    rs, rc = sc.fresnel_zeros(12)
+    check(zs, mpmath.fresnels, rs)
+    check(zc, mpmath.fresnelc, rc)
+    assert (np.asarray(S.fresnelc_zeros(12)) == np.asarray(zc)).all()
