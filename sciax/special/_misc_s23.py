@@ -1,10 +1,11 @@
-"""Modified Fresnel integrals, ``besselpoly`` and the Airy zeros.
+"""Modified Fresnel integrals, ``besselpoly``, and the zeros of the Airy
+functions, of ``erf`` and of the Fresnel integrals.
 
 ``modfresnelp``/``modfresnelm`` are the Faddeeva function in closed form
-(no cancellation for large ``x``); ``besselpoly`` is cephes' series;
-``ai_zeros``/``bi_zeros`` are host-side (the number of zeros sets the output
-shape): the asymptotic expansions of DLMF 9.9.6-9.9.9 refined by Newton's
-method on :func:`airy`.
+(no cancellation for large ``x``); ``besselpoly`` is cephes' series.  The
+zeros are host-side (their number sets the output shape): asymptotic
+starting points (DLMF 9.9.6-9.9.9 for Airy, Zhang and Jin's for erf and the
+Fresnel integrals) refined by Newton's method.
 """
 
 from __future__ import annotations
