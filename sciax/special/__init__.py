@@ -30,7 +30,7 @@ The functions are grouped by family, one private module each:
    _legendre_s23 SciPy 1.15's Legendre functions with derivatives
                  (legendre_p, assoc_legendre_p, sph_legendre_p, *_all,
                  sph_harm_y_all), lqn and lqmn
-   _misc_s23     modified Fresnel integrals, besselpoly, Airy, erf and Fresnel
+   _misc_s23     modified Fresnel integrals, besselpoly, lmbda, Airy, erf and Fresnel
                  zeros
 """
 

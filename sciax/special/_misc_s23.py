@@ -1,5 +1,5 @@
-"""Modified Fresnel integrals, ``besselpoly``, and the zeros of the Airy
-functions, of ``erf`` and of the Fresnel integrals.
+"""Modified Fresnel integrals, ``besselpoly``, ``lmbda``, and the zeros of
+the Airy functions, of ``erf`` and of the Fresnel integrals.
 
 ``modfresnelp``/``modfresnelm`` are the Faddeeva function in closed form
 (no cancellation for large ``x``); ``besselpoly`` is cephes' series.  The
@@ -21,10 +21,11 @@ from sciax import lax
 from sciax.special import _util
 from sciax.special._bessel import _airy
 from sciax.special._error import _erf_c, _wofz_upper
+from sciax.special._hyper import hyp0f1
 from sciax.special._util import promote
 
 __all__ = ["modfresnelp", "modfresnelm", "besselpoly", "ai_zeros", "bi_zeros", "erf_zeros",
-           "fresnel_zeros", "fresnelc_zeros", "fresnels_zeros"]
+           "fresnel_zeros", "fresnelc_zeros", "fresnels_zeros", "lmbda"]
 
 _SQRT_HALF = math.sqrt(0.5)
 
@@ -441,3 +442,45 @@ def fresnel_zeros(nt: int) -> tuple:
     ((2.009257+0.288548j), (1.743667+0.305735j))
     """
     return fresnels_zeros(nt), fresnelc_zeros(nt)
+
+
+def lmbda(v: float, x: Any) -> tuple:
+    """Lambda functions ``Gamma(n + 1) J_n(x) / (x/2)^n`` for the orders
+    ``n = v0, v0 + 1, ..., v`` (``v0 = v - floor(v)``) and their derivatives.
+
+    sciax implementation of :func:`scipy.special.lmbda`.
+
+    Parameters
+    ----------
+    v : float
+        Largest order (a Python number: ``floor(v)`` sets the output shape).
+    x : array_like
+        Argument.
+
+    Returns
+    -------
+    vl, dl : Array, shape ``(floor(v) + 1,) + x.shape``
+
+    Notes
+    -----
+    ``Lambda_n(x) = 0F1(; n + 1; -x^2/4)`` (:func:`hyp0f1`: no underflow of
+    ``J_n`` and ``(x/2)^n`` near 0), and ``Lambda_n' = -x / (2 (n + 1))
+    Lambda_{n+1}``.  Differentiable in ``x``.
+
+    Examples
+    --------
+    >>> from sciax.special import lmbda
+    >>> vl, dl = lmbda(1.0, 2.0)
+    >>> vl.round(6), dl.round(6)
+    (Array([0.223891, 0.576725], dtype=float64), Array([-0.576725, -0.352834], dtype=float64))
+    """
+    v = float(v)
+    if not v >= 0:
+        raise ValueError(f"lmbda: v must be >= 0, got {v}")
+    (x,) = promote("lmbda", x)
+    nv = int(math.floor(v))
+    orders = snp.asarray(np.arange(nv + 2, dtype=float) + (v - nv), x.dtype)
+    orders = orders.reshape((nv + 2,) + (1,) * snp.ndim(x))
+    lam = hyp0f1(orders + 1.0, snp.broadcast_to(-0.25 * x * x, (nv + 2,) + x.shape))
+    dl = -x / (2.0 * (orders[:-1] + 1.0)) * lam[1:]
+    return lam[:-1], dl

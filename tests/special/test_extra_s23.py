@@ -451,6 +451,17 @@ def test_modfresnel_and_besselpoly():
     assert rel_err(got[:-1], sc.besselpoly(a, lmb, nu)[:-1]).max() < 1e-13
     ref = float(mpmath.quad(lambda t: t ** 2 * mpmath.besselj(1, -3.0 * t), [0, 1]))
     assert abs(got[-1] / ref - 1) < 1e-14
+    # lmbda: Lambda_n = 0F1(; n + 1; -x^2/4) in mpmath; relative to the
+    # largest (Lambda oscillates through zeros for x = 15), 1e-14; SciPy
+    # agrees at x = 1.3 to 1e-15
+    vl, dl = S.lmbda(7.2, np.array([1.3, 15.0, 1e-8]))
+    with mpmath.workdps(30):
+        ref = np.array([[float(mpmath.hyp0f1(0.2 + k + 1, -v * v / 4)) for v in (1.3, 15.0, 1e-8)]
+                        for k in range(9)])
+    assert rel_err(vl, ref[:8], np.abs(ref).max(axis=0)).max() < 1e-14
+    assert rel_err(dl, -np.array([1.3, 15.0, 1e-8]) / (2 * (np.arange(8)[:, None] + 1.2))
+                   * ref[1:], np.abs(ref).max(axis=0)).max() < 1e-14
+    assert rel_err(S.lmbda(7.2, 1.3)[0], sc.lmbda(7.2, 1.3)[0]).max() < 1e-15
 
 
 def test_airy_zeros_vs_mpmath():
