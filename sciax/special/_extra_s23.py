@@ -32,11 +32,11 @@ from sciax.special._incomplete import _ibeta_pair, _igam_pq
 from sciax.special._noncentral import _ncf_tail, _nct_tail, _ncx2_tail
 from sciax.special._util import promote
 
-__all__ = ["bdtrik", "bdtrin", "btdtria", "btdtrib", "chdtriv", "chndtr", "chndtridf",
-           "chndtrinc", "chndtrix", "fdtridfd", "gdtria", "gdtrib", "nbdtrik", "nbdtrin",
-           "ncfdtr", "ncfdtri", "ncfdtridfd", "ncfdtridfn", "ncfdtrinc", "nctdtr",
-           "nctdtridf", "nctdtrinc", "nctdtrit", "nrdtrimn", "nrdtrisd", "pdtrik",
-           "stdtridf"]
+__all__ = ["bdtrik", "bdtrin", "btdtria", "btdtrib", "chdtriv", "chndtr",
+           "chndtridf", "chndtrinc", "chndtrix", "fdtridfd", "gdtria", "gdtrib",
+           "nbdtrik", "nbdtrin", "ncfdtr", "ncfdtri", "ncfdtridfd", "ncfdtridfn",
+           "ncfdtrinc", "nctdtr", "nctdtridf", "nctdtrinc", "nctdtrit", "nrdtrimn",
+           "nrdtrisd", "pdtrik", "stdtridf"]
 
 # cdflib's search range for an unbounded parameter, and for a noncentrality
 _BIG = 1e100
@@ -119,7 +119,8 @@ def _solve(g: Callable, a: Any, b: Any, to_x: Callable) -> tuple:
                 step(gbest2, gbest, snp.minimum(snp.abs(glo), snp.abs(ghi))),
                 glo, ghi, snp.where(start, ends, act & ~done))
 
-    init = (0, a, b, zero, zero, zero, zero, a, inf, zero, zero, snp.zeros(a.shape, bool))
+    init = (0, a, b, zero, zero, zero, zero, a, inf, zero, zero,
+            snp.zeros(a.shape, bool))
     out = lax.while_loop(cond, body, init)
     return out[7], out[9], out[10]
 
@@ -142,7 +143,8 @@ def _inverse(tail: Callable, kind: str, bounds: Callable) -> Callable:
     def impl(p, *args):
         upper = p > 0.5
         target = snp.where(upper, -(1.0 - p), p)
-        lo, hi = (lax.stop_gradient(snp.broadcast_to(snp.asarray(v, dtype=p.dtype), p.shape))
+        lo, hi = (lax.stop_gradient(snp.broadcast_to(snp.asarray(v, dtype=p.dtype),
+                                                     p.shape))
                   for v in bounds(*args))
 
         def g(u):
@@ -518,7 +520,8 @@ def gdtria(p: Any, b: Any, x: Any) -> Any:
     """
     (p, b, x), dt = _f64("gdtria", p, b, x)
     bad = _bad_p(p) | ~(b > 0) | ~(x >= 0)
-    return _finish(_gdtria(p, _util.safe(~bad, b, 1.0), _util.safe(~bad, x, 1.0)), bad, dt)
+    return _finish(_gdtria(p, _util.safe(~bad, b, 1.0), _util.safe(~bad, x, 1.0)),
+                   bad, dt)
 
 
 def gdtrib(a: Any, p: Any, x: Any) -> Any:
@@ -547,7 +550,8 @@ def gdtrib(a: Any, p: Any, x: Any) -> Any:
     """
     (a, p, x), dt = _f64("gdtrib", a, p, x)
     bad = _bad_p(p) | ~(a > 0) | ~(x >= 0)
-    return _finish(_gdtrib(p, _util.safe(~bad, a, 1.0), _util.safe(~bad, x, 1.0)), bad, dt)
+    return _finish(_gdtrib(p, _util.safe(~bad, a, 1.0), _util.safe(~bad, x, 1.0)),
+                   bad, dt)
 
 
 def pdtrik(p: Any, m: Any) -> Any:
@@ -1073,7 +1077,8 @@ def nctdtr(df: Any, nc: Any, t: Any) -> Any:
     return _finish(v, bad, dt)
 
 
-_nctdtridf = _inverse(lambda df, u, nc, t: _nct(t, u, df, nc), "log", _range(1e-10, 1e10))
+_nctdtridf = _inverse(lambda df, u, nc, t: _nct(t, u, df, nc), "log",
+                      _range(1e-10, 1e10))
 # (the kernel loses the lower tail for nc below ~-60: 0 at nc = -100, t = 2)
 _nctdtrinc = _inverse(lambda nc, u, df, t: _nct(t, u, df, nc), "sinh",
                       lambda df, t: (-40.0 - 2.0 * snp.abs(t), 40.0 + 2.0 * snp.abs(t)))

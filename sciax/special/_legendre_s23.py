@@ -52,7 +52,8 @@ def _int_args(name: str, ints: dict, floats: dict) -> tuple:
     for key, v in ints.items():
         a = snp.asarray(v)
         if not snp.issubdtype(a.dtype, snp.integer):
-            raise TypeError(f"{name}: {key} must be an integer array, got dtype {a.dtype}")
+            raise TypeError(f"{name}: {key} must be an integer array, got dtype "
+                            f"{a.dtype}")
         out.append(a)
     reals = [snp.asarray(v) for v in floats.values()]
     for key, a in zip(floats, reals):
@@ -71,7 +72,8 @@ def _taylor(fun: Any, t: Any, order: int) -> list:
     nested forward-mode derivatives."""
     if order == 0:
         return [fun(t)]
-    vals, tans = sciax.jvp(lambda u: _taylor(fun, u, order - 1), (t,), (snp.ones_like(t),))
+    vals, tans = sciax.jvp(lambda u: _taylor(fun, u, order - 1), (t,),
+                           (snp.ones_like(t),))
     return list(vals) + [tans[-1]]
 
 
@@ -80,8 +82,9 @@ def _pow_m(w: Any, e: Any) -> Any:
     written as products so their derivatives at ``w = 0`` are not ``0 *
     inf``."""
     safe = snp.where(e < 1.5, 0.5, w)
-    return snp.where(e == 0, 1.0, snp.where(e == 0.5, snp.sqrt(snp.where(e == 0.5, w, 1.0)),
-                     snp.where(e == 1, w, snp.where(e == 2, w * w, snp.power(safe, e)))))
+    big = snp.where(e == 1, w, snp.where(e == 2, w * w, snp.power(safe, e)))
+    root = snp.sqrt(snp.where(e == 0.5, w, 1.0))
+    return snp.where(e == 0, 1.0, snp.where(e == 0.5, root, big))
 
 
 def _start(t: Any, m: Any, kind: str) -> Any:
@@ -136,7 +139,8 @@ def _plm_kernel(n: Any, m: Any, t: Any, kind: str, order: int) -> Any:
         new = [a * (sum(math.comb(j, i) * xs[i] * cur[j - i] for i in range(j + 1))
                     - b * prev[j]) for j in range(order + 1)]
         go = l < n
-        return (snp.where(go, ln, l), tuple(snp.where(go, c_, p_) for c_, p_ in zip(cur, prev)),
+        return (snp.where(go, ln, l),
+                tuple(snp.where(go, c_, p_) for c_, p_ in zip(cur, prev)),
                 tuple(snp.where(go, v, c_) for v, c_ in zip(new, cur)))
 
     _, _, cur = lax.while_loop(cond, body, (m, tuple(prev), tuple(cur)))
@@ -188,7 +192,8 @@ def _assoc(n, m, z, branch_cut, norm, order):
         scale = snp.full_like(z, math.sqrt(2.0 * math.pi))
     else:
         lr = _log_fact_ratio(ns, ams)
-        scale = snp.sqrt(_FOUR_PI / (2 * ns + 1.0)) * snp.exp(snp.where(neg, -0.5, 0.5) * lr)
+        scale = (snp.sqrt(_FOUR_PI / (2 * ns + 1.0))
+                 * snp.exp(snp.where(neg, -0.5, 0.5) * lr))
     p = p * snp.where(flip, -scale, scale)
     # outside the branch's domain: NaN (as SciPy for real z); 0 where |m| > n
     off = (snp.abs(z) > 1) if branch_cut == 2 else ~(z >= 1)
@@ -342,7 +347,8 @@ def assoc_legendre_p(n: Any, m: Any, z: Any, *, branch_cut: int = 2, norm: bool 
     """
     d = _check_diff_n("assoc_legendre_p", diff_n)
     if branch_cut not in (2, 3):
-        raise ValueError(f"assoc_legendre_p: branch_cut must be 2 or 3, got {branch_cut!r}")
+        raise ValueError(f"assoc_legendre_p: branch_cut must be 2 or 3, got "
+                         f"{branch_cut!r}")
     (n, m, z), dt = _int_args("assoc_legendre_p", {"n": n, "m": m}, {"z": z})
     return _assoc(n, m, z, branch_cut, bool(norm), d).astype(dt)
 
@@ -477,7 +483,8 @@ def sph_harm_y_all(n: int, m: int, theta: Any, phi: Any, *, diff_n: int = 0) -> 
     --------
     >>> from sciax.special import sph_harm_y_all
     >>> sph_harm_y_all(1, 1, 0.5, 0.3)[1].round(6)
-    Array([ 0.428789+0.j     , -0.158241-0.04895j,  0.158241-0.04895j], dtype=complex128)
+    Array([ 0.428789+0.j     , -0.158241-0.04895j,  0.158241-0.04895j],
+          dtype=complex128)
     """
     d = _check_diff_n("sph_harm_y_all", diff_n)
     n, m = _check_nm("sph_harm_y_all", n, m)
@@ -536,7 +543,8 @@ def lqn(n: int, z: Any) -> tuple:
     >>> from sciax.special import lqn
     >>> q, dq = lqn(2, 0.5)
     >>> q.round(6), dq.round(6)
-    (Array([ 0.549306, -0.725347, -0.818663], dtype=float64), Array([ 1.333333,  1.215973, -0.842707], dtype=float64))
+    (Array([ 0.549306, -0.725347, -0.818663], dtype=float64),
+     Array([ 1.333333,  1.215973, -0.842707], dtype=float64))
     """
     n, _ = _check_nm("lqn", n)
     (z,) = _util.promote("lqn", z)
@@ -544,6 +552,12 @@ def lqn(n: int, z: Any) -> tuple:
     edge = snp.abs(z) == 1
     big = snp.full_like(qn, 1e300)
     return snp.where(edge, big, qn), snp.where(edge, big, qd)
+
+
+def _degrees(n: int, z: Any) -> Any:
+    """``0, ..., n`` along a new leading axis of ``z``'s shape."""
+    shape = (n + 1,) + (1,) * snp.ndim(z)
+    return snp.asarray(np.arange(n + 1, dtype=float).reshape(shape), z.dtype)
 
 
 def _lqn(n: int, z: Any) -> tuple:
@@ -578,7 +592,8 @@ def _lqn(n: int, z: Any) -> tuple:
         return (snp.where(go, k - 1, k), snp.where(go, q0 * f, q1),
                 snp.where(go, qm * f, q0))
 
-    _, q1, q0 = lax.while_loop(cond, body, (top, snp.zeros_like(zo), snp.full_like(zo, 1e-300)))
+    _, q1, q0 = lax.while_loop(cond, body, (top, snp.zeros_like(zo),
+                                            snp.full_like(zo, 1e-300)))
     dn = [q0]
     for k in range(n, 0, -1):
         qm = ((2 * k + 1) * zo * dn[-1] - (k + 1) * q1) / k
@@ -589,8 +604,7 @@ def _lqn(n: int, z: Any) -> tuple:
     down = down * (q0_exact / down[0])
     qn = snp.where(inner, up, down)
     zz = snp.where(inner, zi, zo)
-    k = snp.asarray(np.arange(n + 1, dtype=float).reshape((n + 1,) + (1,) * snp.ndim(z)),
-                    z.dtype)
+    k = _degrees(n, z)
     prev = snp.concatenate([snp.zeros_like(qn[:1]), qn[:-1]])
     qd = k * (zz * qn - prev) / ((zz - 1.0) * (zz + 1.0))
     qd = snp.concatenate([1.0 / ((1.0 - zz) * (1.0 + zz))[None], qd[1:]])
@@ -642,8 +656,7 @@ def lqmn(m: int, n: int, z: Any) -> tuple:
     xs = e * (1.0 - zs) * (1.0 + zs)          # |1 - z^2|
     xq = snp.sqrt(xs)
     rows = [q0, -e * xq * d0][:m + 1]
-    j = snp.asarray(np.arange(n + 1, dtype=float).reshape((n + 1,) + (1,) * snp.ndim(z)),
-                    z.dtype)
+    j = _degrees(n, z)
     for i in range(2, m + 1):
         rows.append(-2.0 * (i - 1) * zs / xq * rows[i - 1]
                     - e * (j + i - 1) * (j - i + 2) * rows[i - 2])

@@ -24,8 +24,8 @@ from sciax.special._error import _erf_c, _wofz_upper
 from sciax.special._hyper import hyp0f1
 from sciax.special._util import promote
 
-__all__ = ["modfresnelp", "modfresnelm", "besselpoly", "ai_zeros", "bi_zeros", "erf_zeros",
-           "fresnel_zeros", "fresnelc_zeros", "fresnels_zeros", "lmbda"]
+__all__ = ["modfresnelp", "modfresnelm", "besselpoly", "ai_zeros", "bi_zeros",
+           "erf_zeros", "fresnel_zeros", "fresnelc_zeros", "fresnels_zeros", "lmbda"]
 
 _SQRT_HALF = math.sqrt(0.5)
 
@@ -43,7 +43,8 @@ def _modfresnel(x: Any) -> tuple:
     fp_pos = math.sqrt(0.5 * math.pi) * (0.5 + 0.5j) * ph * w
     f0 = math.sqrt(0.5 * math.pi) * (0.5 + 0.5j) * 2.0
     fp = snp.where(x < 0, f0 - fp_pos, fp_pos)
-    kp_neg = snp.exp(-1j * (ax * ax + 0.25 * math.pi).astype(ctype)) * fp / math.sqrt(math.pi)
+    ph_neg = snp.exp(-1j * (ax * ax + 0.25 * math.pi).astype(ctype))
+    kp_neg = ph_neg * fp / math.sqrt(math.pi)
     kp = snp.where(x < 0, kp_neg, 0.5 * w)
     return fp, kp
 
@@ -155,8 +156,8 @@ def besselpoly(a: Any, lmb: Any, nu: Any) -> Any:
     a0 = a == 0
     az = _util.safe(~a0, a, 1.0)
     # the first term, a^v / (Gamma(v + 1) (lmb + v + 1)), with a^v signed for a < 0
-    first = snp.power(snp.abs(az), v) * snp.where((az < 0) & (snp.remainder(v, 2.0) == 1),
-                                                   -1.0, 1.0)
+    odd_neg = (az < 0) & (snp.remainder(v, 2.0) == 1)
+    first = snp.power(snp.abs(az), v) * snp.where(odd_neg, -1.0, 1.0)
     first = first / (lax.exp(lax.lgamma(v + 1.0)) * (lmb + v + 1.0))
 
     def cond(c):
@@ -245,7 +246,8 @@ def ai_zeros(nt: int) -> tuple:
     >>> from sciax.special import ai_zeros
     >>> a, ap, ai, aip = ai_zeros(2)
     >>> a.round(6), ap.round(6)
-    (Array([-2.338107, -4.087949], dtype=float64), Array([-1.018793, -3.248198], dtype=float64))
+    (Array([-2.338107, -4.087949], dtype=float64),
+     Array([-1.018793, -3.248198], dtype=float64))
     """
     return _airy_zeros(_check_nt("ai_zeros", nt), 0, 1, 3)
 
@@ -276,7 +278,8 @@ def bi_zeros(nt: int) -> tuple:
     >>> from sciax.special import bi_zeros
     >>> b, bp, bi, bip = bi_zeros(2)
     >>> b.round(6), bp.round(6)
-    (Array([-1.173713, -3.271093], dtype=float64), Array([-2.29444 , -4.073155], dtype=float64))
+    (Array([-1.173713, -3.271093], dtype=float64),
+     Array([-2.29444 , -4.073155], dtype=float64))
     """
     return _airy_zeros(_check_nt("bi_zeros", nt), 2, 3, 1)
 
@@ -472,7 +475,8 @@ def lmbda(v: float, x: Any) -> tuple:
     >>> from sciax.special import lmbda
     >>> vl, dl = lmbda(1.0, 2.0)
     >>> vl.round(6), dl.round(6)
-    (Array([0.223891, 0.576725], dtype=float64), Array([-0.576725, -0.352834], dtype=float64))
+    (Array([0.223891, 0.576725], dtype=float64),
+     Array([-0.576725, -0.352834], dtype=float64))
     """
     v = float(v)
     if not v >= 0:

@@ -21,7 +21,8 @@ from typing import Any, Callable
 import numpy as np
 
 import sciax.numpy as snp
-import sciax.special as _special   # cycle: the public (compiled) roots_*/eval_*, at call time
+# cycle: the public (compiled) roots_*/eval_*, looked up at call time
+import sciax.special as _special
 
 __all__ = ["orthopoly1d", "legendre", "chebyt", "chebyu", "chebyc", "chebys", "jacobi",
            "laguerre", "genlaguerre", "hermite", "hermitenorm", "gegenbauer",

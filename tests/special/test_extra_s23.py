@@ -84,7 +84,8 @@ def test_gdtria_gdtrib():
     x = np.array([0.5, 2.0, 3.0, 10.0, 1.5, 7.0, 40.0])
     b = np.array([0.5, 3.0, 1.0, 2.0, 8.0, 0.3, 30.0])
     a = np.asarray(S.gdtria(P, b, x))
-    assert _tail_err(lambda a: (sc.gdtr(a, b, x), sc.gdtrc(a, b, x)), a, P).max() < 1e-12
+    assert _tail_err(lambda a: (sc.gdtr(a, b, x), sc.gdtrc(a, b, x)), a,
+                     P).max() < 1e-12
     assert rel_err(a, sc.gdtria(P, b, x)).max() < 1e-6
     bb = np.asarray(S.gdtrib(2.0, P, x))
     assert _tail_err(lambda b: (sc.gdtr(2.0, b, x), sc.gdtrc(2.0, b, x)), bb,
@@ -169,7 +170,8 @@ def test_noncentral_cdfs():
     df, nc = np.array([2.0, 0.5, 5.0, 20.0]), np.array([1.5, 0.0, 10.0, 3.0])
     assert rel_err(S.chndtr(x, df, nc), sc.chndtr(x, df, nc)).max() < 1e-12
     t = np.array([-2.0, 0.5, 2.0, 6.0])
-    assert rel_err(S.nctdtr(df + 1, nc - 2, t), sc.nctdtr(df + 1, nc - 2, t)).max() < 1e-12
+    assert rel_err(S.nctdtr(df + 1, nc - 2, t),
+                   sc.nctdtr(df + 1, nc - 2, t)).max() < 1e-12
     assert rel_err(S.ncfdtr(3.0, df + 1, nc, x / 4),
                    sc.ncfdtr(3.0, df + 1, nc, x / 4)).max() < 1e-12
     assert np.isnan(S.chndtr(1.0, -1.0, 1.0)) and float(S.chndtr(-1.0, 2.0, 1.0)) == 0.0
@@ -225,7 +227,8 @@ def test_noncentral_inverses():
     _chk(S.ncfdtrinc(dfn, dfd, q, f), lambda v: ncf(dfn, dfd, v, f), q,
          sc.ncfdtrinc(dfn, dfd, q, f))
     q = np.array([1e-6, 0.2, 0.5, 0.9, 0.999])
-    _chk(S.nctdtrit(5.0, 1.0, q), lambda v: nct(5.0, 1.0, v), q, sc.nctdtrit(5.0, 1.0, q))
+    _chk(S.nctdtrit(5.0, 1.0, q), lambda v: nct(5.0, 1.0, v), q,
+         sc.nctdtrit(5.0, 1.0, q))
     _chk(S.nctdtrinc(5.0, q, 2.0), lambda v: nct(5.0, v, 2.0), q,
          sc.nctdtrinc(5.0, q, 2.0))
     # nctdtr(df, 1, 2) runs from Phi(-1) = 0.16 (df -> 0) to Phi(1) = 0.84 in df
@@ -261,7 +264,8 @@ _GRAD_CASES = [
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("f,args", _GRAD_CASES, ids=[c[0].__name__ for c in _GRAD_CASES])
+@pytest.mark.parametrize("f,args", _GRAD_CASES,
+                         ids=[c[0].__name__ for c in _GRAD_CASES])
 def test_implicit_derivatives(f, args):
     # reverse mode through the custom_jvp, every argument
     g = sciax.grad(f, argnums=tuple(range(len(args))))(*map(np.float64, args))
@@ -276,7 +280,8 @@ def test_jit_vmap_float32_and_bounds():
     v = sciax.vmap(lambda q: S.btdtria(q, 2.0, 0.3))(p)
     j = sciax.jit(S.btdtria)(p, 2.0, 0.3)
     assert rel_err(v, j).max() < 4e-15        # (two programs: 1.5e-15 at -O0)
-    assert S.btdtria(np.float32(0.5), np.float32(2.0), np.float32(0.3)).dtype == np.float32
+    f32 = S.btdtria(np.float32(0.5), np.float32(2.0), np.float32(0.3))
+    assert f32.dtype == np.float32
     # where no a reaches p (betainc(a, 2, 0.3) < 1 for all a; p = 1): cdflib's
     # lower bound
     assert np.isnan(S.btdtria(0.5, 2.0, 1.5)) and np.isnan(S.bdtrik(0.5, -1.0, 0.3))
@@ -311,7 +316,8 @@ def _same_poly(ours, ref):
 def test_orthopoly1d_constructors(monic):
     for name, args in _POLYS:
         for a in (args, (0,) + args[1:]):
-            _same_poly(getattr(S, name)(*a, monic=monic), getattr(sc, name)(*a, monic=monic))
+            _same_poly(getattr(S, name)(*a, monic=monic),
+                       getattr(sc, name)(*a, monic=monic))
     # calls: on a number through eval_* (compiled), on a poly1d by NumPy
     p = S.legendre(4)
     assert abs(float(p(0.3)) - sc.eval_legendre(4, 0.3)) < 1e-15
@@ -372,7 +378,8 @@ def test_lqn_vs_mpmath():
     qs, ds = sc.lqn(12, z)
     assert rel_err(q[:, :4], qs[:, :4]).max() < 1e-14
     # z = 1: SciPy's 1e300 for both
-    assert (np.asarray(q[:, -1]) == qs[:, -1]).all() and (np.asarray(dq[:, -1]) == ds[:, -1]).all()
+    assert (np.asarray(q[:, -1]) == qs[:, -1]).all()
+    assert (np.asarray(dq[:, -1]) == ds[:, -1]).all()
 
 
 @pytest.mark.slow
@@ -390,15 +397,16 @@ def test_legendre_all_forms(d):
     a = S.assoc_legendre_p_all(4, 2, zo, branch_cut=3, diff_n=d)
     r = sc.assoc_legendre_p_all(4, 2, zo, branch_cut=3, diff_n=d)
     assert rel_err(a, r, np.abs(np.nan_to_num(r)).max()).max() < 1e-14
-    a, r = S.sph_legendre_p_all(4, 3, TH, diff_n=d), sc.sph_legendre_p_all(4, 3, TH, diff_n=d)
+    a = S.sph_legendre_p_all(4, 3, TH, diff_n=d)
+    r = sc.sph_legendre_p_all(4, 3, TH, diff_n=d)
     assert a.shape == r.shape and rel_err(a, r, 1.0).max() < 1e-14
     n, m = np.array([3, 3, 4, 2, 6, 1]), np.array([1, -2, 0, 3, -5, 1])
     x = np.array([0.5, -0.2, 0.7, 0.1, 0.3, -0.8])
-    assert rel_err(S.assoc_legendre_p(n, m, x, diff_n=d), sc.assoc_legendre_p(n, m, x, diff_n=d),
-                   1.0).max() < 1e-14
+    assert rel_err(S.assoc_legendre_p(n, m, x, diff_n=d),
+                   sc.assoc_legendre_p(n, m, x, diff_n=d), 1.0).max() < 1e-14
     th = TH[:6]
-    assert rel_err(S.sph_legendre_p(n, m, th, diff_n=d), sc.sph_legendre_p(n, m, th, diff_n=d),
-                   1.0).max() < 1e-14
+    assert rel_err(S.sph_legendre_p(n, m, th, diff_n=d),
+                   sc.sph_legendre_p(n, m, th, diff_n=d), 1.0).max() < 1e-14
     if d == 0:
         # lqmn: the order recurrence from lqn's orders 0 and 1 (2e-14: it
         # cancels at z = -0.3 by ~10x)
@@ -416,7 +424,8 @@ def test_legendre_reverse_mode():
     g = sciax.grad(lambda t: S.sph_legendre_p(4, 2, t)[0])(0.8)
     assert abs(float(g) - float(S.sph_legendre_p(4, 2, 0.8, diff_n=1)[1])) < 1e-13
     g = sciax.grad(lambda z: S.assoc_legendre_p_all(3, 2, z).sum())(0.4)
-    assert abs(float(g) - float(S.assoc_legendre_p_all(3, 2, 0.4, diff_n=1)[1].sum())) < 1e-12
+    d1 = float(S.assoc_legendre_p_all(3, 2, 0.4, diff_n=1)[1].sum())
+    assert abs(float(g) - d1) < 1e-12
 
 
 # --- modified Fresnel integrals, besselpoly, Airy zeros ------------------------------
@@ -441,7 +450,8 @@ def test_modfresnel_and_besselpoly():
     assert rel_err(fp, ref[:, 0]).max() < 1e-15
     assert rel_err(kp, ref[:, 1]).max() < 4e-14
     fm, km = S.modfresnelm(x)
-    assert (np.asarray(fm) == np.conj(fp)).all() and (np.asarray(km) == np.conj(kp)).all()
+    assert (np.asarray(fm) == np.conj(fp)).all()
+    assert (np.asarray(km) == np.conj(kp)).all()
     # besselpoly: SciPy's series (cephes), 1e-13 (the series for a = 5
     # cancels ~4 digits in both); a < 0 with integer order: mpmath's quad
     a = np.array([0.0, 0.5, 2.0, 5.0, 0.0, 1.0, -1.5])
@@ -451,17 +461,6 @@ def test_modfresnel_and_besselpoly():
     assert rel_err(got[:-1], sc.besselpoly(a, lmb, nu)[:-1]).max() < 1e-13
     ref = float(mpmath.quad(lambda t: t ** 2 * mpmath.besselj(1, -3.0 * t), [0, 1]))
     assert abs(got[-1] / ref - 1) < 1e-14
-    # lmbda: Lambda_n = 0F1(; n + 1; -x^2/4) in mpmath; relative to the
-    # largest (Lambda oscillates through zeros for x = 15), 1e-14; SciPy
-    # agrees at x = 1.3 to 1e-15
-    vl, dl = S.lmbda(7.2, np.array([1.3, 15.0, 1e-8]))
-    with mpmath.workdps(30):
-        ref = np.array([[float(mpmath.hyp0f1(0.2 + k + 1, -v * v / 4)) for v in (1.3, 15.0, 1e-8)]
-                        for k in range(9)])
-    assert rel_err(vl, ref[:8], np.abs(ref).max(axis=0)).max() < 1e-14
-    assert rel_err(dl, -np.array([1.3, 15.0, 1e-8]) / (2 * (np.arange(8)[:, None] + 1.2))
-                   * ref[1:], np.abs(ref).max(axis=0)).max() < 1e-14
-    assert rel_err(S.lmbda(7.2, 1.3)[0], sc.lmbda(7.2, 1.3)[0]).max() < 1e-15
 
 
 def test_airy_zeros_vs_mpmath():
@@ -503,3 +502,19 @@ def test_erf_and_fresnel_zeros_vs_mpmath():
     check(zs, mpmath.fresnels, rs)
     check(zc, mpmath.fresnelc, rc)
     assert (np.asarray(S.fresnelc_zeros(12)) == np.asarray(zc)).all()
+
+
+@pytest.mark.slow
+def test_lmbda_vs_mpmath():
+    # (slow: hyp0f1's program compiles for ~5 s)
+    # lmbda: Lambda_n = 0F1(; n + 1; -x^2/4) in mpmath; relative to the
+    # largest (Lambda oscillates through zeros for x = 15), 1e-14; SciPy
+    # agrees at x = 1.3 to 1e-15
+    vl, dl = S.lmbda(7.2, np.array([1.3, 15.0, 1e-8]))
+    with mpmath.workdps(30):
+        ref = np.array([[float(mpmath.hyp0f1(0.2 + k + 1, -v * v / 4))
+                         for v in (1.3, 15.0, 1e-8)] for k in range(9)])
+    assert rel_err(vl, ref[:8], np.abs(ref).max(axis=0)).max() < 1e-14
+    dref = -np.array([1.3, 15.0, 1e-8]) / (2 * (np.arange(8)[:, None] + 1.2)) * ref[1:]
+    assert rel_err(dl, dref, np.abs(ref).max(axis=0)).max() < 1e-14
+    assert rel_err(S.lmbda(7.2, 1.3)[0], sc.lmbda(7.2, 1.3)[0]).max() < 1e-15
