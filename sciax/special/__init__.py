@@ -21,6 +21,17 @@ The functions are grouped by family, one private module each:
    _extra_s21    Bessel derivatives (jvp, ...), Kelvin functions, Bessel and
                  Kelvin zeros, Riccati-Bessel, Wright's Bessel, stirling2,
                  bernoulli, euler, tklmbda, itj0y0/iti0k0, roots aliases
+   _noncentral   kernels of the noncentral chi-square, t and F laws (shared
+                 with sciax.stats)
+   _extra_s23    cdflib's inverses in a parameter (bdtrik, chdtriv, ...) and
+                 the noncentral distribution functions (chndtr, nctdtr, ...)
+   _orthopoly1d  SciPy's host-side polynomial objects (legendre(n), jacobi,
+                 ...: numpy poly1d subclasses with Gauss rules)
+   _legendre_s23 SciPy 1.15's Legendre functions with derivatives
+                 (legendre_p, assoc_legendre_p, sph_legendre_p, *_all,
+                 sph_harm_y_all), lqn and lqmn
+   _misc_s23     modified Fresnel integrals, besselpoly, lmbda, Airy, erf and Fresnel
+                 zeros
 """
 
 from __future__ import annotations
@@ -38,6 +49,10 @@ from sciax.special._cdflib import *  # noqa: F401,F403
 from sciax.special._orthogonal import *  # noqa: F401,F403
 from sciax.special._hyper import *  # noqa: F401,F403
 from sciax.special._extra_s21 import *  # noqa: F401,F403
+from sciax.special._extra_s23 import *  # noqa: F401,F403
+from sciax.special._orthopoly1d import *  # noqa: F401,F403
+from sciax.special._legendre_s23 import *  # noqa: F401,F403
+from sciax.special._misc_s23 import *  # noqa: F401,F403
 
 # Every public function runs an eager call as one cached compiled program per
 # signature (as sciax.numpy and sciax.linalg do) and is traced inline under a

@@ -980,8 +980,11 @@ def roots_jacobi(n: int, alpha: float, beta: float, mu: bool = False) -> tuple:
     diag[0] = (b - a) / (a + b + 2)
     kk = np.arange(1, n, dtype=float)
     sk = 2 * kk + a + b
-    off = (2.0 / sk) * np.sqrt(kk * (kk + a) * (kk + b) * (kk + a + b)
-                               / ((sk - 1) * (sk + 1)))
+    # (kk + a + b) / (sk - 1) is 0/0 at kk = 1 for a + b = -1 (sh_chebyt's
+    # rule), with limit 1
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r = np.where(sk - 1 == 0, 1.0, (kk + a + b) / (sk - 1))
+    off = (2.0 / sk) * np.sqrt(kk * (kk + a) * (kk + b) * r / (sk + 1))
     mu0 = 2.0 ** (a + b + 1) * math.exp(math.lgamma(a + 1) + math.lgamma(b + 1)
                                         - math.lgamma(a + b + 2))
     x, w = _gauss(diag, off, mu0)

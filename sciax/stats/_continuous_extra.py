@@ -21,7 +21,7 @@ import sciax.numpy as snp
 import sciax.random
 from sciax import lax
 
-from sciax.special._util import chunked
+from sciax.special._noncentral import _ncx2_logpdf, _ncx2_tail
 from sciax.stats import _sf
 from sciax.stats._continuous_more import _NumericQuantile
 from sciax.stats._distn_base import _rough_ndtri, rv_continuous
@@ -519,165 +519,7 @@ class vonmises_gen(_NumericQuantile, rv_continuous):
         return (1.0,)
 
 
-# --- noncentral chi-square -----------------------------------------------------------
-
-_NCX2_HALF = 150
-
-
-def _poisson_window(lam, ndim):
-    """Poisson(lam) indices ``j`` and log-weights over a window of
-    ``2 * _NCX2_HALF + 1`` terms around the mode (a new leading axis)."""
-    shape = (-1,) + (1,) * ndim
-    offs = snp.arange(-_NCX2_HALF, _NCX2_HALF + 1, dtype=lam.dtype).reshape(shape)
-    j0 = snp.maximum(snp.floor(lax.stop_gradient(lam)) - _NCX2_HALF, 0.0)
-    j = j0 + _NCX2_HALF + offs
-    lam_s = snp.where(lam > 0, lam, 1.0)
-    logw = snp.where(lam > 0, j * snp.log(lam_s) - lam - lax.lgamma(j + 1.0),
-                     snp.where(j == 0, 0.0, -_INF))
-    return j, logw
-
-
-def _lse0(a):
-    m = lax.stop_gradient(snp.max(a, axis=0))
-    m = snp.where(snp.isfinite(m), m, 0.0)
-    return snp.log(snp.sum(snp.exp(a - m), axis=0)) + m
-
-
-# The tails are Poisson(lam) mixtures of P(a + j, y) (CDF) or Q(a + j, y) (SF),
-# a = df/2, y = x/2, lam = nc/2, summed in blocks of _NCX2_B terms by a
-# while_loop that stops per element.  With d_j = y^(a+j) e^-y / Gamma(a+j+1),
-# P(a + j) = P(a + j + 1) + d_j and Q(a + j + 1) = Q(a + j) + d_j, so the CDF
-# runs down from one P at a top index and the SF up from one Q at a bottom
-# index: every P and Q is a sum of positive terms (both tails keep their
-# relative precision; the other direction would subtract).  The anchors leave
-# out Poisson mass below e^-_NCX2_L (Bernstein's bound above lam, Chernoff's
-# below), at most 2 e^-40 = 8e-18 of the sum, since P falls and Q rises with j.
-# The far end is where the remaining terms are below _NCX2_TOL of the sum:
-# the ratio of consecutive terms is at most r = (j/lam)(1 + (a+j)/y) going
-# down (P(a+j-1)/P(a+j) <= 1 + d_{j-1}/d_j) and (lam/(j+1))(1 + y/(a+j)) going
-# up, r falls as the sum moves on, so the rest is below t r / (1 - r) once r
-# < 1.  Each block takes its first d and Poisson weight exactly (Stirling's
-# form, lgamma) and the others by products of ratios from its bottom index, so
-# nothing is carried through a long recurrence to underflow.
-_NCX2_B = 16
-_NCX2_L = 40.0
-_NCX2_TOL = 1e-17
-_NCX2_MAXBLK = 1024     # 16384 terms: lam up to ~5e5 (18 sqrt(lam) terms)
-
-
-def _ncx2_tail_kernel(x, df, nc, upf, up):
-    """The CDF (``up`` False) or SF (True; None: where ``upf > 0.5``) of
-    ncx2 at ``x``, elementwise over arrays of one shape."""
-    if up is None:
-        up = upf > 0.5
-
-    def sel(a_up, a_down):
-        if isinstance(up, bool):
-            return a_up() if up else a_down()
-        return snp.where(up, a_up(), a_down())
-
-    lam, a, y = 0.5 * nc, 0.5 * df, 0.5 * x
-    ok = (y > 0) & snp.isfinite(y)
-    ys = snp.where(ok, y, 1.0)
-    lam0 = lax.stop_gradient(lam)
-    ll = _NCX2_L
-    bsz = _NCX2_B
-    top = snp.where(lam0 > 0, snp.floor(lam0 + ll / 3.0 + snp.sqrt(
-        ll * ll / 9.0 + 2.0 * ll * lam0)), 0.0)
-    bot = snp.maximum(snp.floor(lam0 - snp.sqrt(2.0 * ll * lam0)), 0.0)
-    # the CDF's blocks are aligned to end at j = 0
-    b0 = sel(lambda: bot, lambda: bsz * snp.floor(top / bsz))
-    p, q = _sf.gammainc_pair(a + sel(lambda: b0, lambda: b0 + bsz), ys)
-    r0 = sel(lambda: q, lambda: p)
-    k = snp.arange(bsz, dtype=x.dtype).reshape((bsz,) + (1,) * snp.ndim(x))
-    first = k == 0
-    lam_s = snp.where(lam > 0, lam, 1.0)
-    log_lam = snp.log(lam_s)
-
-    def body(c):
-        i, b, r, s, act = c
-        idx = b + k
-        d0 = _sf.gamma_prefactor(a + b, ys)
-        logw0 = snp.where(lam > 0, b * log_lam - lam - lax.lgamma(b + 1.0),
-                          snp.where(b == 0, 0.0, -_INF))
-        d = d0 * snp.cumprod(snp.where(first, 1.0, ys / (a + idx)), axis=0)
-        w = snp.exp(logw0) * snp.cumprod(
-            snp.where(first, 1.0, lam / snp.where(first, 1.0, idx)), axis=0)
-
-        def q_terms():     # Q(a + b + k) = Q(a + b) + sum_{i < k} d_{b+i}
-            return r + snp.cumsum(snp.concatenate([snp.zeros_like(d[:1]), d[:-1]]),
-                                  axis=0)
-
-        def p_terms():     # P(a + b + k) = P(a + b + B) + sum_{i >= k} d_{b+i}
-            return r + snp.cumsum(d[::-1], axis=0)[::-1]
-
-        terms = sel(q_terms, p_terms)
-        s2 = s + snp.sum(w * terms, axis=0)
-        r2 = r + snp.sum(d, axis=0)
-        e = b + (bsz - 1.0)
-        # the last term added and the bound on the ratio of the next ones
-        t = sel(lambda: w[-1] * terms[-1], lambda: w[0] * r2)
-        rho = sel(lambda: lam / (e + 1.0) * (1.0 + ys / (a + e)),
-                  lambda: b / lam_s * (1.0 + (a + b) / ys))
-        done = (rho < 1.0) & (t * rho <= _NCX2_TOL * s2 * (1.0 - rho))
-        done = sel(lambda: done, lambda: done | (b <= 0))
-        b2 = sel(lambda: b + bsz, lambda: b - bsz)
-
-        def keep(new, old):
-            return snp.where(act, new, old)
-
-        return i + 1, keep(b2, b), keep(r2, r), keep(s2, s), act & ~done
-
-    def cond(c):
-        return (c[0] < _NCX2_MAXBLK) & snp.any(c[4])
-
-    zero = snp.zeros_like(ys)
-    _, _, _, s, _ = lax.while_loop(cond, body, (0, b0 + zero, r0 + zero, zero, ok))
-    # outside (0, inf): the CDF is 0 at and below 0 and 1 at inf (SF reversed)
-    edge = sel(lambda: snp.where(y > 0, 0.0, 1.0), lambda: snp.where(y > 0, 1.0, 0.0))
-    return snp.where(ok, s, snp.where(snp.isnan(y), _NAN, edge))
-
-
-_NCX2_TAILS: dict = {}
-
-
-def _ncx2_tail(up):
-    """ncx2's tail, ``f(x, df, nc, upf)``: the CDF for ``up`` False, the SF for
-    True, either per element (``upf > 0.5``) for None; blocks of
-    ``chunked`` elements each stop at their own slowest element.
-    Differentiable (forward and reverse): in ``x`` and ``nc`` by closed forms
-    (``dF/dx`` the density, ``dF/dnc = -pdf(x; df + 2, nc)``, both tails of
-    positive terms), in ``df`` by forward mode through the sum."""
-    f = _NCX2_TAILS.get(up)
-    if f is not None:
-        return f
-
-    def impl(x, df, nc, upf):
-        args = snp.broadcast_arrays(*(snp.asarray(v, dtype=float)
-                                      for v in (x, df, nc, upf)))
-        return chunked(lambda *v: (_ncx2_tail_kernel(*v, up),), *args)[0]
-
-    f = sciax.custom_jvp(impl)
-
-    def rule(primals, tangents):
-        x, df, nc, upf = primals
-        tx, tdf, tnc, _ = tangents
-        out = f(*primals)
-        sgn = snp.where(snp.asarray(upf) > 0.5, -1.0, 1.0)
-        pos = x > 0
-        xs = snp.where(pos, x, 1.0)
-        dens = snp.where(pos, snp.exp(ncx2._logpdf(xs, df, nc)), 0.0)
-        dens2 = snp.where(pos, snp.exp(ncx2._logpdf(xs, df + 2.0, nc)), 0.0)
-        zero = snp.zeros_like(df * upf)
-        _, ddf = sciax.jvp(impl, (x, df, nc, upf),
-                           (snp.zeros_like(x), snp.ones_like(df), snp.zeros_like(nc),
-                            zero))
-        return out, sgn * (dens * tx - dens2 * tnc) + ddf * tdf
-
-    f.defjvp(rule)
-    _NCX2_TAILS[up] = f
-    return f
-
+# --- noncentral chi-square (kernels in sciax.special._noncentral) -------------------
 
 def _ncx2_guess(u, v, df, nc):
     """A starting point for ncx2's quantile solver: Sankaran's normal
@@ -733,11 +575,7 @@ class ncx2_gen(_NumericQuantile, rv_continuous):
         return snp.asarray((df > 0) & (nc >= 0))
 
     def _logpdf(self, x, df, nc):
-        lam = 0.5 * nc
-        j, logw = _poisson_window(lam, snp.ndim(x * lam))
-        k = 0.5 * df + j
-        lp = _sf.xlogy(k - 1.0, 0.5 * x) - 0.5 * x - lax.lgamma(k) - _LOG2
-        return _lse0(logw + lp)
+        return _ncx2_logpdf(x, df, nc)
 
     def _cdf(self, x, df, nc):
         return _ncx2_tail(False)(x, df, nc, 0.0)

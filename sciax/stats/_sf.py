@@ -17,7 +17,7 @@ import math
 import sciax
 import sciax.numpy as snp
 import sciax.special as _special
-from sciax.special._incomplete import _ibeta_pair, _igam_pq, _igam_prefactor_plain
+from sciax.special._noncentral import _betainc_pair, _gammainc_pair
 from sciax import lax
 
 _SQRT2 = math.sqrt(2.0)
@@ -159,22 +159,7 @@ __all__: list[str] = []
 del sciax
 
 
-def gammainc_pair(a, x):
-    """``(gammainc(a, x), gammaincc(a, x))`` from one evaluation, as
-    :func:`betainc_pair`."""
-    a, x = snp.broadcast_arrays(*(snp.asarray(v, dtype=float) for v in (a, x)))
-    return _igam_pq(a, x)
-
-
-def gamma_prefactor(a, x):
-    """``x^a e^-x / Gamma(a + 1)`` for ``a, x > 0``, elementwise in plain
-    double (sciax.special's ``_igam_prefactor_plain``)."""
-    return _igam_prefactor_plain(a, x)
-
-
-def betainc_pair(a, b, x):
-    """``(betainc(a, b, x), betaincc(a, b, x))`` from one evaluation of the
-    series: where a program needs both (one or the other per element), this
-    compiles one incomplete beta function instead of two."""
-    a, b, x = snp.broadcast_arrays(*(snp.asarray(v, dtype=float) for v in (a, b, x)))
-    return _ibeta_pair(a, b, x)
+# one evaluation of a pair of complementary incomplete functions (shared with
+# sciax.special's noncentral kernels)
+gammainc_pair = _gammainc_pair
+betainc_pair = _betainc_pair
