@@ -205,7 +205,9 @@ class rv_generic:
             coef = math.comb(order, k) * loc ** (order - k) * scale**k
             # (a zero coefficient does not carry a lower moment that does not
             # exist: E[X^5] of yulesimon(5.5) about loc = 0 needs no kurtosis)
-            total = total + (coef * mk if k == order else snp.where(coef == 0, 0.0, coef * mk))
+            if k < order:  # (selects on the moment, so d/dloc stays exact)
+                mk = snp.where(snp.isfinite(mk) | (coef != 0), mk, 0.0)
+            total = total + coef * mk
         return snp.where(valid, total, snp.nan)
 
     def _stats_impl(self, moments, *a):
