@@ -579,7 +579,7 @@ class _RandomVariable:
         return getattr(self._kernel, name)(*front, *self._args, **kw)
 
     @staticmethod
-    def _check_method(method, allowed=None):
+    def _check_method(method):
         if method is not None and not isinstance(method, str):
             raise TypeError(f"method must be None or a string, got {method!r}")
 
