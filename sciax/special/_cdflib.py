@@ -65,8 +65,10 @@ def stdtr(df: Any, t: Any) -> Any:
     t2 = t * t
     # P(|T| < 1) >= 1/2 for df >= 1: beyond |t| = 1 the tail form is the small
     # side, and 0.5 + 0.5 q would cancel
-    centre = t2 <= 1.0
     dfs = _util.safe(snp.isfinite(df), df, 1.0)
+    # below df = 1 the centre form's argument t^2/(df + t^2) rounds to 1 where
+    # t^2 >> df (stdtr(1e-17, 0.5) was 1, not 1/2): it is kept to t^2 <= df
+    centre = t2 <= snp.minimum(dfs, 1.0)
     # one incomplete beta function for both forms (each element needs one).
     # Beyond |t| = 1 the tail is I_x(df/2, 1/2) with x = df/(df + t^2); where
     # t^2 < df, x is near 1 and its rounding costs eps/(1 - x) relative (2e-7
