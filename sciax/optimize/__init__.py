@@ -225,3 +225,6 @@ from sciax.optimize._qap import quadratic_assignment as quadratic_assignment  # 
 from sciax.optimize._jacobians import BroydenFirst as BroydenFirst  # noqa: E402
 from sciax.optimize._jacobians import InverseJacobian as InverseJacobian  # noqa: E402
 from sciax.optimize._jacobians import KrylovJacobian as KrylovJacobian  # noqa: E402
+
+# --- branch h24o: mixed-integer linear programming, simplicial homology global opt ---
+from sciax.optimize._milp import milp as milp  # noqa: E402
