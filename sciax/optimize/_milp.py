@@ -163,22 +163,22 @@ def _milp_iv(c, integrality, bounds, constraints, options):
 # --- the node LP: linprog's standard form with traced bounds ----------------------------
 
 
-def _node_lp_factory(lb0, ub0, integ, A_ub, b_ub, A_eq, b_eq):
+def _node_lp_factory(lbf, ubf, A_ub, b_ub, A_eq, b_eq):
     """The LP relaxation at node bounds ``(nlb, nub)`` as a function of
     ``(c, nlb, nub)``.  The standard form's shape follows the root bounds'
-    pattern: a column shifted by a finite lower bound, reflected about a
-    finite upper bound, or split; branching only makes bounds finite, so a
-    shifted or reflected column's offset stays finite and its new upper bound
-    enters as a traced mask, and a free integer variable gets two inequality
-    rows that are all zero (and inactive) while their bound is infinite."""
-    n = lb0.size
-    lbf, ubf = np.isfinite(lb0), np.isfinite(ub0)
+    pattern (``lbf``, ``ubf``: which are finite): a column shifted by a finite
+    lower bound, reflected about a finite upper bound, or split; branching
+    only makes bounds finite, so a shifted or reflected column's offset stays
+    finite and its new upper bound enters as a traced mask, and a free
+    variable gets two inequality rows that are all zero (and inactive) while
+    their bound is infinite."""
+    n = lbf.size
     T, _, _, _ = _std_layout(np.where(lbf, 0.0, -np.inf),
                              np.where(ubf, 1.0, np.inf))
     nc = T.shape[1]
     col_var = np.argmax(np.abs(T), axis=0)
     kind = np.where(lbf[col_var], 0, np.where(ubf[col_var], 1, 2))
-    free_int = np.flatnonzero(~lbf & ~ubf & (integ != 0))
+    free_int = np.flatnonzero(~lbf & ~ubf)
     E = np.zeros((free_int.size, n))
     E[np.arange(free_int.size), free_int] = 1.0
 
@@ -222,9 +222,9 @@ def _branch_and_bound(c, lp, lb0, ub0, integ, slb, sub, node_limit, cap, gap):
     incumbent, the dual bound, the node count and the status."""
     n = c.shape[0]
     dt = c.dtype
-    is_int = snp.asarray((integ == 1) | (integ == 3))
-    is_semi = snp.asarray(integ >= 2)
-    slb_j, sub_j = snp.asarray(slb, dt), snp.asarray(sub, dt)
+    is_int = (integ == 1) | (integ == 3)
+    is_semi = integ >= 2
+    slb_j, sub_j = slb, sub
     idx = snp.arange(cap)
     inf = snp.asarray(snp.inf, dt)
 
@@ -326,24 +326,27 @@ def _branch_and_bound(c, lp, lb0, ub0, integ, slb, sub, node_limit, cap, gap):
 _SOLVERS = {}
 
 
-def _get_solver(lb, ub, integ, slb, sub, A, lo, hi, node_limit, cap, gap):
-    key = (lb.tobytes(), ub.tobytes(), integ.tobytes(), slb.tobytes(), sub.tobytes(),
-           A.tobytes(), A.shape, lo.tobytes(), hi.tobytes(), node_limit, cap, gap)
+def _get_solver(lbf, ubf, row_kind, cap):
+    """The compiled solver for one layout: which root bounds are finite, which
+    constraint rows are equalities, upper-, lower- or two-sided (``row_kind``)
+    and the stack capacity; the numbers themselves are traced."""
+    key = (lbf.tobytes(), ubf.tobytes(), row_kind.tobytes(), cap)
     fn = _SOLVERS.get(key)
     if fn is not None:
         return fn
-    eq = np.isfinite(lo) & (lo == hi)
-    up = np.isfinite(hi) & ~eq
-    dn = np.isfinite(lo) & ~eq
-    A_ub = np.concatenate([A[up], -A[dn]])
-    b_ub = np.concatenate([hi[up], -lo[dn]])
-    A_eq, b_eq = A[eq], lo[eq]
+    eq = np.flatnonzero(row_kind == 0)
+    up = np.flatnonzero((row_kind == 1) | (row_kind == 3))
+    dn = np.flatnonzero((row_kind == 2) | (row_kind == 3))
 
-    def run(c):
+    def run(c, lb, ub, integ, slb, sub, A, lo, hi, node_limit, gap):
         dt = c.dtype
-        cv = lambda a: snp.asarray(a, dt) if a.shape[0] else None  # noqa: E731
-        lp = _node_lp_factory(lb, ub, integ, cv(A_ub), cv(b_ub), cv(A_eq), cv(b_eq))
-        return _branch_and_bound(c, lp, lb, ub, integ, slb, sub, node_limit, cap, gap)
+        A_ub = snp.concatenate([A[up], -A[dn]])
+        b_ub = snp.concatenate([hi[up], -lo[dn]])
+        A_eq, b_eq = A[eq], lo[eq]
+        some = lambda a: a if a.shape[0] else None  # noqa: E731
+        lp = _node_lp_factory(lbf, ubf, some(A_ub), some(b_ub), some(A_eq), some(b_eq))
+        return _branch_and_bound(c, lp, lb, ub, integ, slb, sub, node_limit, cap,
+                                 gap.astype(dt))
 
     fn = sciax.jit(run)
     if len(_SOLVERS) > 32:
@@ -427,8 +430,13 @@ def milp(c, *, integrality=None, bounds=None, constraints=None, options=None):
     >>> A = np.array([[-1, 1], [3, 2], [2, 3]])
     >>> cons = LinearConstraint(A, -np.inf, [1, 12, 12])
     >>> res = milp(c, constraints=cons, integrality=np.ones_like(c))
-    >>> print(res.status, np.asarray(res.x), round(float(res.fun), 9))
-    0 [1. 2.] -2.0
+    >>> print(res.status, round(float(res.fun), 9))
+    0 -2.0
+
+    ``x = (1, 2)`` and ``(2, 2)`` tie; SciPy returns the first, sciax the second:
+
+    >>> print(np.asarray(res.x))
+    [2. 2.]
     >>> print(res.message)
     Optimization terminated successfully.
     """
@@ -464,8 +472,15 @@ def milp(c, *, integrality=None, bounds=None, constraints=None, options=None):
                          mip_gap=snp.asarray(snp.nan, dt),
                          status=snp.asarray(2, snp.int32))
     else:
+        keep = np.isfinite(lo) | np.isfinite(hi)
+        A, lo, hi = A[keep], lo[keep], hi[keep]
+        row_kind = np.where(lo == hi, 0, np.where(
+            np.isfinite(lo), np.where(np.isfinite(hi), 3, 2), 1)).astype(np.int8)
+        arr = lambda a: snp.asarray(a, dt)  # noqa: E731
         x, fun, dual, mgap, nodes, status = _get_solver(
-            lb, ub, integ, slb, sub, A, lo, hi, node_limit, cap, gap)(c)
+            np.isfinite(lb), np.isfinite(ub), row_kind, cap)(
+            c, arr(lb), arr(ub), snp.asarray(integ, snp.int32), arr(slb), arr(sub),
+            arr(A), arr(lo), arr(hi), snp.asarray(node_limit, snp.int32), arr(gap))
         res = MilpResult(x=x, fun=fun, mip_node_count=nodes, mip_dual_bound=dual,
                          mip_gap=mgap, status=status)
     if disp:
