@@ -228,3 +228,4 @@ from sciax.optimize._jacobians import KrylovJacobian as KrylovJacobian  # noqa: 
 
 # --- branch h24o: mixed-integer linear programming, simplicial homology global opt ---
 from sciax.optimize._milp import milp as milp  # noqa: E402
+from sciax.optimize._shgo import shgo as shgo  # noqa: E402
