@@ -264,6 +264,7 @@ def shgo(func: Callable, bounds: Any, args: Any = (), constraints: Any = None,
     nfev = nlfev = nljev = 0
     nit = 0
     k = 2 * d + 2
+    batch = 1
     for it in range(iters):
         nit = it + 1
         Unew = _unit_samples(sampling_method, n * (it + 1), d)[U.shape[0]:]
@@ -283,7 +284,8 @@ def shgo(func: Callable, bounds: Any, args: Any = (), constraints: Any = None,
         if cand:
             tried[cand] = True
             m = len(cand)
-            size = 1 << (m - 1).bit_length()  # a few compiled batch sizes
+            # powers of two, never below the last: few compiled batch sizes
+            size = batch = max(batch, 1 << (m - 1).bit_length())
             X0 = lb + U[cand] * (ub - lb)
             X0 = np.concatenate([X0, np.repeat(X0[:1], size - m, axis=0)])
             xs, fs, nf, nj, ok = (np.asarray(v) for v in local_batch(snp.asarray(X0),

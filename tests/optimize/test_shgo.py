@@ -65,9 +65,9 @@ def test_rosenbrock_and_ackley():
     b = [(0.0, 2.0)] * 4
     _same(shgo(rosen, b, sampling_method="sobol"),
           so.shgo(so.rosen, b, sampling_method="sobol"))
-    b = Bounds([-5.0, -5.0], [5.0, 5.0])
-    _same(shgo(_ackley(snp), b, sampling_method="sobol"),
-          so.shgo(_ackley(np), b, sampling_method="sobol"))
+    _same(shgo(_ackley(snp), Bounds([-5.0, -5.0], [5.0, 5.0]), sampling_method="sobol"),
+          so.shgo(_ackley(np), so.Bounds([-5.0, -5.0], [5.0, 5.0]),
+                  sampling_method="sobol"))
 
 
 @_SLOW
