@@ -62,12 +62,21 @@ def test_scipy_docstring_example():
 
 
 @_SLOW
-def test_relaxation():
-    # no integrality: the LP optimum (1.8, 2.8) of the docstring example
+def test_relaxation_infeasible_unbounded():
+    # three problems of the docstring example's layout (2 variables in [0, inf),
+    # 3 rows bounded above), so one compiled program
     A = np.array([[-1, 1], [3, 2], [2, 3]])
     lp = milp([0.0, -1.0], constraints=(A, -np.inf, [1, 12, 12]))
     assert lp.success and int(lp.mip_node_count) == 1
     np.testing.assert_allclose(np.asarray(lp.x), [1.8, 2.8], rtol=1e-9)
+    # no integer x with x0 + x1 = 5.5 (two rows), plus a redundant row
+    A2 = np.array([[1.0, 1.0], [-1.0, -1.0], [1.0, 0.0]])
+    _check(np.ones(2), A2, -np.inf, [5.5, -5.5, 10.0], 0, np.inf, 1)
+    # unbounded LP relaxation: status 3 (HiGHS reports 4 for the MILP)
+    A3 = np.array([[1.0, -1.0], [1.0, -1.0], [1.0, -1.0]])
+    res = milp([-1.0, -1.0], integrality=[1, 0], constraints=(A3, -np.inf, [1, 2, 3]))
+    assert int(res.status) == 3 and not res.success
+    assert np.isnan(float(res.fun))
 
 
 @_SLOW
@@ -85,6 +94,14 @@ def test_knapsacks_under_vmap():
         res = {key: (v[k] if np.ndim(v) else v) for key, v in out.items()}
         res = type(out)(res)
         _check(-V[k], A, -np.inf, hi, 0, 1, 1, res=res)
+    # stopped after 3 nodes: status 1 (the node limit is an argument of the
+    # same compiled program)
+    limited = sciax.vmap(lambda c: milp(c, integrality=1, bounds=Bounds(0, 1),
+                                        constraints=LinearConstraint(A, -np.inf, hi),
+                                        options={"node_limit": 3}))(snp.asarray(-V))
+    assert np.all(np.asarray(limited.status) == 1)
+    assert np.all(np.asarray(limited.mip_node_count) == 3)
+    assert all("Node limit" in m for m in limited.message)
 
 
 @_SLOW
@@ -126,22 +143,6 @@ def test_semicontinuous_semiinteger():
     c = np.array([-1.0, -1.5, 0.3])
     A = np.array([[1.0, 1.0, -1.0], [1.0, 2.0, 0.0]])
     _check(c, A, -np.inf, [1.5, 10.2], [2, 3, 0], [5, 8, 1], [2, 3, 0])
-
-
-@_SLOW
-def test_infeasible_unbounded_and_node_limit():
-    # no integer x with x0 + x1 = 5.5
-    _check(np.ones(2), np.ones((1, 2)), 5.5, 5.5, 0, np.inf, 1)
-    # unbounded LP relaxation: status 3 (HiGHS reports 4 for the MILP)
-    res = milp([-1.0, -1.0], integrality=[1, 0], constraints=([[1.0, -1.0]], -np.inf, 1))
-    assert int(res.status) == 3 and not res.success
-    assert np.isnan(float(res.fun))
-    # the knapsack stopped after 3 nodes: status 1
-    w = np.arange(3.0, 15.0)
-    res = milp(-np.sqrt(w), integrality=1, bounds=(0, 1),
-               constraints=(w[None], -np.inf, 30.5), options={"node_limit": 3})
-    assert int(res.status) == 1 and int(res.mip_node_count) == 3
-    assert "Node limit" in res.message
 
 
 def test_bad_input():
