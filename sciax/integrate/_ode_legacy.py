@@ -62,7 +62,7 @@ _DOP_MESSAGES = {
 }
 
 
-# --- the integrators: SciPy's names and options, mapped onto sciax's methods ------------
+# --- the integrators: SciPy's names and options, mapped onto sciax's methods ----------
 
 
 class _Integrator:

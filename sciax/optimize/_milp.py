@@ -29,9 +29,10 @@ import sciax
 import sciax.numpy as snp
 from sciax import lax
 
-from sciax.optimize._base import StatusCodedResult, register_result
+from sciax.optimize._base import register_result
 from sciax.optimize._constraints import LinearConstraint
-from sciax.optimize._linprog import _build, _hsd_core, _std_layout
+from sciax.optimize._linprog import (LinprogResult, _build, _hsd_core, _print_message,
+                                     _std_layout)
 from sciax.optimize._util import Bounds
 
 _MESSAGES = {
@@ -47,14 +48,12 @@ _LP_TOL = 1e-10
 _LP_MAXITER = 200
 
 
-class MilpResult(StatusCodedResult):
+class MilpResult(LinprogResult):
     """:class:`OptimizeResult` of :func:`milp`: ``message`` follows
-    ``status`` and ``success`` is ``status == 0`` (per lane under ``vmap``)."""
+    ``status`` (milp's messages) and ``success`` is ``status == 0``, as
+    :func:`linprog`'s (per lane under ``vmap``)."""
 
     status_messages = _MESSAGES
-
-    def _succeeded(self, status):
-        return status == 0
 
 
 register_result(MilpResult)
@@ -160,7 +159,7 @@ def _milp_iv(c, integrality, bounds, constraints, options):
     return c, integ, lb, ub, A, lo, hi, options
 
 
-# --- the node LP: linprog's standard form with traced bounds ----------------------------
+# --- the node LP: linprog's standard form with traced bounds --------------------------
 
 
 def _node_lp_factory(lbf, ubf, A_ub, b_ub, A_eq, b_eq):
@@ -214,7 +213,7 @@ def _node_lp_factory(lbf, ubf, A_ub, b_ub, A_eq, b_eq):
     return solve
 
 
-# --- branch and bound -------------------------------------------------------------------
+# --- branch and bound -----------------------------------------------------------------
 
 
 def _branch_and_bound(c, lp, lb0, ub0, integ, slb, sub, node_limit, cap, gap):
@@ -484,8 +483,5 @@ def milp(c, *, integrality=None, bounds=None, constraints=None, options=None):
         res = MilpResult(x=x, fun=fun, mip_node_count=nodes, mip_dual_bound=dual,
                          mip_gap=mgap, status=status)
     if disp:
-        try:
-            print(res.message)
-        except Exception:  # traced
-            pass
+        _print_message(res)
     return res
