@@ -40,11 +40,15 @@ _MESSAGES = {
     1: "Node limit reached (options 'node_limit' or 'node_stack').",
     2: "The problem is infeasible.",
     3: "The problem is unbounded.",
-    4: "Numerical difficulties encountered in an LP relaxation.",
+    4: "Numerical difficulties encountered in an LP relaxation (a node was "
+       "dropped unexplored; x, where not NaN, is the best integer point found).",
 }
 
 _INT_TOL = 1e-6  # HiGHS's mip_feasibility_tolerance
-_LP_TOL = 1e-10
+# node LPs stop at 1e-9 (at 1e-10 the interior-point method can stall on
+# degenerate nodes, a few iterations short); a node that stalls is solved again
+# at 1e-7, and the incumbent's LP is polished at 1e-10 at the end
+_LP_TOLS = (1e-9, 1e-7, 1e-10)
 _LP_MAXITER = 200
 
 
@@ -181,33 +185,39 @@ def _node_lp_factory(lbf, ubf, A_ub, b_ub, A_eq, b_eq):
     E = np.zeros((free_int.size, n))
     E[np.arange(free_int.size), free_int] = 1.0
 
-    def solve(c, nlb, nub):
+    def solve(c, nlb, nub, tol):
         dt = c.dtype
+        # a fixed variable (a branch closed its range) leaves the LP: its
+        # columns are zeroed and its value is the offset (an interior-point
+        # method cannot keep x and its bound slack both positive in [0, 0])
+        fixed = nlb == nub
         offset = snp.where(lbf, nlb, snp.where(ubf, nub, 0.0))
-        offset = snp.where(snp.isfinite(offset), offset, 0.0)
+        offset = snp.where(fixed, nlb, snp.where(snp.isfinite(offset), offset, 0.0))
+        Tm = snp.asarray(T, dt) * (~fixed[col_var]).astype(dt)[None, :]
         lo_c, hi_c = nlb[col_var], nub[col_var]
         has_u = snp.where(kind == 0, snp.isfinite(hi_c),
                           snp.where(kind == 1, snp.isfinite(lo_c), False))
-        u = snp.where(has_u, hi_c - lo_c, 0.0)
+        has_u = has_u | fixed[col_var]
+        u = snp.where(fixed[col_var], 1.0, snp.where(has_u, hi_c - lo_c, 0.0))
         Au, bu = A_ub, b_ub
         if free_int.size:
-            on_u = snp.isfinite(nub[free_int])
-            on_l = snp.isfinite(nlb[free_int])
+            on_u = snp.isfinite(nub[free_int]) & ~fixed[free_int]
+            on_l = snp.isfinite(nlb[free_int]) & ~fixed[free_int]
             Ej = snp.asarray(E, dt)
             rows = snp.concatenate([Ej * on_u[:, None], -Ej * on_l[:, None]])
             rhs = snp.concatenate([snp.where(on_u, nub[free_int], 1.0),
                                    snp.where(on_l, -nlb[free_int], 1.0)])
             Au = rows if Au is None else snp.concatenate([Au, rows])
             bu = rhs if bu is None else snp.concatenate([bu, rhs])
-        A, b, cs, _ = _build(c, Au, bu, A_eq, b_eq, T, offset, dt)
+        A, b, cs, _ = _build(c, Au, bu, A_eq, b_eq, Tm, offset, dt)
         m_ub = 0 if Au is None else Au.shape[0]
         uvec = snp.concatenate([u, snp.zeros(m_ub, dt)])
         umask = snp.concatenate([has_u.astype(dt), snp.zeros(m_ub, dt)])
         rn = snp.linalg.norm(A, axis=1)
         rn = snp.where(rn > 0, rn, 1.0)
         xs, _, _, _, tau, _, _, st = _hsd_core(A / rn[:, None], b / rn, cs, uvec,
-                                               umask, _LP_MAXITER, _LP_TOL)
-        x = snp.asarray(T, dt) @ (xs[:nc] / tau) + offset
+                                               umask, _LP_MAXITER, tol)
+        x = Tm @ (xs[:nc] / tau) + offset
         return x, c @ x, st
 
     return solve
@@ -242,7 +252,11 @@ def _branch_and_bound(c, lp, lb0, ub0, integ, slb, sub, node_limit, cap, gap):
         S_bd = S_bd.at[pick].set(S_bd[top]).at[top].set(inf)
         sp = top
         empty = snp.any(nlb > nub)
-        x, f, st = lp(c, nlb, snp.where(empty, nlb, nub))
+        nub_e = snp.where(empty, nlb, nub)
+        x, f, st = lp(c, nlb, nub_e, _LP_TOLS[0])
+        x, f, st = lax.cond((st == 1) | (st == 4),
+                            lambda: lp(c, nlb, nub_e, _LP_TOLS[1]),
+                            lambda: (x, f, st))
         st = snp.where(empty, 2, st)
         nodes = nodes + 1
         unb = unb | (st == 3)
@@ -310,11 +324,21 @@ def _branch_and_bound(c, lp, lb0, ub0, integ, slb, sub, node_limit, cap, gap):
     (S_lb, S_ub, S_bd, sp, inc_x, inc_f, lost, nodes, unb, trouble,
      full) = lax.while_loop(cond, body, state)
     have = snp.isfinite(inc_f)
+    # polish: the LP with the incumbent's integers fixed, at the tightest tolerance
+    zero = is_semi & (inc_x == 0)
+    p_lb = snp.where(is_int | zero, inc_x, snp.where(is_semi, slb_j, lb0))
+    p_ub = snp.where(is_int | zero, inc_x, snp.where(is_semi, sub_j, ub0))
+    px, pf, pst = lp(c, snp.where(have, p_lb, lb0), snp.where(have, p_ub, ub0),
+                     _LP_TOLS[2])
+    better = have & (pst == 0) & (pf <= inc_f)
+    inc_x = snp.where(better, snp.where(is_int, inc_x, px), inc_x)
+    inc_f = snp.where(better, c @ inc_x, inc_f)
     open_min = snp.min(snp.where(idx < sp, S_bd, inf))
     dual = snp.minimum(snp.minimum(inc_f, lost), open_min)
+    # a node whose LP failed was dropped unexplored: no proof of optimality
     status = snp.where(
-        unb, 3, snp.where(
-            (sp > 0) | full, 1, snp.where(have, 0, snp.where(trouble > 0, 4, 2))))
+        unb, 3, snp.where((sp > 0) | full, 1, snp.where(
+            trouble > 0, 4, snp.where(have, 0, 2))))
     fun = snp.where(have & ~unb, inc_f, snp.nan)
     x = snp.where(have & ~unb, inc_x, snp.nan)
     dual = snp.where(unb, snp.nan, snp.where(have | (sp > 0), dual, snp.nan))

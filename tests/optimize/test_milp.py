@@ -138,6 +138,17 @@ def test_general_integers_free_and_mixed():
 
 
 @_SLOW
+def test_random_mixed_integer_programs():
+    # 12 random problems of one layout (one compiled program): 4 integer and 2
+    # continuous variables in [-3, 5], 4 random integer rows bounded above
+    rng = np.random.default_rng(5)
+    for _ in range(12):
+        A = rng.integers(-5, 6, (4, 6)).astype(float)
+        hi = A @ rng.integers(-2, 4, 6) + rng.uniform(0, 4, 4)
+        _check(rng.uniform(-3, 3, 6), A, -np.inf, hi, -3.0, 5.0, [1, 1, 1, 1, 0, 0])
+
+
+@_SLOW
 def test_semicontinuous_semiinteger():
     # x0 in {0} or [2, 5] (semi-continuous), x1 in {0} or {3, 4, ..., 8}
     c = np.array([-1.0, -1.5, 0.3])
