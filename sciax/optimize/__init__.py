@@ -53,6 +53,13 @@ Global optimization
    dual_annealing - Generalised simulated annealing with local searches
    direct - DIRECT / DIRECT-L: deterministic division of the box into
             hyperrectangles (SciPy's divisions, nfev and nit)
+   shgo - Simplicial homology global optimisation over Sobol/Halton samples
+          (nearest-neighbour stars, batched SLSQP local searches)
+
+Linear and mixed-integer programming
+------------------------------------
+   linprog - Linear programs (homogeneous self-dual interior-point method)
+   milp - Mixed-integer linear programs (compiled branch and bound)
 
 Assignment
 ----------
