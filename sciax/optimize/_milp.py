@@ -241,27 +241,54 @@ def _branch_and_bound(c, lp, lb0, ub0, integ, slb, sub, node_limit, cap, gap):
         tol = snp.maximum(gap * snp.abs(inc_f), 1e-9 * snp.maximum(1.0, snp.abs(inc_f)))
         return snp.where(snp.isfinite(inc_f), inc_f - tol, inf)
 
+    def polish_bounds(inc_x):
+        zero = is_semi & (inc_x == 0)
+        p_lb = snp.where(is_int | zero, inc_x, snp.where(is_semi, slb_j, lb0))
+        p_ub = snp.where(is_int | zero, inc_x, snp.where(is_semi, sub_j, ub0))
+        return p_lb, p_ub
+
     def body(s):
-        (S_lb, S_ub, S_bd, sp, inc_x, inc_f, lost, nodes, unb, trouble, full) = s
+        (S_lb, S_ub, S_bd, sp, inc_x, inc_f, lost, nodes, unb, trouble, full,
+         retry, polished) = s
+        # three kinds of iteration, one LP solve each (one copy of the
+        # interior-point method in the program): a node popped from the stack;
+        # the same node again at a looser tolerance after its LP stalled
+        # (``retry``); and, once the stack is empty, the incumbent's LP with its
+        # integers fixed at the tightest tolerance (``polish``)
+        polish = sp == 0
+        have = snp.isfinite(inc_f)
         best = snp.argmin(snp.where(idx < sp, S_bd, inf))
-        pick = snp.where(snp.isfinite(inc_f) & (2 * sp <= cap), best, sp - 1)
-        top = sp - 1
-        nlb, nub = S_lb[pick], S_ub[pick]
+        pick = snp.where(retry, sp - 1,
+                         snp.where(have & (2 * sp <= cap), best, sp - 1))
+        pick = snp.maximum(pick, 0)
+        top = snp.maximum(sp - 1, 0)
+        nlb, nub, bd = S_lb[pick], S_ub[pick], S_bd[pick]
         S_lb = S_lb.at[pick].set(S_lb[top]).at[top].set(nlb)
         S_ub = S_ub.at[pick].set(S_ub[top]).at[top].set(nub)
         S_bd = S_bd.at[pick].set(S_bd[top]).at[top].set(inf)
         sp = top
+        p_lb, p_ub = polish_bounds(inc_x)
+        nlb = snp.where(polish, p_lb, nlb)
+        nub = snp.where(polish, p_ub, nub)
+        tol = snp.where(polish, _LP_TOLS[2], snp.where(retry, _LP_TOLS[1],
+                                                       _LP_TOLS[0]))
         empty = snp.any(nlb > nub)
-        nub_e = snp.where(empty, nlb, nub)
-        x, f, st = lp(c, nlb, nub_e, _LP_TOLS[0])
-        x, f, st = lax.cond((st == 1) | (st == 4),
-                            lambda: lp(c, nlb, nub_e, _LP_TOLS[1]),
-                            lambda: (x, f, st))
+        x, f, st = lp(c, nlb, snp.where(empty, nlb, nub), tol.astype(dt))
         st = snp.where(empty, 2, st)
-        nodes = nodes + 1
-        unb = unb | (st == 3)
-        trouble = trouble + ((st == 1) | (st == 4)).astype(snp.int32)
-        ok = st == 0
+        nodes = nodes + (~polish).astype(nodes.dtype)  # polishing is no node
+        stalled = (st == 1) | (st == 4)
+        again = stalled & ~retry & ~polish
+        normal = ~polish & ~again
+        # the polished incumbent: same integers, continuous part more accurate
+        pol_ok = polish & (st == 0) & (f <= inc_f + 1e-9 * snp.maximum(
+            1.0, snp.abs(inc_f)))
+        inc_px = snp.where(is_int, inc_x, x)
+        inc_x = snp.where(pol_ok, inc_px, inc_x)
+        inc_f = snp.where(pol_ok, c @ inc_px, inc_f)
+        polished = polished | polish
+        unb = unb | (normal & (st == 3))
+        trouble = trouble + (normal & stalled).astype(snp.int32)
+        ok = normal & (st == 0)
         cut = cutoff(inc_f)
         lost = snp.where(ok & (f >= cut) & (f < inc_f), snp.minimum(lost, f), lost)
         live = ok & (f < cut)
@@ -289,7 +316,8 @@ def _branch_and_bound(c, lp, lb0, ub0, integ, slb, sub, node_limit, cap, gap):
         u_lb = nlb.at[j].set(snp.where(semi, snp.maximum(nlb[j], slb_j[j]),
                                        snp.ceil(xj)))
         u_ub = nub.at[j].set(snp.where(semi, snp.minimum(nub[j], sub_j[j]), nub[j]))
-        # the child on the rounding side goes on top (explored first)
+        # the child on the rounding side goes on top (explored first); a
+        # stalled node goes back on top for its retry
         up_first = (xj - snp.floor(xj) >= 0.5) & ~semi
         first_lb = snp.where(up_first, u_lb, d_lb)
         first_ub = snp.where(up_first, u_ub, d_ub)
@@ -297,10 +325,13 @@ def _branch_and_bound(c, lp, lb0, ub0, integ, slb, sub, node_limit, cap, gap):
         second_ub = snp.where(up_first, d_ub, u_ub)
         i0 = snp.minimum(sp, cap - 1)
         i1 = snp.minimum(sp + 1, cap - 1)
-        S_lb = snp.where(branch, S_lb.at[i0].set(second_lb).at[i1].set(first_lb), S_lb)
-        S_ub = snp.where(branch, S_ub.at[i0].set(second_ub).at[i1].set(first_ub), S_ub)
-        S_bd = snp.where(branch, S_bd.at[i0].set(f).at[i1].set(f), S_bd)
-        sp = sp + 2 * branch.astype(sp.dtype)
+        S_lb = snp.where(branch, S_lb.at[i0].set(second_lb).at[i1].set(first_lb),
+                         snp.where(again, S_lb.at[i0].set(nlb), S_lb))
+        S_ub = snp.where(branch, S_ub.at[i0].set(second_ub).at[i1].set(first_ub),
+                         snp.where(again, S_ub.at[i0].set(nub), S_ub))
+        S_bd = snp.where(branch, S_bd.at[i0].set(f).at[i1].set(f),
+                         snp.where(again, S_bd.at[i0].set(bd), S_bd))
+        sp = sp + 2 * branch.astype(sp.dtype) + again.astype(sp.dtype)
         # drop the open nodes the incumbent has cut off, keeping the order
         cut = cutoff(inc_f)
         keep = (idx < sp) & (S_bd < cut)
@@ -309,30 +340,24 @@ def _branch_and_bound(c, lp, lb0, ub0, integ, slb, sub, node_limit, cap, gap):
         order = snp.argsort(snp.where(keep, idx, cap + idx))
         S_lb, S_ub, S_bd = S_lb[order], S_ub[order], S_bd[order]
         sp = snp.sum(keep).astype(sp.dtype)
-        return (S_lb, S_ub, S_bd, sp, inc_x, inc_f, lost, nodes, unb, trouble, full)
+        return (S_lb, S_ub, S_bd, sp, inc_x, inc_f, lost, nodes, unb, trouble, full,
+                again, polished)
 
     def cond(s):
-        sp, nodes, unb, full = s[3], s[7], s[8], s[10]
-        return (sp > 0) & (nodes < node_limit) & ~unb & ~full
+        sp, inc_f, nodes, unb, full, polished = s[3], s[5], s[7], s[8], s[10], s[12]
+        pending = (sp > 0) | (snp.isfinite(inc_f) & ~polished)
+        return pending & ((nodes < node_limit) | (sp == 0)) & ~unb & ~full
 
     S_lb = snp.zeros((cap, n), dt).at[0].set(snp.asarray(lb0, dt))
     S_ub = snp.zeros((cap, n), dt).at[0].set(snp.asarray(ub0, dt))
     S_bd = snp.full((cap,), inf, dt).at[0].set(-inf)
     zero = snp.asarray(0, snp.int32)
+    false = snp.asarray(False)
     state = (S_lb, S_ub, S_bd, snp.asarray(1, snp.int32), snp.full((n,), snp.nan, dt),
-             inf, inf, zero, snp.asarray(False), zero, snp.asarray(False))
+             inf, inf, zero, false, zero, false, false, false)
     (S_lb, S_ub, S_bd, sp, inc_x, inc_f, lost, nodes, unb, trouble,
-     full) = lax.while_loop(cond, body, state)
+     full, _, _) = lax.while_loop(cond, body, state)
     have = snp.isfinite(inc_f)
-    # polish: the LP with the incumbent's integers fixed, at the tightest tolerance
-    zero = is_semi & (inc_x == 0)
-    p_lb = snp.where(is_int | zero, inc_x, snp.where(is_semi, slb_j, lb0))
-    p_ub = snp.where(is_int | zero, inc_x, snp.where(is_semi, sub_j, ub0))
-    px, pf, pst = lp(c, snp.where(have, p_lb, lb0), snp.where(have, p_ub, ub0),
-                     _LP_TOLS[2])
-    better = have & (pst == 0) & (pf <= inc_f)
-    inc_x = snp.where(better, snp.where(is_int, inc_x, px), inc_x)
-    inc_f = snp.where(better, c @ inc_x, inc_f)
     open_min = snp.min(snp.where(idx < sp, S_bd, inf))
     dual = snp.minimum(snp.minimum(inc_f, lost), open_min)
     # a node whose LP failed was dropped unexplored: no proof of optimality
