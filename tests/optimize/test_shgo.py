@@ -74,10 +74,13 @@ def test_rosenbrock_and_ackley():
 def test_eggholder():
     # SciPy's docstring example: the minimum sits on the boundary x0 = 512
     b = [(-512.0, 512.0)] * 2
-    res = shgo(_eggholder(snp), b, n=64, iters=3, sampling_method="sobol")
+    seen = []
+    res = shgo(_eggholder(snp), b, n=64, iters=3, sampling_method="sobol",
+               callback=seen.append)
     ref = so.shgo(_eggholder(np), b, n=64, iters=3, sampling_method="sobol")
     _same(res, ref)
     assert res.nit == 3 and len(res.xl) > 10
+    assert len(seen) == 3 and np.array_equal(seen[-1], res.x)
 
 
 @_SLOW
