@@ -15,8 +15,8 @@ dopri5    ``RK45`` (the same Dormand-Prince 5(4) pair)
 dop853    ``DOP853``
 ========  ======================================================================
 
-``integrate(t)`` runs ``solve_ivp`` from ``(self.t, self.y)`` to ``t`` as one
-compiled program per ``ode`` object (traced on the first call; ``t``, ``y``
+``integrate(t)`` runs ``solve_ivp``'s loop (without its step buffers) from
+``(self.t, self.y)`` to ``t`` as one compiled program per ``ode`` object (traced on the first call; ``t``, ``y``
 and numeric ``f``/``jac`` parameters are its arguments, so later calls do not
 trace again).  ``integrate(t, step=True)`` (vode, zvode, lsoda) and
 ``set_solout`` (dopri5, dop853) step with a stepper of
@@ -35,7 +35,7 @@ import sciax
 import sciax.numpy as snp
 from sciax.integrate import _ode_loop
 from sciax.integrate._bdf import BDF
-from sciax.integrate._ivp import solve_ivp
+from sciax.integrate._ivp import _validate_tol
 from sciax.integrate._lsoda import LSODA
 from sciax.integrate._odesolver import LoopStepper
 from sciax.integrate._rk import DOP853, RK45
@@ -488,18 +488,19 @@ class ode:
             fun, jac = self._real_rhs((tuple(i for i, _ in fdyn), fstat),
                                       (tuple(i for i, _ in jdyn), jstat))
             method = ig.method()
-            opts = dict(rtol=ig.rtol, atol=ig.atol, max_step=ig.max_step,
-                        max_steps=ig.nsteps)
-            if ig.first_step is not None:
-                opts["first_step"] = ig.first_step
-            if jac is not None and getattr(method, "stateful", False):
-                opts["jac"] = jac
+            tols = _validate_tol(ig.rtol, ig.atol, self._real_y().size)
+            use_jac = jac is not None and getattr(method, "stateful", False)
 
             def go(t0: Any, t1: Any, y0: Any, fd: tuple, jd: tuple) -> tuple:
-                r = solve_ivp(fun, (t0, t1), y0, method=method, args=(fd, jd),
-                              **opts)
-                k = r.n_points - 1
-                return r.t[k], r.y[:, k], r.status
+                # solve_ivp's loop without its step buffers: only the end state
+                cfg = _ode_loop.LoopConfig(
+                    solver=method, fun=lambda t, y: fun(t, y, fd, jd),
+                    max_step=ig.max_step, first_step=ig.first_step,
+                    max_steps=ig.nsteps, t_eval=None, save_steps=False, dense=False,
+                    events=(), event_capacity=0, kind="while", progress=False,
+                    jac=(lambda t, y: jac(t, y, fd, jd)) if use_jac else None)
+                s = _ode_loop.integrate(cfg, t0, t1, y0, *tols)
+                return s["t"], s["y"], s["status"]
 
             run = self._runners[key] = sciax.jit(go)
         if t1 == self.t:
