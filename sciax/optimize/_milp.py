@@ -116,7 +116,7 @@ def _milp_iv(c, integrality, bounds, constraints, options):
                          "with at least one element.")
     try:
         finite = bool(np.all(np.isfinite(np.asarray(c, float))))
-    except Exception:  # traced: checked by the caller's data
+    except Exception:  # traced: no host value to check
         finite = True
     if not finite:
         raise ValueError("`c` must be a one-dimensional array of finite numbers "
