@@ -18,6 +18,8 @@ Initial value problems
    LSODA - Automatic switching between RK45 and BDF by a stiffness estimate
    OdeSolver, DenseOutput - SciPy's step-wise interface (``RK45(fun, t0, y0,
    t_bound)`` and the like return a stepper with ``step()``, ``dense_output()``)
+   ode, complex_ode - SciPy's legacy class interface (vode, zvode, lsoda, dopri5,
+   dop853 mapped onto BDF, LSODA, RK45 and DOP853)
 
 Choosing a solver
 -----------------
@@ -108,3 +110,6 @@ from sciax.integrate._rules import roots_legendre as roots_legendre
 from sciax.integrate._rules import simpson as simpson
 from sciax.integrate._rules import trapezoid as trapezoid
 from sciax.integrate._bvp import BVPResult, BVPSolution, solve_bvp  # noqa: F401
+# branch h24o: SciPy's legacy class interface
+from sciax.integrate._ode_legacy import complex_ode as complex_ode  # noqa: E402
+from sciax.integrate._ode_legacy import ode as ode  # noqa: E402

@@ -53,6 +53,13 @@ Global optimization
    dual_annealing - Generalised simulated annealing with local searches
    direct - DIRECT / DIRECT-L: deterministic division of the box into
             hyperrectangles (SciPy's divisions, nfev and nit)
+   shgo - Simplicial homology global optimisation over Sobol/Halton samples
+          (nearest-neighbour stars, batched SLSQP local searches)
+
+Linear and mixed-integer programming
+------------------------------------
+   linprog - Linear programs (homogeneous self-dual interior-point method)
+   milp - Mixed-integer linear programs (compiled branch and bound)
 
 Assignment
 ----------
@@ -225,3 +232,7 @@ from sciax.optimize._qap import quadratic_assignment as quadratic_assignment  # 
 from sciax.optimize._jacobians import BroydenFirst as BroydenFirst  # noqa: E402
 from sciax.optimize._jacobians import InverseJacobian as InverseJacobian  # noqa: E402
 from sciax.optimize._jacobians import KrylovJacobian as KrylovJacobian  # noqa: E402
+
+# --- branch h24o: mixed-integer linear programming, simplicial homology global opt ---
+from sciax.optimize._milp import milp as milp  # noqa: E402
+from sciax.optimize._shgo import shgo as shgo  # noqa: E402

@@ -358,6 +358,14 @@ def _solve_std(c, A_ub, b_ub, A_eq, b_eq, *, T, offset, width, lower_cols,
     return out
 
 
+def _print_message(res):
+    """``disp``: the result's message, where it has a host value."""
+    try:
+        print(res.message)
+    except Exception:  # traced
+        pass
+
+
 _SOLVE_JIT = {}
 
 
@@ -555,8 +563,5 @@ def linprog(c, A_ub=None, b_ub=None, A_eq=None, b_eq=None, bounds=(0, None),
         upper=OptimizeResult(residual=snp.asarray(ub, dt) - out["x"],
             marginals=out["upper_marginals"]))
     if disp:
-        try:
-            print(res.message)
-        except Exception:  # traced
-            pass
+        _print_message(res)
     return res
