@@ -53,6 +53,8 @@ def _gamma(x: Any) -> Any:
     ax = _util.safe(big, snp.abs(x), 40.0)
     v = snp.power(ax, 0.5 * ax - 0.25)
     g_big = _SQRT_2PI * v * (v * snp.exp(-ax)) * snp.exp(_util.lgamma_corr(ax))
+    # past the overflow threshold: inf (from ~745, v * e^-ax was inf * 0 = NaN)
+    g_big = snp.where(ax > 171.7, snp.inf, g_big)
     refl = math.pi / (ax * _util.sinpi(-ax) * g_big)
     out = snp.where(mid, g_mid, snp.where(x > 0, g_big, refl))
     out = snp.where((x < 0) & (x == snp.floor(x)), snp.nan, out)
@@ -658,7 +660,9 @@ def _betaln(a: Any, b: Any, dd: Any = None) -> Any:
     0 elsewhere; the double-double work is skipped when no element needs
     it)."""
     lo, hi = snp.minimum(a, b), snp.maximum(a, b)
-    big = (hi >= 10.0) & (lo > 0)
+    # (a negative lo too, where lo + hi >= 10: lgamma(hi) - lgamma(lo + hi)
+    # subtracted ~hi log hi, and betaln(-2.5, 1e20) was 0, not 115.07)
+    big = (hi >= 10.0) & ((lo > 0) | (lo + hi >= 10.0))
     los = _util.safe(big, lo, 1.0)
     his = _util.safe(big, hi, 10.0)
     v_big = lax.lgamma(los) + _util.lgamma_ratio_large(los, his)
@@ -791,7 +795,9 @@ def _beta_cj(a: Any, b: Any) -> Any:
     bv = s - as_
     e = (as_ - (s - bv)) + (bs - bv)
     rg = rgamma(s)
-    rg = rg - e * _digamma(s) * rg
+    # (only where e != 0: at a pole s, digamma is NaN and rg is 0, and
+    # beta(-2.5, 2.5) was NaN, not 0)
+    rg = rg - snp.where(e != 0, e * _digamma(s) * rg, 0.0)
     direct = gamma(as_) * rg * gamma(bs)
     sgn = gammasgn(a) * gammasgn(b) * gammasgn(a + b)
     lh, ll = _betaln(a, b, dd=~ok)
