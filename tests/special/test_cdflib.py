@@ -149,9 +149,10 @@ def test_betainc_tiny_shapes_against_mpmath():
     i = np.asarray(ss.betainc(snp.asarray(a), snp.asarray(b), snp.asarray(x)))
     ic = np.asarray(ss.betaincc(snp.asarray(a), snp.asarray(b), snp.asarray(x)))
     ref = np.array([_mp_ibeta(*p) for p in TINY])
-    # a few ulps: both tails come from one log I (or its mirror), no cancellation
-    np.testing.assert_allclose(i, ref[:, 0], rtol=1e-15, atol=0)
-    np.testing.assert_allclose(ic, ref[:, 1], rtol=1e-15, atol=0)
+    # a few ulps: both tails come from one log I (or its mirror), no
+    # cancellation (1.1e-15 at XLA -O0, which contracts no FMAs)
+    np.testing.assert_allclose(i, ref[:, 0], rtol=3e-15, atol=0)
+    np.testing.assert_allclose(ic, ref[:, 1], rtol=3e-15, atol=0)
 
 
 def test_betainc_tiny_shape_derivatives():
