@@ -9,8 +9,10 @@ recurrence (DLMF 28.4.5-28.4.8), i.e. they are an eigenvector of a symmetric
 tridiagonal matrix ``D + q P`` (``D`` the squared harmonics, ``P`` the
 coupling, with ``sqrt 2`` in its first entries for ``ce_2n``) whose
 eigenvalue is the characteristic value.  The matrix is truncated at ``m // 2
-+ 40`` coefficients (static: the order ``m`` must be concrete), which
-converges to rounding for ``|q|`` up to a few thousand.  The eigenvalue comes
++ 41`` coefficients (static: the order ``m`` must be concrete): converged to
+rounding for ``|q| <= 1000`` (``m <= 20``; against a truncation at ``m // 2 +
+151``), the characteristic values up to ``|q| ~ 3000``; at ``|q| = 2000``
+the functions are within ~1e-11, at 5000 within ~1e-5.  The eigenvalue comes
 from ``eigh`` (LAPACK keeps these graded matrices' small eigenvalues
 relatively accurate); the coefficients are then recomputed from it by the
 recurrence's ratios, forward up to the eigenvector's largest component and
@@ -36,8 +38,7 @@ import numpy as np
 import sciax.numpy as snp
 from sciax import lax
 from sciax.special import _sfutil as U
-from sciax.special._util import safe
-from sciax.special._bessel import _jy_real
+from sciax.special._util import polyval, safe
 
 __all__ = ["mathieu_a", "mathieu_b", "mathieu_even_coef", "mathieu_odd_coef",
            "mathieu_cem", "mathieu_sem", "mathieu_modcem1", "mathieu_modcem2",
@@ -144,8 +145,8 @@ def _coefficients(kd: int, lam: Any, q: Any, peak: Any, size: int) -> Any:
     t = snp.where(j <= pk, snp.moveaxis(t, 0, -1), 1.0)
     r = snp.where(j > pk, snp.moveaxis(r, 0, -1), 1.0)
     one = snp.ones(q.shape + (1,), q.dtype)
-    left = snp.flip(snp.cumprod(snp.flip(t, -1), axis=-1), -1)  # prod_{i >= j} t_i
-    c = snp.concatenate([left, one], -1) * snp.concatenate([one, snp.cumprod(r, axis=-1)], -1)
+    left = snp.flip(_cumprod(snp.flip(t, -1)), -1)  # prod_{i >= j} t_i
+    c = snp.concatenate([left, one], -1) * snp.concatenate([one, _cumprod(r)], -1)
     # the symmetric matrix's vector has sqrt(2) A_0 first for ce_2n: its unit
     # norm is SciPy's 2 A_0^2 + sum A_2k^2 = 1
     c = c / snp.sqrt(snp.sum(c * c, axis=-1, keepdims=True))
@@ -219,15 +220,10 @@ def mathieu_a(m: Any, q: Any) -> Any:
     The ``m // 2``-th eigenvalue of the symmetric tridiagonal matrix of the
     Fourier coefficients' recurrence of ``ce_m`` (DLMF 28.4.5-28.4.6),
     truncated at ``m // 2 + 41`` coefficients: converged to rounding for
-    ``|q|`` up to about 2000 (``m <= 20``; checked against larger
-    truncations).  Negative ``q`` needs no special case: the matrix of
+    ``|q|`` up to about 3000 (``m <= 20``; checked against larger
+    truncations; the functions, to ``|q| <= 1000``).  Negative ``q`` needs no special case: the matrix of
     ``ce_2n+1`` at ``-q`` is similar to that of ``se_2n+1`` at ``q``, which
     is DLMF 28.2.26's ``a_2n+1(-q) = b_2n+1(q)``.
-
-    *Differences from SciPy*: SciPy's value for even ``m`` is wrong over
-    much of ``1 <= q <= 1000`` (e.g. ``mathieu_a(0, 1) = -0.4551`` is right
-    but ``mathieu_a(2, 10)`` agrees with the eigenvalue only to ~1e-10 and
-    large ``q`` drift further); ours is the eigenvalue to rounding.
 
     *Transformations*: jit/vmap/grad in ``q`` (the derivative is the
     Hellmann-Feynman ``v^T P v``, from the autodiff rule of ``eigh``, and
@@ -356,7 +352,7 @@ def mathieu_even_coef(m: Any, q: Any) -> Any:
     --------
     >>> from sciax.special import mathieu_even_coef
     >>> print(np.round(mathieu_even_coef(2, 1.0)[:4], 6))
-    [ 0.24001   0.96465  -0.106207  0.004153]
+    [ 0.216928  0.948257 -0.081767  0.002587]
     """
     return _fourier_coef("mathieu_even_coef", m, q, sine=False)
 
@@ -373,7 +369,7 @@ def mathieu_odd_coef(m: Any, q: Any) -> Any:
     --------
     >>> from sciax.special import mathieu_odd_coef
     >>> print(np.round(mathieu_odd_coef(1, 1.0)[:3], 6))
-    [ 0.993763 -0.111441  0.003724]
+    [ 0.993968 -0.109584  0.004368]
     """
     return _fourier_coef("mathieu_odd_coef", m, q, sine=True)
 
@@ -441,7 +437,7 @@ def mathieu_cem(m: Any, q: Any, x: Any) -> tuple:
     >>> from sciax.special import mathieu_cem
     >>> y, yp = mathieu_cem(2, 1.5, 30.0)
     >>> print(round(float(y), 6), round(float(yp), 6))
-    0.273163 -1.149445
+    0.794474 -1.149445
     """
     return _angular("mathieu_cem", m, q, x, sine=False)
 
@@ -459,7 +455,7 @@ def mathieu_sem(m: Any, q: Any, x: Any) -> tuple:
     >>> from sciax.special import mathieu_sem
     >>> y, yp = mathieu_sem(1, 1.5, 30.0)
     >>> print(round(float(y), 6), round(float(yp), 6))
-    0.393883 0.994018
+    0.345001 0.818494
     """
     return _angular("mathieu_sem", m, q, x, sine=True)
 
@@ -467,15 +463,104 @@ def mathieu_sem(m: Any, q: Any, x: Any) -> tuple:
 # --- the modified (radial) functions ---------------------------------------------
 
 
+_HANKEL_U = 25.0  # J_0, J_1, Y_0, Y_1 by Hankel's expansions above this
+
+
+def _hankel_coefs(nu: int, terms: int) -> tuple[np.ndarray, np.ndarray]:
+    """Coefficients of ``P`` and ``Q`` (DLMF 10.17.1-10.17.4) in ``1 / u^2``:
+    ``a_k(nu) = prod_(j<=k) (4 nu^2 - (2j - 1)^2) / (k! 8^k)``."""
+    a = [1.0]
+    for k in range(1, 2 * terms):
+        a.append(a[-1] * (4.0 * nu * nu - (2.0 * k - 1.0) ** 2) / (k * 8.0))
+    sign = (-1.0) ** np.arange(terms)
+    return sign * np.array(a[0::2]), sign * np.array(a[1::2])
+
+
+_HANKEL = {nu: _hankel_coefs(nu, 16) for nu in (0, 1)}
+
+
+def _hankel01(u: Any) -> tuple:
+    """``J_0, J_1, Y_0, Y_1`` for ``u >= 25`` (the series' smallest term
+    there is below 1e-16)."""
+    t = 1.0 / (u * u)
+    amp = snp.sqrt(2.0 / (math.pi * u))
+    out = []
+    for nu in (0, 1):
+        pc, qc = _HANKEL[nu]
+        p = polyval(tuple(pc[::-1]), t)
+        q = polyval(tuple(qc[::-1]), t) / u
+        chi = u - (0.5 * nu + 0.25) * math.pi
+        c, s = snp.cos(chi), snp.sin(chi)
+        out.append((amp * (p * c - q * s), amp * (p * s + q * c)))
+    (j0, y0), (j1, y1) = out
+    return j0, j1, y0, y1
+
+
+def _ratios(u: Any, top: int) -> Any:
+    """``J_k(u) / J_(k-1)(u)``, ``k = 1 .. top - 1`` (last axis), by the
+    backward continued fraction from ``k = top``."""
+    us = safe(u > 0, u, 1.0)
+
+    def cf(rho, k):
+        rho = 1.0 / (2.0 * k / us - rho)
+        return rho, rho
+
+    _, rho = lax.scan(cf, snp.zeros_like(u), snp.arange(1, top, dtype=u.dtype),
+                      reverse=True)
+    return snp.moveaxis(rho, 0, -1)
+
+
+def _neumann01(u: Any, rho: Any) -> tuple:
+    """``J_0, J_1, Y_0, Y_1`` for ``u < 25`` from the ratios: ``J_k = J_0
+    prod rho``, normalised by ``J_0 + 2 sum J_2k = 1``, and Neumann's series
+    ``Y_0 = 2/pi ((ln(u/2) + gamma) J_0 - 2 sum (-1)^k J_2k / k)`` (A&S
+    9.1.88) and its derivative for ``Y_1 = -Y_0'``."""
+    us = safe((u > 0) & (u < _HANKEL_U), u, 1.0)
+    # J_k relative to J_0, or to J_1 where |J_1| > |J_0| (J_0 may be 0 to
+    # rounding: then rho_1 is infinite; J_0 and J_1 have no common zero)
+    r1 = rho[..., :1]
+    big = snp.abs(r1) > 1.0
+    rest = _cumprod(rho[..., 1:])  # J_k / J_1, k >= 2
+    v = snp.where(big, snp.concatenate([1.0 / safe(big, r1, 1.0), snp.ones_like(r1), rest], -1),
+                  snp.concatenate([snp.ones_like(r1), r1, r1 * rest], -1))
+    kk = np.arange(v.shape[-1])
+    even = (kk % 2 == 0) & (kk > 0)
+    jall = v / (v[..., 0] + 2.0 * snp.sum(snp.where(even, v, 0.0), -1))[..., None]
+    j0, j1, jk = jall[..., 0], jall[..., 1], jall[..., 1:]
+    kk = kk[1:]
+    even = kk % 2 == 0
+    half = kk // 2
+    alt = np.where(half % 2 == 0, 1.0, -1.0)
+    w_even = np.where(even, alt / np.maximum(half, 1), 0.0)  # (-1)^k / k at 2k
+    ell = snp.log(0.5 * us) + np.euler_gamma
+    y0 = (2.0 / math.pi) * (ell * j0 - 2.0 * snp.sum(w_even * jk, -1))
+    # d/du J_2k = (J_(2k-1) - J_(2k+1)) / 2, for 2k = 2 .. top - 2
+    jm = snp.concatenate([j0[..., None], jk[..., :-1]], -1)  # J_(k-1)
+    jp = snp.concatenate([jk[..., 1:], snp.zeros_like(jk[..., :1])], -1)  # J_(k+1)
+    djk = 0.5 * (jm - jp)
+    dy0 = (2.0 / math.pi) * (j0 / us - ell * j1 - 2.0 * snp.sum(w_even * djk, -1))
+    return j0, j1, y0, -dy0
+
+
 def _bessel_jy(u1: Any, u2: Any, size: int) -> tuple:
     """``J_n(u1), J_n(u2), Y_n(u2)`` for ``n = 0 .. size - 1`` (last axis),
-    with their derivatives in ``u``."""
-    j01, y01, _, _ = _jy_real(snp.asarray([[0.0], [1.0]], u1.dtype),
-                             snp.stack([u1.ravel(), u2.ravel()]).reshape(1, -1))
-    j01 = j01.reshape((2, 2) + u1.shape)
-    y01 = y01.reshape((2, 2) + u1.shape)
-    return (_jn(u1, j01[0, 0], j01[1, 0], size), _jn(u2, j01[0, 1], j01[1, 1], size),
-            _yn(u2, y01[0, 1], y01[1, 1], size))
+    with their derivatives in ``u`` (both arguments in one batch)."""
+    u = snp.stack([u1, u2])
+    rho = _ratios(u, max(size, 30) + 40)
+    small = u < _HANKEL_U
+    n01 = _neumann01(u, rho)
+    h01 = _hankel01(snp.where(small, _HANKEL_U, u))
+    j0, j1, y0, y1 = (snp.where(small, a, b) for a, b in zip(n01, h01))
+    (j, jp) = _jn(u, j0, j1, rho, size)
+    return (j[0], jp[0]), (j[1], jp[1]), _yn(u2, y0[1], y1[1], size)
+
+
+def _cumprod(x: Any) -> Any:
+    """``cumprod(x, axis=-1)`` as one masked product (cheaper to compile than
+    a scan, and the rows are short)."""
+    n = x.shape[-1]
+    tri = np.arange(n)[None, :] <= np.arange(n)[:, None]
+    return snp.prod(snp.where(tri, x[..., None, :], 1.0), axis=-1)
 
 
 def _with_derivative(u: Any, f: Any) -> tuple:
@@ -487,7 +572,7 @@ def _with_derivative(u: Any, f: Any) -> tuple:
     return f, fp
 
 
-def _jn(u: Any, j0: Any, j1: Any, size: int) -> tuple:
+def _jn(u: Any, j0: Any, j1: Any, rho: Any, size: int) -> tuple:
     """``J_n(u)``: forward recurrence for ``n <= u`` (the oscillatory region,
     where it is stable), then ``J_n = J_(n-1) rho_n`` with ``rho_n = J_n /
     J_(n-1)`` from the backward continued fraction started well above both
@@ -504,20 +589,12 @@ def _jn(u: Any, j0: Any, j1: Any, size: int) -> tuple:
     ks = snp.arange(1, size - 1, dtype=u.dtype)
     _, jf = lax.scan(fwd, (j0, j1), ks)
     jf = snp.concatenate([j0[None], j1[None], jf], 0)
-    top = size + 40
-
-    def cf(rho, k):  # rho_k = 1 / (2k/u - rho_(k+1))
-        rho = 1.0 / (2.0 * k / us - rho)
-        return rho, rho
-
-    _, rho = lax.scan(cf, snp.zeros_like(u), snp.arange(1, top, dtype=u.dtype),
-                      reverse=True)
-    rho = snp.moveaxis(rho[:size - 1], 0, -1)
+    rho = rho[..., :size - 1]
     jf = snp.moveaxis(jf, 0, -1)
     k = np.arange(1, size)
     n0i = n0[..., None]
     start = snp.take_along_axis(jf, n0.astype(np.int32)[..., None], axis=-1)
-    up = snp.cumprod(snp.where(k > n0i, rho, 1.0), axis=-1)
+    up = _cumprod(snp.where(k > n0i, rho, 1.0))
     jn = snp.concatenate([j0[..., None], snp.where(k <= n0i, jf[..., 1:], start * up)], -1)
     zero = (u == 0)[..., None]
     jn = snp.where(zero, snp.asarray(np.arange(size) == 0, u.dtype), jn)
@@ -649,11 +726,11 @@ for _f, _what, _mmin, _coef, _ex, _out, _extra in [
         (mathieu_modcem1, "``Mc_m^(1)(x, q)``", 0, "even_coef", "2, 1.5, 0.7",
          "0.501139 0.173772", ""),
         (mathieu_modcem2, "``Mc_m^(2)(x, q)``", 0, "even_coef", "2, 1.5, 0.7",
-         "-0.697839 0.997451", _SECOND),
+         "-0.34465 1.150838", _SECOND),
         (mathieu_modsem1, "``Ms_m^(1)(x, q)``", 1, "odd_coef", "1, 1.5, 0.7",
-         "0.602574 0.485216", ""),
+         "0.485189 -0.078383", ""),
         (mathieu_modsem2, "``Ms_m^(2)(x, q)``", 1, "odd_coef", "1, 1.5, 0.7",
-         "-0.463326 0.794958", _SECOND)]:
+         "-0.045915 1.319523", _SECOND)]:
     _f.__doc__ = _MOD_DOC.format(what=_what, fn=_f.__name__[8:], mmin=_mmin,
                                  coef=_coef, ex_args=_ex, ex_out=_out, extra=_extra)
 del _f, _what, _mmin, _coef, _ex, _out, _extra
