@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+import sciax
 import sciax.numpy as snp
 from sciax import lax
 from sciax.special import _sfutil as U
@@ -47,13 +48,14 @@ __all__ = ["mathieu_a", "mathieu_b", "mathieu_even_coef", "mathieu_odd_coef",
 _EXTRA = 40  # Fourier coefficients kept beyond the m // 2 of the order
 _DEG = math.pi / 180.0
 
-# The four classes (SciPy's kd = 1..4): the first harmonic l (harmonics
-# 2k + l), the q-dependent first diagonal entry and the first coupling's
-# factor (sqrt 2 symmetrises ce_2n's: its vector is sqrt(2) A_0, A_2, ...).
-_CLASSES = {1: (0, 0.0, math.sqrt(2.0)),   # ce_2n:   A_0, A_2, ...
-            2: (1, 1.0, 1.0),              # ce_2n+1: A_1, A_3, ...
-            3: (1, -1.0, 1.0),             # se_2n+1: B_1, B_3, ...
-            4: (2, 0.0, 1.0)}              # se_2n+2: B_2, B_4, ...
+# The four classes (SciPy's kd = 1..4, here 0..3), per element: the first
+# harmonic (harmonics 2k + h), the q-dependent first diagonal entry and the
+# first coupling's factor (sqrt 2 symmetrises ce_2n's: its vector is sqrt(2)
+# A_0, A_2, ...).  Classes are array operands of the compiled kernels, so one
+# program serves every order of a size bucket.
+_HARM = np.array([0, 1, 1, 2])
+_D0 = np.array([0.0, 1.0, -1.0, 0.0])
+_C0 = np.array([math.sqrt(2.0), 1.0, 1.0, 1.0])
 
 
 def _concrete_m(name: str, m: Any) -> np.ndarray:
@@ -70,39 +72,46 @@ def _concrete_m(name: str, m: Any) -> np.ndarray:
 
 
 def _class_of(m: np.ndarray, sine: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(valid, kd, n)``: where ``m`` is a valid order, the class of
+    """``(valid, kd, n)``: where ``m`` is a valid order, the class (0..3) of
     ``ce_m`` (``sine`` false) or ``se_m``, and the index of ``m`` in it."""
     ok = np.isfinite(m) & (m == np.floor(m)) & (m >= (1 if sine else 0))
     mi = np.where(ok, m, 2 if sine else 0).astype(np.int64)
     odd = mi % 2 == 1
     if sine:
-        return ok, np.where(odd, 3, 4), np.where(odd, mi // 2, mi // 2 - 1)
-    return ok, np.where(odd, 2, 1), mi // 2
+        return ok, np.where(odd, 2, 3), np.where(odd, mi // 2, mi // 2 - 1)
+    return ok, np.where(odd, 1, 0), mi // 2
 
 
-def _matrix(kd: int, q: Any, size: int) -> Any:
-    """``D + q P`` for class ``kd``, batched over ``q``."""
-    l, d0, c0 = _CLASSES[kd]
-    d = (2.0 * np.arange(size) + l) ** 2
-    p = np.eye(size, k=1) + np.eye(size, k=-1)
-    p[0, 0] = d0
-    if size > 1:
-        p[0, 1] = p[1, 0] = c0
-    return snp.asarray(np.diag(d), q.dtype) + q[..., None, None] * snp.asarray(p, q.dtype)
+def _size(n: np.ndarray, at_least: int = 0) -> int:
+    """The truncation: ``max(n) + 41``, rounded up to a multiple of 8 so that
+    nearby orders share a compiled kernel."""
+    size = max(int(np.max(n, initial=0)) + 1 + _EXTRA, at_least)
+    return -(-size // 8) * 8
 
 
-def _eig(kd: int, n: np.ndarray, q: Any, size: int, vectors: bool) -> tuple:
-    """The ``n``-th eigenvalue (and its eigenvector's largest component's
-    index) of class ``kd``'s matrix at each ``q`` (``n`` a NumPy array
-    shaped like ``q``)."""
-    a = _matrix(kd, q, size)
-    nn = snp.asarray(n, np.int32)
+def _class_consts(kd: Any, dtype: Any) -> tuple:
+    k = snp.asarray(kd, np.int32)
+    return tuple(snp.asarray(c, dtype)[k] for c in (_HARM, _D0, _C0))
+
+
+def _eig(kd: Any, n: Any, q: Any, size: int, vectors: bool) -> tuple:
+    """The ``n``-th eigenvalue (and the index of its eigenvector's largest
+    component) of the matrix ``D + q P`` of class ``kd`` at each ``q``."""
+    harm, d0, c0 = _class_consts(kd, q.dtype)
+    k = np.arange(size)
+    d = (2.0 * k + harm[..., None]) ** 2
+    off = snp.asarray(np.eye(size, k=1) + np.eye(size, k=-1), q.dtype)
+    e00 = snp.asarray(np.eye(size) * (k == 0), q.dtype)
+    e01 = snp.asarray(np.eye(size, k=1) * (k == 0)[:, None]
+                      + np.eye(size, k=-1) * (k == 0), q.dtype)
+    p = off + d0[..., None, None] * e00 + (c0 - 1.0)[..., None, None] * e01
+    a = d[..., None] * snp.asarray(np.eye(size), q.dtype) + q[..., None, None] * p
+    nn = snp.asarray(n, np.int32)[..., None]
     if not vectors:
-        w = snp.linalg.eigvalsh(a)
-        return snp.take_along_axis(w, nn[..., None], axis=-1)[..., 0], None
+        return snp.take_along_axis(snp.linalg.eigvalsh(a), nn, axis=-1)[..., 0], None
     w, v = snp.linalg.eigh(a)
-    lam = snp.take_along_axis(w, nn[..., None], axis=-1)[..., 0]
-    idx = snp.broadcast_to(nn[..., None, None], q.shape + (size, 1))
+    lam = snp.take_along_axis(w, nn, axis=-1)[..., 0]
+    idx = snp.broadcast_to(nn[..., None], q.shape + (size, 1))
     vec = snp.take_along_axis(v, idx, axis=-1)[..., 0]
     return lam, snp.argmax(snp.abs(vec), axis=-1)
 
@@ -111,15 +120,14 @@ def _nonzero(x: Any) -> Any:
     return snp.where(x == 0, U.tiny(x), x)
 
 
-def _coefficients(kd: int, lam: Any, q: Any, peak: Any, size: int) -> Any:
-    """The normalised coefficients (SciPy's: ``sum w_k c_k^2 = 1`` with ``w_0
-    = 2`` for ``ce_2n``, first coefficient positive) of the eigenvector of
-    eigenvalue ``lam``, from the recurrence's ratios: ``t_j = c_(j-1) / c_j``
-    forward for ``j <= peak`` and ``r_j = c_j / c_(j-1)`` backward for ``j >
-    peak``."""
-    l, d0, c0 = _CLASSES[kd]
-    d = (2.0 * np.arange(size) + l) ** 2
-    dd = snp.asarray(d, q.dtype) - lam[..., None]
+def _coefficients(kd: Any, lam: Any, q: Any, peak: Any, size: int) -> Any:
+    """The normalised coefficients (SciPy's: ``2 A_0^2 + sum A_2k^2 = 1`` for
+    ``ce_2n``, ``sum c_k^2 = 1`` otherwise, first coefficient positive) of
+    the eigenvector of eigenvalue ``lam``, from the recurrence's ratios:
+    ``t_j = c_(j-1) / c_j`` forward for ``j <= peak`` and ``r_j = c_j /
+    c_(j-1)`` backward for ``j > peak``."""
+    harm, d0, c0 = _class_consts(kd, q.dtype)
+    dd = (2.0 * np.arange(size) + harm[..., None]) ** 2 - lam[..., None]
     dd = dd.at[..., 0].add(d0 * q)
     e = snp.broadcast_to(q[..., None], q.shape + (size - 1,))
     e = e.at[..., 0].multiply(c0)
@@ -154,47 +162,38 @@ def _coefficients(kd: int, lam: Any, q: Any, peak: Any, size: int) -> Any:
     return snp.where(c[..., :1] < 0, -c, c)
 
 
-def _size(n: np.ndarray) -> int:
-    return int(np.max(n, initial=0)) + 1 + _EXTRA
+def _solution(kd: Any, n: Any, q: Any, size: int) -> tuple:
+    """``(lam, coefficients, peak)`` of class ``kd``, index ``n``, at ``q``."""
+    lam, peak = _eig(kd, n, q, size, vectors=True)
+    return lam, _coefficients(kd, lam, q, peak, size), peak
 
 
-def _by_class(name: str, m: Any, sine: bool, q: Any, fun: Any,
-              nout: int) -> tuple:
-    """``fun(kd, n, q, size)`` (a tuple of ``nout`` arrays shaped like ``q``)
-    for each class the orders ``m`` fall in, combined; NaN at invalid
-    orders.  ``q`` is already broadcast with ``m``."""
-    ok, kd, n = _class_of(np.broadcast_to(_concrete_m(name, m), q.shape), sine)
-    out = None
-    for k in sorted(set(kd[ok].ravel().tolist())):
-        sel = ok & (kd == k)
-        res = fun(k, np.where(sel, n, 0), q, _size(np.where(sel, n, 0)))
-        out = res if out is None else tuple(
-            snp.where(sel.reshape(sel.shape + (1,) * (a.ndim - sel.ndim)), a, b)
-            for a, b in zip(res, out))
-    if out is None:
-        return (snp.full(q.shape, snp.nan, q.dtype),) * nout
-    okb = ok.reshape(ok.shape)
-    return tuple(snp.where(okb.reshape(okb.shape + (1,) * (a.ndim - okb.ndim)), a, snp.nan)
-                 for a in out)
+def _cumprod(x: Any) -> Any:
+    """``cumprod(x, axis=-1)`` as one masked product (cheaper to compile than
+    a scan, and the rows are short)."""
+    n = x.shape[-1]
+    tri = np.arange(n)[None, :] <= np.arange(n)[:, None]
+    return snp.prod(snp.where(tri, x[..., None, :], 1.0), axis=-1)
 
 
-def _args(name: str, m: Any, *xs: Any) -> tuple:
-    """``(m, arrays, out_dtype)``: ``xs`` promoted and broadcast with ``m``'s
-    shape (``m`` stays a host array)."""
+def _prepare(name: str, m: Any, sine: bool, *xs: Any) -> tuple:
+    """``(ok, kd, n, arrays, out_dtype)``: the classes of the concrete orders
+    ``m`` and ``xs`` promoted, all broadcast together."""
     mv = _concrete_m(name, m)
     arrs, out = U.promote_real(name, *xs)
     shape = np.broadcast_shapes(mv.shape, arrs[0].shape)
-    return mv, [snp.broadcast_to(a, shape) for a in arrs], out
+    ok, kd, n = _class_of(np.broadcast_to(mv, shape), sine)
+    return ok, kd, n, [snp.broadcast_to(a, shape) for a in arrs], out
+
+
+def _char_kernel(q: Any, kd: Any, n: Any, *, size: int) -> Any:
+    return _eig(kd, n, q, size, vectors=False)[0]
 
 
 def _char_value(name: str, m: Any, q: Any, sine: bool) -> Any:
-    mv, (qb,), out = _args(name, m, q)
-
-    def fun(kd, n, qq, size):
-        return (_eig(kd, n, qq, size, vectors=False)[0],)
-
-    (a,) = _by_class(name, mv, sine, qb, fun, 1)
-    return U.finish(out, a)
+    ok, kd, n, (qb,), out = _prepare(name, m, sine, q)
+    a = _char_kernel(qb, kd, n, size=_size(n))
+    return U.finish(out, snp.where(ok, a, snp.nan))
 
 
 def mathieu_a(m: Any, q: Any) -> Any:
@@ -272,12 +271,6 @@ def mathieu_b(m: Any, q: Any) -> Any:
 # --- Fourier coefficients ----------------------------------------------------
 
 
-def _solution(kd: int, n: np.ndarray, q: Any, size: int) -> tuple:
-    """``(lam, coefficients)`` of class ``kd``, index ``n``, at ``q``."""
-    lam, peak = _eig(kd, n, q, size, vectors=True)
-    return lam, _coefficients(kd, lam, q, peak, size)
-
-
 def _scipy_km(m: int, q: float) -> int:
     """SciPy's number of returned coefficients (its truncation estimate)."""
     if q <= 1:
@@ -296,19 +289,23 @@ def _fourier_coef(name: str, m: Any, q: Any, sine: bool) -> Any:
         raise ValueError(f"{name}: m must be an integer {'> 0' if sine else '>= 0'}, "
                          f"got {m}")
     (qa,), out = U.promote_real(name, q)
-    size = _size(n)
     try:
         qv = float(np.asarray(q))
     except Exception:  # traced q: the static length
         qv = None
+    km = None
     if qv is not None:
         if qv < 0:
             raise ValueError(f"{name}: q must be >= 0, got {qv}")
         km = _scipy_km(int(mv), qv)
-        size = max(size, km)
-    c = _solution(int(kd), n, qa, size)[1]
+    size = _size(n, at_least=km or 0)
+    c = _coef_kernel(qa, kd, n, size=size)
     c = snp.where(qa < 0, snp.nan, c)
-    return U.finish(out, c if qv is None else c[:km])
+    return U.finish(out, c[:km or _size(n)])
+
+
+def _coef_kernel(q: Any, kd: Any, n: Any, *, size: int) -> Any:
+    return _solution(kd, n, q, size)[1]
 
 
 def mathieu_even_coef(m: Any, q: Any) -> Any:
@@ -377,31 +374,33 @@ def mathieu_odd_coef(m: Any, q: Any) -> Any:
 # --- the angular functions ce_m, se_m ------------------------------------------
 
 
+def _angular_kernel(q: Any, x: Any, kd: Any, n: Any, *, size: int) -> tuple:
+    """``ce``/``se`` of class ``kd`` and their derivatives at ``x`` radians."""
+    c = _solution(kd, n, q, size)[1]
+    h = 2.0 * np.arange(size) + _class_consts(kd, q.dtype)[0][..., None]
+    ph = h * x[..., None]
+    cs, sn = snp.cos(ph), snp.sin(ph)
+    even = (kd <= 1)[..., None]
+    y = snp.sum(c * snp.where(even, cs, sn), -1)
+    yp = snp.sum(h * c * snp.where(even, -sn, cs), -1)
+    return y, yp
+
+
 def _angular(name: str, m: Any, q: Any, x: Any, sine: bool) -> tuple:
-    mv, (qb, xb), out = _args(name, m, q, x)
-    xr = xb * _DEG
+    ok, kd, n, (qb, xb), out = _prepare(name, m, sine, q, x)
     # SciPy's q < 0 (DLMF 28.2.34 at 90 - x) is the natural continuation
     # (coefficients of the same class at -q, first one positive) times a
     # sign: (-1)^(m // 2) for ce_m and se_odd, -(-1)^(m // 2) for se_even.
-    mi = np.where(np.isfinite(mv) & (mv == np.floor(mv)), mv, 0).astype(np.int64)
+    mi = np.where(kd == 3, 2 * n + 2, 2 * n + np.where(kd == 0, 0, 1))
     sgn = np.where((mi // 2) % 2 == 0, 1.0, -1.0)
-    if sine:
-        sgn = np.where(mi % 2 == 0, -sgn, sgn)
+    sgn = np.where(kd == 3, -sgn, sgn)
     sgn = snp.where(qb < 0, snp.asarray(sgn, qb.dtype), 1.0)
-
-    def fun(kd, n, qq, size):
-        c = _solution(kd, n, qq, size)[1]
-        h = 2.0 * np.arange(size) + _CLASSES[kd][0]
-        ph = h * xr[..., None]
-        if kd in (1, 2):
-            return (snp.sum(c * snp.cos(ph), -1), -snp.sum(h * c * snp.sin(ph), -1))
-        return (snp.sum(c * snp.sin(ph), -1), snp.sum(h * c * snp.cos(ph), -1))
-
-    y, yp = _by_class(name, mv, sine, qb, fun, 2)
+    y, yp = _angular_kernel(qb, xb * _DEG, kd, n, size=_size(n))
+    y, yp = snp.where(ok, sgn * y, snp.nan), snp.where(ok, sgn * yp, snp.nan)
     if sine:  # SciPy's se_0 = 0
-        zero = np.broadcast_to(mv == 0, qb.shape)
+        zero = np.broadcast_to(_concrete_m(name, m) == 0, qb.shape)
         y, yp = snp.where(zero, 0.0, y), snp.where(zero, 0.0, yp)
-    return U.finish(out, sgn * y, sgn * yp)
+    return U.finish(out, y, yp)
 
 
 def mathieu_cem(m: Any, q: Any, x: Any) -> tuple:
@@ -555,14 +554,6 @@ def _bessel_jy(u1: Any, u2: Any, size: int) -> tuple:
     return (j[0], jp[0]), (j[1], jp[1]), _yn(u2, y0[1], y1[1], size)
 
 
-def _cumprod(x: Any) -> Any:
-    """``cumprod(x, axis=-1)`` as one masked product (cheaper to compile than
-    a scan, and the rows are short)."""
-    n = x.shape[-1]
-    tri = np.arange(n)[None, :] <= np.arange(n)[:, None]
-    return snp.prod(snp.where(tri, x[..., None, :], 1.0), axis=-1)
-
-
 def _with_derivative(u: Any, f: Any) -> tuple:
     """``(f_n, f'_n)`` from ``f_n`` (``f'_0 = -f_1``, ``f'_n = f_(n-1) - n
     f_n / u``)."""
@@ -624,50 +615,48 @@ def _at(tab: Any, idx: Any) -> Any:
     return snp.where((idx < 0) & (a % 2 == 1), -val, val)
 
 
-def _modified(name: str, m: Any, q: Any, x: Any, sine: bool, kind: int) -> tuple:
+def _radial_kernel(q: Any, x: Any, kd: Any, n: Any, *, size: int) -> tuple:
     """DLMF 28.24.1-28.24.4: ``sum_l (-1)^(l+n) c_l / (eps_s c_s) (J_(l-s)(u1)
     C_(l+s+h)(u2) +- J_(l+s+h)(u1) C_(l-s)(u2))`` with ``u1 = sqrt(q) e^-x``,
-    ``u2 = sqrt(q) e^x``, ``C = J`` or ``Y`` and ``h`` the class's first
-    harmonic.  Every ``s`` gives the same function; SciPy's series is ``s =
-    0``, whose terms for the first kind are ``O(1)`` while the sum is
-    ``O(q^(m/2))`` (its ``mathieu_modcem1(10, 0.001, x)`` has no correct
-    digit).  With ``s`` at the largest coefficient the sum has no such
-    cancellation.  The second kind keeps ``s = 0`` (its sum is as large as
-    its largest term, and a large ``s`` would need ``Y`` of order ``2s``)."""
-    mv, (qb, xb), out = _args(name, m, q, x)
-    qpos = qb >= 0
-    qs = safe(qpos, qb, 0.0)
-    h = snp.sqrt(qs)
-    c1, c2 = snp.exp(-xb), snp.exp(xb)
+    ``u2 = sqrt(q) e^x``, ``C = J`` (first kind) or ``Y`` (second kind) and
+    ``h`` the class's first harmonic; both kinds with their derivatives.
+    Every ``s`` gives the same function; SciPy's series is ``s = 0``, whose
+    terms for the first kind are ``O(1)`` while the sum is ``O(q^(m/2))``
+    (its ``mathieu_modcem1(10, 0.001, x)`` has no correct digit).  With
+    ``s`` at the largest coefficient the sum has no such cancellation.  The
+    second kind keeps ``s = 0`` (its sum is as large as its largest term,
+    and a large ``s`` would need ``Y`` of order ``2s``)."""
+    h = snp.sqrt(q)
+    c1, c2 = snp.exp(-x), snp.exp(x)
     u1, u2 = h * c1, h * c2
-
-    def fun(kd, n, qq, size):
-        lam, peak = _eig(kd, n, qq, size, vectors=True)
-        c = _coefficients(kd, lam, qq, peak, size)
-        harm = _CLASSES[kd][0]
-        pm = 1.0 if kd <= 2 else -1.0
-        s = peak[..., None] if kind == 1 else snp.zeros(qq.shape + (1,), np.int32)
-        nb = (2 * size if kind == 1 else size) + 2
-        (j1, j1p), (j2, j2p), (y2, y2p) = _bessel_jy(u1, u2, nb)
-        f2, f2p = (j2, j2p) if kind == 1 else (y2, y2p)
-        ell = snp.arange(size, dtype=np.int32)
+    _, c, peak = _solution(kd, n, q, size)
+    harm = snp.asarray(_HARM, np.int32)[kd][..., None]
+    pm = snp.where(kd <= 1, 1.0, -1.0)[..., None]
+    (j1, j1p), (j2, j2p), (y2, y2p) = _bessel_jy(u1, u2, 2 * size + 2)
+    ell = np.arange(size)
+    sgn = snp.where((n[..., None] + ell) % 2 == 0, 1.0, -1.0)
+    w = sgn * c
+    out = []
+    for s, f2, f2p in ((peak[..., None], j2, j2p), (snp.zeros_like(peak)[..., None], y2, y2p)):
         lo, up = ell - s, ell + s + harm
 
-        def prod(a, b):
+        def prod(a, b, lo=lo, up=up):
             return _at(a, lo) * _at(b, up) + pm * _at(a, up) * _at(b, lo)
 
-        sgn = snp.asarray(np.where((n[..., None] + np.arange(size)) % 2 == 0, 1.0, -1.0),
-                          qq.dtype)
         cs = snp.take_along_axis(c, s, axis=-1)[..., 0]
-        if kd == 1:
-            cs = snp.where(s[..., 0] == 0, 2.0 * cs, cs)
-        w = sgn * c
+        cs = snp.where((kd == 0) & (s[..., 0] == 0), 2.0 * cs, cs)
         f = snp.sum(w * prod(j1, f2), -1)
         fp = snp.sum(w * (c2[..., None] * prod(j1, f2p) - c1[..., None] * prod(j1p, f2)), -1)
-        return f / cs, fp * h / cs
+        out += [f / cs, fp * h / cs]
+    return tuple(out)
 
-    y, yp = _by_class(name, mv, sine, qs, fun, 2)
-    return U.finish(out, snp.where(qpos, y, snp.nan), snp.where(qpos, yp, snp.nan))
+
+def _modified(name: str, m: Any, q: Any, x: Any, sine: bool, kind: int) -> tuple:
+    ok, kd, n, (qb, xb), out = _prepare(name, m, sine, q, x)
+    good = ok & (qb >= 0)
+    res = _radial_kernel(safe(good, qb, 1.0), xb, kd, n, size=_size(n))
+    y, yp = res[2 * kind - 2: 2 * kind]
+    return U.finish(out, snp.where(good, y, snp.nan), snp.where(good, yp, snp.nan))
 
 
 _MOD_DOC = """Modified Mathieu function {what} and its derivative.
@@ -719,6 +708,11 @@ def mathieu_modsem1(m: Any, q: Any, x: Any) -> tuple:
 def mathieu_modsem2(m: Any, q: Any, x: Any) -> tuple:
     return _modified("mathieu_modsem2", m, q, x, True, 2)
 
+
+_char_kernel = sciax.jit(_char_kernel, static_argnames="size")
+_coef_kernel = sciax.jit(_coef_kernel, static_argnames="size")
+_angular_kernel = sciax.jit(_angular_kernel, static_argnames="size")
+_radial_kernel = sciax.jit(_radial_kernel, static_argnames="size")
 
 _SECOND = ("  The second kind has ``Y_n`` for the ``J_n`` of ``sqrt(q) e^x``, "
            "and is\n    infinite at ``q = 0``.")
