@@ -263,7 +263,7 @@ def mathieu_b(m: Any, q: Any) -> Any:
     --------
     >>> from sciax.special import mathieu_b
     >>> print(np.round(mathieu_b(np.array([1, 2, 3]), 1.0), 6))
-    [-0.110249  3.917024  9.047738]
+    [-0.110249  3.917025  9.047739]
     """
     return _char_value("mathieu_b", m, q, sine=True)
 
@@ -299,13 +299,9 @@ def _fourier_coef(name: str, m: Any, q: Any, sine: bool) -> Any:
             raise ValueError(f"{name}: q must be >= 0, got {qv}")
         km = _scipy_km(int(mv), qv)
     size = _size(n, at_least=km or 0)
-    c = _coef_kernel(qa, kd, n, size=size)
+    c = _angular_kernel(qa, snp.zeros_like(qa), kd, n, size=size)[2]
     c = snp.where(qa < 0, snp.nan, c)
     return U.finish(out, c[:km or _size(n)])
-
-
-def _coef_kernel(q: Any, kd: Any, n: Any, *, size: int) -> Any:
-    return _solution(kd, n, q, size)[1]
 
 
 def mathieu_even_coef(m: Any, q: Any) -> Any:
@@ -375,7 +371,8 @@ def mathieu_odd_coef(m: Any, q: Any) -> Any:
 
 
 def _angular_kernel(q: Any, x: Any, kd: Any, n: Any, *, size: int) -> tuple:
-    """``ce``/``se`` of class ``kd`` and their derivatives at ``x`` radians."""
+    """``ce``/``se`` of class ``kd`` and their derivatives at ``x`` radians,
+    and the coefficients (one program for both)."""
     c = _solution(kd, n, q, size)[1]
     h = 2.0 * np.arange(size) + _class_consts(kd, q.dtype)[0][..., None]
     ph = h * x[..., None]
@@ -383,7 +380,7 @@ def _angular_kernel(q: Any, x: Any, kd: Any, n: Any, *, size: int) -> tuple:
     even = (kd <= 1)[..., None]
     y = snp.sum(c * snp.where(even, cs, sn), -1)
     yp = snp.sum(h * c * snp.where(even, -sn, cs), -1)
-    return y, yp
+    return y, yp, c
 
 
 def _angular(name: str, m: Any, q: Any, x: Any, sine: bool) -> tuple:
@@ -395,7 +392,7 @@ def _angular(name: str, m: Any, q: Any, x: Any, sine: bool) -> tuple:
     sgn = np.where((mi // 2) % 2 == 0, 1.0, -1.0)
     sgn = np.where(kd == 3, -sgn, sgn)
     sgn = snp.where(qb < 0, snp.asarray(sgn, qb.dtype), 1.0)
-    y, yp = _angular_kernel(qb, xb * _DEG, kd, n, size=_size(n))
+    y, yp, _ = _angular_kernel(qb, xb * _DEG, kd, n, size=_size(n))
     y, yp = snp.where(ok, sgn * y, snp.nan), snp.where(ok, sgn * yp, snp.nan)
     if sine:  # SciPy's se_0 = 0
         zero = np.broadcast_to(_concrete_m(name, m) == 0, qb.shape)
@@ -710,7 +707,6 @@ def mathieu_modsem2(m: Any, q: Any, x: Any) -> tuple:
 
 
 _char_kernel = sciax.jit(_char_kernel, static_argnames="size")
-_coef_kernel = sciax.jit(_coef_kernel, static_argnames="size")
 _angular_kernel = sciax.jit(_angular_kernel, static_argnames="size")
 _radial_kernel = sciax.jit(_radial_kernel, static_argnames="size")
 
