@@ -9,7 +9,9 @@ recurrence (DLMF 28.4.5-28.4.8), i.e. they are an eigenvector of a symmetric
 tridiagonal matrix ``D + q P`` (``D`` the squared harmonics, ``P`` the
 coupling, with ``sqrt 2`` in its first entries for ``ce_2n``) whose
 eigenvalue is the characteristic value.  The matrix is truncated at ``m // 2
-+ 41`` coefficients (static: the order ``m`` must be concrete): converged to
++ 41`` coefficients or more (rounded up to a multiple of 8, so that nearby
+orders share a compiled kernel; static: the order ``m`` must be concrete,
+while the class of each element is an array operand): converged to
 rounding for ``|q| <= 1000`` (``m <= 20``; against a truncation at ``m // 2 +
 151``), the characteristic values up to ``|q| ~ 3000``; at ``|q| = 2000``
 the functions are within ~1e-11, at 5000 within ~1e-5.  The eigenvalue comes
@@ -22,10 +24,14 @@ eigenvector from ``eigh`` is accurate only to ``eps`` of its largest
 component, and the modified functions divide by the first coefficient,
 which is ``O(q^(m/2))``).
 
-The modified functions are SciPy's (Zhang and Jin's ``MTU12``) Bessel-product
-series, with ``J_n`` and ``Y_n`` of integer order from ``J_0, J_1, Y_0, Y_1``
-by recurrences: ``Y`` forward, ``J`` forward up to ``n ~ u`` and by the
-continued fraction of ``J_n / J_(n-1)`` above it.
+The modified functions are Bessel-product series (DLMF 28.24.1-28.24.4):
+SciPy's (Zhang and Jin's ``MTU12``, shift ``s = 0``) for the second kind,
+and shifted to the largest coefficient for the first kind, whose ``s = 0``
+series cancels catastrophically for ``m >> sqrt(q)``.  ``J_n`` and ``Y_n``
+of integer order come from ``J_0, J_1, Y_0, Y_1`` by recurrences (``Y``
+forward; ``J`` forward up to ``n ~ u`` and by the continued fraction of
+``J_n / J_(n-1)`` above it), and those from the same continued fraction with
+Neumann's series below ``u = 25`` and Hankel's expansions above.
 """
 
 from __future__ import annotations
@@ -218,11 +224,12 @@ def mathieu_a(m: Any, q: Any) -> Any:
     -----
     The ``m // 2``-th eigenvalue of the symmetric tridiagonal matrix of the
     Fourier coefficients' recurrence of ``ce_m`` (DLMF 28.4.5-28.4.6),
-    truncated at ``m // 2 + 41`` coefficients: converged to rounding for
-    ``|q|`` up to about 3000 (``m <= 20``; checked against larger
-    truncations; the functions, to ``|q| <= 1000``).  Negative ``q`` needs no special case: the matrix of
-    ``ce_2n+1`` at ``-q`` is similar to that of ``se_2n+1`` at ``q``, which
-    is DLMF 28.2.26's ``a_2n+1(-q) = b_2n+1(q)``.
+    truncated at ``m // 2 + 41`` coefficients or more: converged to
+    rounding for ``|q|`` up to about 3000 (``m <= 20``; checked against
+    larger truncations; the functions, to ``|q| <= 1000``).  Negative ``q``
+    needs no special case: the matrix of ``ce_2n+1`` at ``-q`` is similar
+    to that of ``se_2n+1`` at ``q``, which is DLMF 28.2.26's ``a_2n+1(-q) =
+    b_2n+1(q)``.
 
     *Transformations*: jit/vmap/grad in ``q`` (the derivative is the
     Hellmann-Feynman ``v^T P v``, from the autodiff rule of ``eigh``, and
@@ -517,8 +524,9 @@ def _neumann01(u: Any, rho: Any) -> tuple:
     r1 = rho[..., :1]
     big = snp.abs(r1) > 1.0
     rest = _cumprod(rho[..., 1:])  # J_k / J_1, k >= 2
-    v = snp.where(big, snp.concatenate([1.0 / safe(big, r1, 1.0), snp.ones_like(r1), rest], -1),
-                  snp.concatenate([snp.ones_like(r1), r1, r1 * rest], -1))
+    one = snp.ones_like(r1)
+    v = snp.where(big, snp.concatenate([1.0 / safe(big, r1, 1.0), one, rest], -1),
+                  snp.concatenate([one, r1, r1 * rest], -1))
     kk = np.arange(v.shape[-1])
     even = (kk % 2 == 0) & (kk > 0)
     jall = v / (v[..., 0] + 2.0 * snp.sum(snp.where(even, v, 0.0), -1))[..., None]
@@ -583,7 +591,8 @@ def _jn(u: Any, j0: Any, j1: Any, rho: Any, size: int) -> tuple:
     n0i = n0[..., None]
     start = snp.take_along_axis(jf, n0.astype(np.int32)[..., None], axis=-1)
     up = _cumprod(snp.where(k > n0i, rho, 1.0))
-    jn = snp.concatenate([j0[..., None], snp.where(k <= n0i, jf[..., 1:], start * up)], -1)
+    jn = snp.where(k <= n0i, jf[..., 1:], start * up)
+    jn = snp.concatenate([j0[..., None], jn], -1)
     zero = (u == 0)[..., None]
     jn = snp.where(zero, snp.asarray(np.arange(size) == 0, u.dtype), jn)
     return _with_derivative(u, jn)
@@ -634,7 +643,8 @@ def _radial_kernel(q: Any, x: Any, kd: Any, n: Any, *, size: int) -> tuple:
     sgn = snp.where((n[..., None] + ell) % 2 == 0, 1.0, -1.0)
     w = sgn * c
     out = []
-    for s, f2, f2p in ((peak[..., None], j2, j2p), (snp.zeros_like(peak)[..., None], y2, y2p)):
+    shifts = (peak[..., None], snp.zeros_like(peak)[..., None])
+    for s, f2, f2p in ((shifts[0], j2, j2p), (shifts[1], y2, y2p)):
         lo, up = ell - s, ell + s + harm
 
         def prod(a, b, lo=lo, up=up):
@@ -643,7 +653,8 @@ def _radial_kernel(q: Any, x: Any, kd: Any, n: Any, *, size: int) -> tuple:
         cs = snp.take_along_axis(c, s, axis=-1)[..., 0]
         cs = snp.where((kd == 0) & (s[..., 0] == 0), 2.0 * cs, cs)
         f = snp.sum(w * prod(j1, f2), -1)
-        fp = snp.sum(w * (c2[..., None] * prod(j1, f2p) - c1[..., None] * prod(j1p, f2)), -1)
+        fp = snp.sum(w * (c2[..., None] * prod(j1, f2p)
+                          - c1[..., None] * prod(j1p, f2)), -1)
         out += [f / cs, fp * h / cs]
     return tuple(out)
 

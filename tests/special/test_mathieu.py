@@ -89,7 +89,7 @@ def _np(t):
     return tuple(np.asarray(u) for u in t) if isinstance(t, tuple) else np.asarray(t)
 
 
-# --- default run -----------------------------------------------------------------------
+# --- default run ------------------------------------------------------------------
 
 
 def test_characteristic_values_vs_scipy():
@@ -132,7 +132,7 @@ def test_argument_errors():
         S.mathieu_odd_coef(0, 1.0)
 
 
-# --- slow: coefficients, identities, derivatives ----------------------------------------
+# --- slow: coefficients, identities, derivatives -----------------------------------
 # (orders are passed as NumPy arrays: an array order sends the eager call down
 # the direct path, so repeating a call does not compile it again as a program)
 
@@ -150,7 +150,8 @@ def test_modified_wronskian_and_scipy():
            for name in ("modcem1", "modcem2", "modsem1", "modsem2")}
     for kind in "cs":
         (y1, p1), (y2, p2) = res[f"mod{kind}em1"], res[f"mod{kind}em2"]
-        np.testing.assert_allclose((y1 * p2 - p1 * y2) * np.pi / 2, 1.0, rtol=0, atol=1e-12)
+        w = (y1 * p2 - p1 * y2) * np.pi / 2
+        np.testing.assert_allclose(w, 1.0, rtol=0, atol=1e-12)
     for name, (y, yp) in res.items():
         ry, ryp = getattr(sc, "mathieu_" + name)(m[:2], q[1:], x)
         for a, b in ((y[:2, 1:], ry), (yp[:2, 1:], ryp)):
@@ -207,7 +208,8 @@ def test_cem_sem_small_q_vs_mpmath_and_ode():
     m = np.arange(1, 7)[:, None, None, None]
     q = np.array([-2.0, 0.3, 5.0, 40.0])[:, None, None]
     step = 1e-4
-    xd = np.linspace(0.0, 180.0, 7) + np.array([0.0, 1.0, -1.0])[:, None] * np.degrees(step)
+    shift = np.array([0.0, 1.0, -1.0])[:, None] * np.degrees(step)
+    xd = np.linspace(0.0, 180.0, 7) + shift
     for f, char in ((S.mathieu_cem, S.mathieu_a), (S.mathieu_sem, S.mathieu_b)):
         a = np.asarray(char(m[..., 0], q[..., 0]))
         y, yp = _np(f(m, q, xd))
@@ -281,25 +283,28 @@ def test_derivatives_and_vmap():
     fd = (sc.mathieu_a(m, q + h) - sc.mathieu_a(m, q - h)) / (2 * h)
     assert abs(g - fd) < 1e-7 * max(1.0, abs(fd))
     g2 = float(sciax.grad(sciax.grad(lambda t: S.mathieu_a(m, t)))(q))
-    fd2 = (sc.mathieu_a(m, q + h) - 2 * sc.mathieu_a(m, q) + sc.mathieu_a(m, q - h)) / h**2
+    fd2 = (sc.mathieu_a(m, q + h) - 2 * sc.mathieu_a(m, q)
+           + sc.mathieu_a(m, q - h)) / h**2
     assert abs(g2 - fd2) < 1e-4 * max(1.0, abs(fd2))
     # the angular functions in q and x (x in degrees: d/dx = yp * pi / 180)
     gq, gx = (float(t) for t in sciax.grad(lambda t, u: S.mathieu_cem(3, t, u)[0],
                                            argnums=(0, 1))(3.0, 40.0))
-    fd = (sc.mathieu_cem(3, 3 + h, 40.0)[0] - sc.mathieu_cem(3, 3 - h, 40.0)[0]) / (2 * h)
+    fd = (sc.mathieu_cem(3, 3 + h, 40.0)[0]
+          - sc.mathieu_cem(3, 3 - h, 40.0)[0]) / (2 * h)
     assert abs(gq - fd) < 1e-8
     assert abs(gx - sc.mathieu_cem(3, 3.0, 40.0)[1] * np.pi / 180) < 1e-13
     # the radial ones: d/dx is the returned derivative; d/dq by differences
     gq, gx = (float(t) for t in sciax.grad(lambda t, u: S.mathieu_modsem1(3, t, u)[0],
                                            argnums=(0, 1))(2.0, 0.4))
-    fd = (sc.mathieu_modsem1(3, 2 + h, 0.4)[0] - sc.mathieu_modsem1(3, 2 - h, 0.4)[0]) / (2 * h)
+    fd = (sc.mathieu_modsem1(3, 2 + h, 0.4)[0]
+          - sc.mathieu_modsem1(3, 2 - h, 0.4)[0]) / (2 * h)
     assert abs(gq - fd) < 1e-8
     assert abs(gx - sc.mathieu_modsem1(3, 2.0, 0.4)[1]) < 1e-12
     # vmap over q matches SciPy; float32 in, float32 out
     qs = snp.array([0.5, 2.0, 9.0])
     v = sciax.vmap(lambda t: S.mathieu_sem(2, t, 10.0))(qs)
-    np.testing.assert_allclose(np.asarray(v[0]), sc.mathieu_sem(2, np.asarray(qs), 10.0)[0],
-                               atol=1e-13)
+    ref = sc.mathieu_sem(2, np.asarray(qs), 10.0)[0]
+    np.testing.assert_allclose(np.asarray(v[0]), ref, atol=1e-13)
     y = S.mathieu_cem(2, np.float32(3.0), np.float32(20.0))[0]
     assert y.dtype == np.float32
     np.testing.assert_allclose(float(y), sc.mathieu_cem(2, 3.0, 20.0)[0], rtol=1e-6)
