@@ -126,41 +126,50 @@ def _nonzero(x: Any) -> Any:
     return snp.where(x == 0, U.tiny(x), x)
 
 
-def _coefficients(kd: Any, lam: Any, q: Any, peak: Any, size: int) -> Any:
-    """The normalised coefficients (SciPy's: ``2 A_0^2 + sum A_2k^2 = 1`` for
-    ``ce_2n``, ``sum c_k^2 = 1`` otherwise, first coefficient positive) of
-    the eigenvector of eigenvalue ``lam``, from the recurrence's ratios:
-    ``t_j = c_(j-1) / c_j`` forward for ``j <= peak`` and ``r_j = c_j /
-    c_(j-1)`` backward for ``j > peak``."""
-    harm, d0, c0 = _class_consts(kd, q.dtype)
-    dd = (2.0 * np.arange(size) + harm[..., None]) ** 2 - lam[..., None]
-    dd = dd.at[..., 0].add(d0 * q)
-    e = snp.broadcast_to(q[..., None], q.shape + (size - 1,))
-    e = e.at[..., 0].multiply(c0)
-    ddt, et = snp.moveaxis(dd, -1, 0), snp.moveaxis(e, -1, 0)
+def _ratio_vector(dd: Any, up: Any, lo: Any, peak: Any) -> Any:
+    """The solution (1 at ``peak``) of the three-term recurrence ``lo_j c_(j-1)
+    + dd_j c_j + up_j c_(j+1) = 0`` (``up`` for ``j = 0 .. K-2``, ``lo`` for
+    ``j = 1 .. K-1``, last axes) whose ``dd`` holds an eigenvalue, from its
+    ratios: ``t_j = c_(j-1) / c_j`` forward for ``j <= peak`` and ``r_j = c_j
+    / c_(j-1)`` backward for ``j > peak`` (each is where the recurrence is
+    stable: the solution grows towards the peak from both sides)."""
+    size = dd.shape[-1]
+    ddt, ut, lt = (snp.moveaxis(a, -1, 0) for a in (dd, up, lo))
+    zero = snp.zeros_like(dd[..., 0])
 
-    def fwd(t, xs):  # t_(j+1) = -e_j / (dd_j + e_(j-1) t_j)
-        dj, ejm1, ej = xs
-        t = -ej / _nonzero(dj + ejm1 * t)
+    def fwd(t, xs):  # t_(j+1) = -up_j / (dd_j + lo_j t_j)
+        dj, lj, uj = xs
+        t = -uj / _nonzero(dj + lj * t)
         return t, t
 
-    zero = snp.zeros_like(q)
-    _, t = lax.scan(fwd, zero, (ddt[:-1], snp.concatenate([zero[None], et[:-1]]), et))
+    _, t = lax.scan(fwd, zero, (ddt[:-1], snp.concatenate([zero[None], lt[:-1]]), ut))
 
-    def bwd(r, xs):  # r_j = -e_(j-1) / (dd_j + e_j r_(j+1))
-        dj, ej, ejm1 = xs
-        r = -ejm1 / _nonzero(dj + ej * r)
+    def bwd(r, xs):  # r_j = -lo_j / (dd_j + up_j r_(j+1))
+        dj, uj, lj = xs
+        r = -lj / _nonzero(dj + uj * r)
         return r, r
 
-    _, r = lax.scan(bwd, zero, (ddt[1:], snp.concatenate([et[1:], zero[None]]), et),
+    _, r = lax.scan(bwd, zero, (ddt[1:], snp.concatenate([ut[1:], zero[None]]), lt),
                     reverse=True)
     j = np.arange(1, size)
     pk = peak[..., None]
     t = snp.where(j <= pk, snp.moveaxis(t, 0, -1), 1.0)
     r = snp.where(j > pk, snp.moveaxis(r, 0, -1), 1.0)
-    one = snp.ones(q.shape + (1,), q.dtype)
+    one = snp.ones(dd.shape[:-1] + (1,), dd.dtype)
     left = snp.flip(_cumprod(snp.flip(t, -1)), -1)  # prod_{i >= j} t_i
-    c = snp.concatenate([left, one], -1) * snp.concatenate([one, _cumprod(r)], -1)
+    return snp.concatenate([left, one], -1) * snp.concatenate([one, _cumprod(r)], -1)
+
+
+def _coefficients(kd: Any, lam: Any, q: Any, peak: Any, size: int) -> Any:
+    """The normalised coefficients (SciPy's: ``2 A_0^2 + sum A_2k^2 = 1`` for
+    ``ce_2n``, ``sum c_k^2 = 1`` otherwise, first coefficient positive) of
+    the eigenvector of eigenvalue ``lam``, by :func:`_ratio_vector`."""
+    harm, d0, c0 = _class_consts(kd, q.dtype)
+    dd = (2.0 * np.arange(size) + harm[..., None]) ** 2 - lam[..., None]
+    dd = dd.at[..., 0].add(d0 * q)
+    e = snp.broadcast_to(q[..., None], q.shape + (size - 1,))
+    e = e.at[..., 0].multiply(c0)
+    c = _ratio_vector(dd, e, e, peak)
     # the symmetric matrix's vector has sqrt(2) A_0 first for ce_2n: its unit
     # norm is SciPy's 2 A_0^2 + sum A_2k^2 = 1
     c = c / snp.sqrt(snp.sum(c * c, axis=-1, keepdims=True))
