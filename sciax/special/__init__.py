@@ -34,6 +34,8 @@ The functions are grouped by family, one private module each:
                  zeros
    _mathieu      Mathieu functions: characteristic values, Fourier coefficients,
                  ce/se and the modified (radial) functions
+   _spheroidal   spheroidal wave functions: characteristic values and the
+                 angular functions of the first kind
 """
 
 from __future__ import annotations
@@ -56,6 +58,7 @@ from sciax.special._orthopoly1d import *  # noqa: F401,F403
 from sciax.special._legendre_s23 import *  # noqa: F401,F403
 from sciax.special._misc_s23 import *  # noqa: F401,F403
 from sciax.special._mathieu import *  # noqa: F401,F403
+from sciax.special._spheroidal import *  # noqa: F401,F403
 
 # Every public function runs an eager call as one cached compiled program per
 # signature (as sciax.numpy and sciax.linalg do) and is traced inline under a
