@@ -85,6 +85,13 @@ def _tables(m: np.ndarray, n: np.ndarray, size: int) -> dict:
             .astype(float)}
 
 
+def _full(t: dict, shape: tuple) -> dict:
+    """The tables (shaped like the orders, padded to ``shape``'s rank)
+    broadcast to the arguments' shape ``shape`` inside the kernel: the host
+    builds them per order, not per argument."""
+    return {k: snp.broadcast_to(v, shape + v.shape[len(shape):]) for k, v in t.items()}
+
+
 def _matrix(t: dict, cs: Any) -> Any:
     size = t["b0"].shape[-1]
     beta = t["b0"] + t["b1"] * cs[..., None]
@@ -97,6 +104,7 @@ def _matrix(t: dict, cs: Any) -> Any:
 
 
 def _cv_kernel(cs: Any, t: dict) -> Any:
+    t = _full(t, cs.shape)
     a, _ = _matrix(t, cs)
     w = snp.linalg.eigvalsh(a)
     return snp.take_along_axis(w, t["idx"][..., None], axis=-1)[..., 0]
@@ -105,6 +113,7 @@ def _cv_kernel(cs: Any, t: dict) -> Any:
 def _ang_kernel(cs: Any, x: Any, cv: Any, use_cv: Any, t: dict) -> tuple:
     """``(S, S')`` at ``x`` with the characteristic value of the matrix, or
     ``cv`` where ``use_cv``."""
+    t = _full(t, cs.shape)
     a, beta = _matrix(t, cs)
     w, v = snp.linalg.eigh(a)
     idx = t["idx"][..., None]
@@ -147,9 +156,11 @@ def _prep(name: str, m: Any, n: Any, *xs: Any) -> tuple:
     ok, mv, nv = _orders(name, m, n)
     arrs, out = U.promote_real(name, *xs)
     shape = np.broadcast_shapes(mv.shape, arrs[0].shape)
-    ok, mv, nv = (np.broadcast_to(a, shape) for a in (ok, mv, nv))
+    pad = (1,) * (len(shape) - mv.ndim)
+    mv, nv = mv.reshape(pad + mv.shape), nv.reshape(pad + nv.shape)
     size = _size((nv - mv) // 2)
-    return ok, _tables(mv, nv, size), [snp.broadcast_to(a, shape) for a in arrs], out
+    return (np.broadcast_to(ok, shape), _tables(mv, nv, size),
+            [snp.broadcast_to(a, shape) for a in arrs], out)
 
 
 def _cv(name: str, m: Any, n: Any, c: Any, sign: float) -> Any:
