@@ -52,8 +52,8 @@ def _orders(name: str, m: Any, n: Any) -> tuple:
     mv = _concrete_m(name, m)
     nv = _concrete_m(name, n)
     mv, nv = np.broadcast_arrays(mv, nv)
-    ok = (np.isfinite(mv) & np.isfinite(nv) & (mv == np.floor(mv)) & (nv == np.floor(nv))
-          & (mv >= 0) & (nv >= mv))
+    ok = (np.isfinite(mv) & np.isfinite(nv) & (mv == np.floor(mv))
+          & (nv == np.floor(nv)) & (mv >= 0) & (nv >= mv))
     return ok, np.where(ok, mv, 0.0), np.where(ok, nv, 0.0)
 
 
@@ -137,7 +137,8 @@ def _ang_kernel(cs: Any, x: Any, cv: Any, use_cv: Any, t: dict) -> tuple:
         pn = ((2.0 * (m + j) + 1.0) * x * p - (2.0 * m + j) * pm1) / (j + 1.0)
         return (p, pn), pn
 
-    _, ps = lax.scan(up, (snp.zeros_like(p0), p0), snp.arange(0, 2 * size, dtype=x.dtype))
+    js = snp.arange(0, 2 * size, dtype=x.dtype)
+    _, ps = lax.scan(up, (snp.zeros_like(p0), p0), js)
     p = snp.moveaxis(snp.concatenate([p0[None], ps], 0), 0, -1)
     jj = np.arange(2 * size + 1)
     pm1 = snp.concatenate([snp.zeros_like(p[..., :1]), p[..., :-1]], -1)

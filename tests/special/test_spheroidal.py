@@ -115,6 +115,7 @@ def test_derivatives():
     assert abs(g - fd) < 1e-7 * abs(fd)
     gc, gx = (float(t) for t in sciax.grad(lambda c, x: S.pro_ang1(1, 3, c, x)[0],
                                            argnums=(0, 1))(2.0, 0.3))
-    fd = (sc.pro_ang1(1, 3, 2.0 + h, 0.3)[0] - sc.pro_ang1(1, 3, 2.0 - h, 0.3)[0]) / (2 * h)
+    fd = (sc.pro_ang1(1, 3, 2.0 + h, 0.3)[0]
+          - sc.pro_ang1(1, 3, 2.0 - h, 0.3)[0]) / (2 * h)
     assert abs(gc - fd) < 1e-8
     assert abs(gx - sc.pro_ang1(1, 3, 2.0, 0.3)[1]) < 1e-12
