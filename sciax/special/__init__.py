@@ -32,6 +32,10 @@ The functions are grouped by family, one private module each:
                  sph_harm_y_all), lqn and lqmn
    _misc_s23     modified Fresnel integrals, besselpoly, lmbda, Airy, erf and Fresnel
                  zeros
+   _mathieu      Mathieu functions: characteristic values, Fourier coefficients,
+                 ce/se and the modified (radial) functions
+   _spheroidal   spheroidal wave functions: characteristic values and the
+                 angular functions of the first kind
 """
 
 from __future__ import annotations
@@ -53,19 +57,26 @@ from sciax.special._extra_s23 import *  # noqa: F401,F403
 from sciax.special._orthopoly1d import *  # noqa: F401,F403
 from sciax.special._legendre_s23 import *  # noqa: F401,F403
 from sciax.special._misc_s23 import *  # noqa: F401,F403
+from sciax.special._mathieu import *  # noqa: F401,F403
+from sciax.special._spheroidal import *  # noqa: F401,F403
 
 # Every public function runs an eager call as one cached compiled program per
 # signature (as sciax.numpy and sciax.linalg do) and is traced inline under a
 # transformation: a special function is hundreds of primitives (series,
 # recurrences, loops), so op-by-op eager dispatch cost milliseconds to a second
 # per call.  A function that cannot be one program (host-side answers, output
-# shapes from values) falls back to running directly, by itself.
+# shapes from values) falls back to running directly, by itself.  One whose
+# output SHAPE depends on a value it can also trace (the number of Mathieu
+# coefficients is SciPy's estimate from a concrete q, a static one when q is
+# traced) is left out: a program would fix the traced shape.
 import types as _types  # noqa: E402
 
 from sciax.experimental import eager_program as _eager_program  # noqa: E402
 
+_VALUE_SHAPED = frozenset({"mathieu_even_coef", "mathieu_odd_coef"})
 for _name, _value in list(globals().items()):
     if (not _name.startswith("_") and isinstance(_value, _types.FunctionType)
-            and _value.__module__.startswith("sciax.special.")):
+            and _value.__module__.startswith("sciax.special.")
+            and _name not in _VALUE_SHAPED):
         globals()[_name] = _eager_program(_value)
 del _name, _value

@@ -43,12 +43,14 @@ Not covered here, and why:
   through ``binom``/``poch``.
 * ``softmax``/``log_softmax``: compositions of primitives (exp, sums) with
   their own derivative tests in tests/lax.
-* absent from sciax.special: itairy, tklmbda, mathieu_*, obl_*/pro_*,
-  log1pmx, softplus.
+* absent from sciax.special: itairy, tklmbda, the spheroidal radial
+  functions (pro_rad*/obl_rad*), log1pmx, softplus.
 * added later, with their own derivative tests or none yet: the cdflib
   inverses of session 23 (implicit derivatives in test_extra_s23), the
   Legendre functions with ``diff_n`` (their derivatives are outputs), and
-  ``besselpoly`` and ``modfresnelp``/``m`` (values only so far).
+  ``besselpoly`` and ``modfresnelp``/``m`` (values only so far), and the
+  Mathieu and spheroidal functions (the orders are static; derivatives in
+  the continuous arguments in test_mathieu and test_spheroidal).
 """
 
 from __future__ import annotations
