@@ -1229,7 +1229,9 @@ class skewnorm_gen(rv_continuous):
                        / (hh[..., None] * snp.sqrt(t2) * (1.0 + t2)), axis=-1)
         lt = -0.5 * (1.0 + b * b) * hh - math.log(_PI) + snp.log(quad)
         m = _LOG2 + _sf.log_ndtr(h)
-        ls = snp.where(a * x > 0, m + snp.log1p(-snp.exp(lt - m)), lt)
+        # (both -inf past |x| ~ 1e154, where h^2 overflows: m then)
+        d = lt - m
+        ls = snp.where(a * x > 0, m + snp.where(d >= -40.0, snp.log1p(-snp.exp(d)), 0.0), lt)
         use = far & ((x < 0) | (ls < -_LOG2))
         xs = snp.where(use, 0.0, x)
         plain = super()._logcdf(xs, a)
