@@ -219,6 +219,19 @@ def test_discrete_log_tails():
     np.testing.assert_allclose(ours[1], lsf, rtol=1e-15, atol=1e-300)
 
 
+def test_logser_far_tail():
+    # the cdf summed the pmf up to k itself (k = 1e20 never finished) and the
+    # tail sum underflowed from k ~ 1400 (logsf -inf); reference: the Lerch
+    # transcendent, sf(k) = p^(k+1) Phi(p, 1, k + 1) / -log(1 - p)
+    k = np.array([1.0, 50.0, 1e3, 1e8, 1e20])
+    with mp.workdps(40):
+        p = mp.mpf(0.6)
+        ref = [float((j + 1) * mp.log(p) + mp.log(mp.lerchphi(p, 1, j + 1))
+                     - mp.log(-mp.log1p(-p))) for j in k]
+    # the log of p^(k+1) carries (k + 1) log p's rounding: eps relative
+    np.testing.assert_allclose(_run(st.logser, "logsf", k, 0.6), ref, rtol=1e-15)
+
+
 @pytest.mark.slow
 def test_skewnorm_far_tail():
     # deep in the tail (|x| = 40) and at large / small a, where the direct
@@ -228,6 +241,10 @@ def test_skewnorm_far_tail():
     ours = np.asarray(st.skewnorm.logcdf(snp.asarray(x), snp.asarray(a)))
     ref = [_skewnorm_logcdf_far(v, b) for v, b in zip(x, a)]
     np.testing.assert_allclose(ours, ref, rtol=2e-15, atol=0)
+    # past |x| ~ 1e154 (x^2 overflows) the log tails are -inf, not NaN
+    x = np.array([-1e300, 1e300])
+    np.testing.assert_array_equal(_run(st.skewnorm, "logcdf", x, 3.0), [-_INF, 0.0])
+    np.testing.assert_array_equal(_run(st.skewnorm, "logsf", x, 3.0), [0.0, -_INF])
 
 
 # -- slow: derivatives against central differences, one point per fix ---------
@@ -280,6 +297,7 @@ def test_tail_derivatives():
 def test_discrete_log_tail_derivatives():
     # geom logsf in p, dlaplace logcdf/logsf in a (k is discrete)
     for fn, p0 in ((lambda p: st.geom.logsf(1e4, p), 0.3),
+                   (lambda p: st.logser.logsf(1e3, p), 0.6),
                    (lambda a: st.dlaplace.logcdf(-40.0, a), 0.8),
                    (lambda a: st.dlaplace.logsf(33.0, a), 0.8)):
         h = 1e-6
