@@ -698,8 +698,10 @@ class lognorm_gen(rv_continuous):
     name, shapes, a = "lognorm", ("s",), 0.0
 
     def _logpdf(self, x, s):
-        lx = snp.log(x)
-        return -lx - snp.log(s) - 0.5 * _LOG2PI - 0.5 * (lx / s) ** 2
+        # -inf at x = 0, where -(log x / s)^2/2 outgrows -log x (inf - inf)
+        zero = x == 0.0
+        lx = snp.log(snp.where(zero, 1.0, x))
+        return snp.where(zero, -_INF, -lx - snp.log(s) - 0.5 * _LOG2PI - 0.5 * (lx / s) ** 2)
 
     def _cdf(self, x, s):
         return _sf.ndtr(snp.log(x) / s)
@@ -781,8 +783,11 @@ class fisk_gen(rv_continuous):
     name, shapes, a = "fisk", ("c",), 0.0
 
     def _logpdf(self, x, c):
-        lx = snp.log(x)
-        return snp.log(c) - lx - _softplus(c * lx) - _softplus(-c * lx)
+        # at x = 0 the density ~ c x^(c - 1) (inf - inf in this form)
+        zero = x == 0.0
+        lx = snp.log(snp.where(zero, 1.0, x))
+        return snp.where(zero, _sf.log_power_end(c, snp.log(c)),
+                         snp.log(c) - lx - _softplus(c * lx) - _softplus(-c * lx))
 
     def _cdf(self, x, c):
         return lax.logistic(c * snp.log(x))
@@ -1028,7 +1033,7 @@ class genextreme_gen(rv_continuous):
         end = c * x == 1.0
         xs = snp.where(end, 0.0, x)
         ts = snp.where(end, 0.0, t)
-        lim = snp.where(c < 1.0, -_INF, snp.where(c == 1.0, 0.0, _INF))
+        lim = snp.where(c < 0.0, -_INF, _sf.log_power_end(1.0 / c, 0.0))
         return snp.where(end, lim, -snp.exp(-ts) - ts - snp.log1p(-c * xs))
 
     def _cdf(self, x, c):
@@ -1075,9 +1080,12 @@ class burr_gen(rv_continuous):
     name, shapes, a = "burr", ("c", "d"), 0.0
 
     def _logpdf(self, x, c, d):
-        lx = snp.log(x)
-        return (snp.log(c) + snp.log(d) - (c + 1.0) * lx
-                - (d + 1.0) * _softplus(-c * lx))
+        # at x = 0 the density ~ c d x^(c d - 1) (inf - inf in this form)
+        zero = x == 0.0
+        lx = snp.log(snp.where(zero, 1.0, x))
+        lcd = snp.log(c) + snp.log(d)
+        return snp.where(zero, _sf.log_power_end(c * d, lcd),
+                         lcd - (c + 1.0) * lx - (d + 1.0) * _softplus(-c * lx))
 
     def _cdf(self, x, c, d):
         return snp.exp(self._logcdf(x, c, d))

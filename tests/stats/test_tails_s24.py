@@ -113,6 +113,14 @@ def test_support_end_limits():
     assert abs(ours[1] - math.log(2.0)) < 1e-15
     # the log-normal factor wins at x = 0
     assert float(st.powerlognorm.logpdf(0.0, 2.1, 0.5)) == -_INF
+    assert float(st.lognorm.logpdf(0.0, 1.3)) == -_INF
+    # densities ~ A x^(k - 1) at x = 0 (k = c d for burr, c for fisk)
+    c = np.array([10.5, 2.0, 0.5])
+    d = np.array([0.7, 0.5, 0.7])
+    ours = np.asarray(st.burr.logpdf(snp.zeros(3), snp.asarray(c), snp.asarray(d)))
+    np.testing.assert_array_equal(ours, [-_INF, 0.0, _INF])
+    ours = np.asarray(st.fisk.logpdf(snp.zeros(3), snp.asarray([5.5, 1.0, 0.5])))
+    np.testing.assert_array_equal(ours, [-_INF, 0.0, _INF])
 
 
 def test_exponweib_log_tails():
@@ -189,6 +197,18 @@ def test_near_end_cancellations():
     assert float(st.cosine.logsf(3.1415926532544853)) == pytest.approx(ref, rel=1e-15)
     assert float(st.genhalflogistic.logsf(1.6666665972881536, 0.6)) == pytest.approx(
         refg, rel=1e-15)
+    # genhalflogistic's 1 - t near 0 (6.7e-7 off at cdf = 1e-12, c = 1.5) and
+    # loguniform's log x - log a near a or b (1e-3 off at sf = 1e-15)
+    with mp.workdps(40):
+        xg, c = mp.mpf(2.0001037862963735e-12), mp.mpf(1.5)
+        t = (1 - c * xg) ** (1 / c)
+        refg = float(mp.log((1 - t) / (1 + t)))
+        xl = mp.mpf(29.999999999999897)
+        refl = float(mp.log(mp.log(30 / xl) / mp.log(30)))
+    assert float(st.genhalflogistic.logcdf(2.0001037862963735e-12, 1.5)) == pytest.approx(
+        refg, rel=1e-15)
+    assert float(st.loguniform.logsf(29.999999999999897, 1.0, 30.0)) == pytest.approx(
+        refl, rel=1e-15)
 
 
 def test_discrete_log_tails():
@@ -267,6 +287,10 @@ _GRAD_CASES = [
     ("foldnorm", "logcdf", 1e-3, (0.5,)),
     ("cosine", "logcdf", -3.1, ()),
     ("genhalflogistic", "logsf", 1.66, (0.6,)),
+    ("genhalflogistic", "logcdf", 0.01, (1.5,)),
+    ("loguniform", "logsf", 29.9, (1.0, 30.0)),
+    ("burr", "logpdf", 0.3, (10.5, 0.7)),
+    ("fisk", "logpdf", 0.3, (5.5,)),
 ]
 
 
