@@ -109,11 +109,16 @@ class cosine_gen(_NumericQuantile, rv_continuous):
             1.0 - t2 / 72.0 * (1.0 - t2 / 110.0))))
         return snp.where(t < 0.5, series, t - snp.sin(t)) / (2.0 * _PI)
 
+    # t = pi + x with pi's low part: pi + x is exact near the end, where
+    # the cdf ~ t^3 lost 3 |pi - fl(pi)|/t relative (1e-6 at cdf = 1e-30).
+    # The barrier keeps XLA from folding (pi + x) + lo into x + fl(pi + lo).
+    _PI_LO = 1.2246467991473532e-16
+
     def _cdf(self, x):
-        return self._lower(_PI + x)
+        return self._lower(lax.optimization_barrier(_PI + x) + self._PI_LO)
 
     def _sf(self, x):
-        return self._lower(_PI - x)
+        return self._lower(lax.optimization_barrier(_PI - x) + self._PI_LO)
 
     def _stats(self):
         return (0.0, _PI**2 / 3 - 2, 0.0,
@@ -134,7 +139,22 @@ class exponweib_gen(rv_continuous):
                 + _sf.xlogy(c - 1.0, x))
 
     def _logcdf(self, x, a, c):
-        return a * snp.log(-snp.expm1(-(x**c)))
+        # log(1 - e^-u), u = x^c: log(-expm1(-u)) below u = log 2, else
+        # log1p(-e^-u), which keeps e^-u where 1 - e^-u rounds to 1
+        u = x**c
+        near = u < _LOG2
+        return a * snp.where(near, snp.log(-snp.expm1(-snp.where(near, u, 1.0))),
+                             snp.log1p(-snp.exp(-u)))
+
+    def _logsf(self, x, a, c):
+        # sf = 1 - (1 - e^-u)^a = a e^-u (1 - (a - 1) e^-u / 2 + ...): past
+        # u = 40 (e^-u < 4.3e-18) log sf = log a - u, which stays finite
+        # where e^-u underflows
+        u = x**c
+        far = u > 40.0
+        xs = snp.where(far, 1.0, x)
+        return snp.where(far, snp.log(a) - u,
+                         snp.log(-snp.expm1(self._logcdf(xs, a, c))))
 
     def _cdf(self, x, a, c):
         return snp.exp(self._logcdf(x, a, c))
@@ -332,9 +352,13 @@ class powerlognorm_gen(rv_continuous):
     name, shapes, a = "powerlognorm", ("c", "s"), 0.0
 
     def _logpdf(self, x, c, s):
-        z = snp.log(x) / s
-        return (snp.log(c) - snp.log(x) - snp.log(s) - 0.5 * _LOG2PI - 0.5 * z * z
-                + (c - 1.0) * _sf.log_ndtr(-z))
+        # at x = 0 the log-normal factor's -z^2/2 wins over -log x: -inf
+        zero = x == 0.0
+        xs = snp.where(zero, 1.0, x)
+        z = snp.log(xs) / s
+        return snp.where(zero, -_INF,
+                         snp.log(c) - snp.log(xs) - snp.log(s) - 0.5 * _LOG2PI
+                         - 0.5 * z * z + (c - 1.0) * _sf.log_ndtr(-z))
 
     def _logsf(self, x, c, s):
         return c * _sf.log_ndtr(-snp.log(x) / s)
@@ -627,11 +651,13 @@ class reciprocal_gen(rv_continuous):
     def _logpdf(self, x, a, b):
         return -snp.log(x) - snp.log(snp.log(b) - snp.log(a))
 
+    # log(x/a) as log1p((x - a)/a), x - a exact near a (log x - log a lost
+    # eps/(x/a - 1) relative: 3e-7 at sf = 1e-12, 1e-3 at 1e-15)
     def _cdf(self, x, a, b):
-        return (snp.log(x) - snp.log(a)) / (snp.log(b) - snp.log(a))
+        return snp.log1p((x - a) / a) / (snp.log(b) - snp.log(a))
 
     def _sf(self, x, a, b):
-        return (snp.log(b) - snp.log(x)) / (snp.log(b) - snp.log(a))
+        return -snp.log1p((x - b) / b) / (snp.log(b) - snp.log(a))
 
     def _ppf(self, q, a, b):
         return snp.exp(snp.log(a) + q * (snp.log(b) - snp.log(a)))
@@ -673,18 +699,63 @@ class invgauss_gen(_NumericQuantile, rv_continuous):
         # the exponent in double-double.  The plain difference cancels by
         # about x / (2 mu) and carried exp(lg)'s |lg| eps: 1.7e-12 at sf =
         # 1e-100 (x = 40.6, mu = 0.3); this form carries a few ulp of erfcx.
+        far, dd, eh, el, diff, _ = self._far(x, mu)
+        mills = 0.5 * snp.where(dd, snp.exp(-eh) * (1.0 - el), snp.exp(-eh)) * diff
+        return snp.where(far, mills, plain)
+
+    def _logsf(self, x, mu):
+        far, dd, eh, el, _, ldiff = self._far(x, mu)
+        # below 2 mu: log1p(-cdf) while the cdf < 1/2, else log sf
+        xs = snp.where(far, mu, x)
+        cdf = invgauss_gen._cdf(self, xs, mu)
+        near = snp.where(cdf < 0.5, snp.log1p(-snp.minimum(cdf, 0.5)),
+                         snp.log(invgauss_gen._sf(self, xs, mu)))
+        return snp.where(far, -eh - snp.where(dd, el, 0.0) - _LOG2 + ldiff, near)
+
+    @staticmethod
+    def _far(x, mu):
+        # Past x = 2 mu: the exponent z1^2/2 = (x - mu)^2/(2 x mu^2) (eh + el,
+        # in double-double below x = 1e100 where its products stay finite,
+        # else eh alone, whose few ulp only matter to the log) and the
+        # difference of the Mills ratios erfcx(z1/sqrt2) - erfcx(z2/sqrt2).
+        # That difference cancels by (z2 - z1)/z1 ~ 2 mu/x and reaches 0 at
+        # x ~ 1e32 (log sf was -inf at wald x = 1e8, NaN from x ~ 1e248 by
+        # the double-double's overflow), so from z1 = 30 it is the asymptotic
+        # series R(z) = sum_m (-1)^m (2m-1)!! z^-(2m+1) with each
+        # z1^-n - z2^-n = (1/z1 - 1/z2) sum_k z1^-k z2^-(n-1-k) formed
+        # without cancellation (1/z1 - 1/z2 = 2 r/(z1 z2)); 9 terms leave
+        # 17!!/30^18 = 1e-19.
         far = x > 2.0 * mu
         xs, ms = snp.where(far, x, 1.0), snp.where(far, mu, 0.25)
-        dh, dl = _util.two_sum(xs, -ms)
+        dd = xs < 1e100
+        xd = snp.where(dd, xs, 3.0 * ms)
+        dh, dl = _util.two_sum(xd, -ms)
         nh, nl = _util.dd_mul(dh, dl, dh, dl)
         mh, ml = _util.two_prod(ms, ms)
-        bh, bl = _util.dd_mul(mh, ml, 2.0 * xs, snp.zeros_like(xs))
+        bh, bl = _util.dd_mul(mh, ml, 2.0 * xd, snp.zeros_like(xd))
         eh, el = _util.dd_div(nh, nl, bh, bl)          # z1^2 / 2
+        q = (xs - ms) / ms
+        eh = snp.where(dd, eh, 0.5 * q * (q / xs))
         r = 1.0 / snp.sqrt(xs)
         z1, z2 = r * (xs / ms - 1.0), r * (xs / ms + 1.0)
-        diff = _sf.erfcx(z1 / _SQRT2) - _sf.erfcx(z2 / _SQRT2)
-        mills = 0.5 * snp.exp(-eh) * (1.0 - el) * diff
-        return snp.where(far, mills, plain)
+        asym = z1 > 30.0
+        z1e, z2e = snp.where(asym, 1.0, z1), snp.where(asym, 1.0, z2)
+        diff = _sf.erfcx(z1e / _SQRT2) - _sf.erfcx(z2e / _SQRT2)
+        z1a, z2a = snp.where(asym, z1, 40.0), snp.where(asym, z2, 41.0)
+        a1, a2 = 1.0 / z1a, 1.0 / z2a
+        p, sn, series, coef = a1, 1.0, 1.0, 1.0    # a1^n, S_n, sum / d, (2m-1)!!
+        for n in range(2, 18):
+            sn = p + a2 * sn
+            p = p * a1
+            if n % 2:
+                coef = -coef * (n - 2)
+                series = series + coef * sn
+        series = math.sqrt(2.0 / _PI) * series
+        # d = 2 r/(z1 z2) underflows from x ~ 1e123: its log by parts
+        ldiff = snp.where(asym, snp.log(2.0 * r * series) - snp.log(z1a) - snp.log(z2a),
+                          snp.log(diff))
+        diff = snp.where(asym, 2.0 * r * a1 * a2 * series, diff)
+        return far, dd, eh, el, diff, ldiff
 
     def _stats(self, mu):
         return mu, mu**3, 3.0 * snp.sqrt(mu), 15.0 * mu
@@ -703,6 +774,9 @@ class wald_gen(invgauss_gen):
 
     def _sf(self, x):
         return super()._sf(x, 1.0)
+
+    def _logsf(self, x):
+        return super()._logsf(x, 1.0)
 
     def _stats(self):
         return 1.0, 1.0, 3.0, 15.0
@@ -830,15 +904,33 @@ class genhalflogistic_gen(rv_continuous):
         return 0.0 * c, 1.0 / c
 
     def _logpdf(self, x, c):
-        lt = snp.log1p(-c * x) / c  # log of t = (1 - c x)^(1/c)
-        return _LOG2 + lt - snp.log1p(-c * x) - 2.0 * _softplus(lt)
+        # at the end x = 1/c, lt - log1p(-c x) = (1/c - 1) log(0): its limit
+        # -inf for c < 1, log 2 at c = 1, +inf for c > 1
+        end = c * x == 1.0
+        xs = snp.where(end, 0.0, x)
+        lt = snp.log1p(-c * xs) / c  # log of t = (1 - c x)^(1/c)
+        lim = _sf.log_power_end(1.0 / c, _LOG2)
+        return snp.where(end, lim,
+                         _LOG2 + lt - snp.log1p(-c * xs) - 2.0 * _softplus(lt))
+
+    @staticmethod
+    def _lt(x, c):
+        # log t = log(1 - c x)/c, 1 - c x from the exact product past c x =
+        # 1/2 (near x = 1/c the rounded c x cost eps/(1 - c x) relative: 2e-11
+        # at sf = 1e-12), log1p below
+        p, e = _util.two_prod(c, x)
+        near = p > 0.5
+        return snp.where(near, snp.log(snp.where(near, (1.0 - p) - e, 1.0)),
+                         snp.log1p(-snp.where(near, 0.0, p))) / c
 
     def _cdf(self, x, c):
-        t = snp.exp(snp.log1p(-c * x) / c)
-        return (1.0 - t) / (1.0 + t)
+        # 1 - t by expm1 (it cancelled near 0: 6.7e-7 relative at cdf =
+        # 1e-12, c = 1.5)
+        lt = self._lt(x, c)
+        return -snp.expm1(lt) / (1.0 + snp.exp(lt))
 
     def _sf(self, x, c):
-        t = snp.exp(snp.log1p(-c * x) / c)
+        t = snp.exp(self._lt(x, c))
         return 2.0 * t / (1.0 + t)
 
     def _ppf(self, q, c):

@@ -303,6 +303,15 @@ class loggamma_gen(rv_continuous):
     def _cdf(self, x, c):
         return _sf.gammainc(c, snp.exp(x))
 
+    def _logcdf(self, x, c):
+        # P(c, y) = y^c e^-y / Gamma(c + 1) (1 + y/(c + 1) + ...), y = e^x:
+        # below x = -30 (y < 1e-13) log P = c x - lgamma(c + 1) - c y/(c + 1)
+        # to O(y^2), finite where y^c underflows (x = -987 at c = 0.7)
+        low = x < -30.0
+        y = snp.exp(x)
+        series = c * x - lax.lgamma(c + 1.0) - c * y / (c + 1.0)
+        return snp.where(low, series, super()._logcdf(snp.where(low, 0.0, x), c))
+
     def _sf(self, x, c):
         return _sf.gammaincc(c, snp.exp(x))
 

@@ -173,6 +173,9 @@ class geom_gen(rv_discrete):
     def _sf(self, k, p):
         return snp.exp(_sf.xlog1py(k, -p))
 
+    def _logsf(self, k, p):
+        return _sf.xlog1py(k, -p)
+
     def _ppf(self, q, p):
         v = snp.ceil(snp.log1p(-q) / snp.log1p(-p))
         below = self._cdf(v - 1.0, p)
@@ -264,6 +267,19 @@ class dlaplace_gen(rv_discrete):
 
     def _sf(self, k, a):
         return self._cdf(-k - 1.0, a)
+
+    def _logcdf(self, k, a):
+        # k < 0: a (k + 1) - log1p(e^a), exact where the cdf underflows;
+        # k >= 0: log1p(-e^(-a k)/(1 + e^a)) (SciPy's value at k = 33,
+        # a = 0.8 is 4e-5 relative off: exp(-27.57) / (1 + e^a) is its tail)
+        kn = snp.minimum(k, -1.0)
+        kp = snp.maximum(k, 0.0)
+        l1pe = snp.logaddexp(0.0, a)
+        return snp.where(k >= 0, snp.log1p(-snp.exp(-a * kp - l1pe)),
+                         a * (kn + 1.0) - l1pe)
+
+    def _logsf(self, k, a):
+        return self._logcdf(-k - 1.0, a)
 
     def _ppf_guess(self, q, a):
         return 0.0 * q
@@ -383,25 +399,49 @@ class logser_gen(_SumCDF, rv_discrete):
     def _logpmf(self, k, p):
         return k * snp.log(p) - snp.log(k) - snp.log(-snp.log1p(-p))
 
-    def _sf(self, k, p):
-        # 1 - cdf where the tail is large, and where it is small the tail
-        # itself, sum_{j > k} p^j / j, 256 terms a trip until a chunk adds
-        # < 1e-17 of it (1 - cdf lost 2.7e-10 relative at sf = 1e-6).
+    def _cdf(self, k, p):
+        # the sum stops where the rest, below p^(j+1)/(1 - p), is under 1e-18:
+        # it ran to k itself (k = 1e8 took 5 s, k = 1e20 never ended)
+        stop = snp.ceil(snp.log(1e-18 * (1.0 - p)) / snp.log(p))
+        return super()._cdf(snp.minimum(k, snp.maximum(stop, 1.0)), p)
+
+    def _log_tail(self, k, p):
+        # log sf and where it holds.  1 - cdf where the tail is large, and
+        # where it is small the tail itself, sum_{j > k} p^j / j, 256 terms a
+        # trip until a chunk adds < 1e-17 of it (1 - cdf lost 2.7e-10 relative
+        # at sf = 1e-6), scaled by its first term p^(k+1)/(k+1), whose log is
+        # added back (the tail underflowed from k ~ 1400 at p = 0.6).
         rest = snp.maximum(1.0 - self._cdf(k, p), 0.0)
         k, p, rest = snp.broadcast_arrays(k, p, rest)
-        offs = snp.arange(1.0, 257.0, dtype=rest.dtype)
-        lp = snp.log(p)[..., None]
+        offs = snp.arange(0.0, 256.0, dtype=rest.dtype)
+        lp = snp.log(p)
+        j1 = k + 1.0
+        shift = j1 * lp - snp.log(j1)
 
         def body(c):
-            j0, acc, go, i = c
-            j = j0[..., None] + offs
-            t = snp.sum(snp.exp(j * lp - snp.log(j)), axis=-1)
+            n0, acc, go, i = c
+            n = n0[..., None] + offs
+            t = snp.sum(snp.exp(n * lp[..., None] - snp.log1p(n / j1[..., None])), axis=-1)
             acc1 = acc + snp.where(go, t, 0.0)
-            return j0 + 256.0, acc1, go & (t > 1e-17 * acc1), i + 1
+            return n0 + 256.0, acc1, go & (t > 1e-17 * acc1), i + 1
 
-        init = (k, snp.zeros_like(rest), rest < 0.5, 0)
+        init = (snp.zeros_like(rest), snp.zeros_like(rest), rest < 0.5, 0)
         _, acc, _, _ = lax.while_loop(lambda c: snp.any(c[2]) & (c[3] < 512), body, init)
-        return snp.where(rest < 0.5, acc / -snp.log1p(-p), rest)
+        small = rest < 0.5
+        lt = shift + snp.log(snp.where(small, acc, 1.0)) - snp.log(-snp.log1p(-p))
+        return small, lt, rest
+
+    def _sf(self, k, p):
+        small, lt, rest = self._log_tail(k, p)
+        return snp.where(small, snp.exp(lt), rest)
+
+    def _logsf(self, k, p):
+        small, lt, rest = self._log_tail(k, p)
+        return snp.where(small, lt, snp.log(rest))
+
+    def _logcdf(self, k, p):
+        small, lt, rest = self._log_tail(k, p)
+        return snp.where(small, snp.log1p(-snp.exp(lt)), snp.log1p(-rest))
 
     def _stats(self, p):
         r = snp.log1p(-p)

@@ -828,6 +828,14 @@ class rv_discrete(rv_generic):
     def _sf(self, k, *s):
         return 1.0 - self._cdf(k, *s)
 
+    # a distribution whose cdf or sf underflows where its log does not
+    # (geom's sf (1 - p)^k) overrides these
+    def _logcdf(self, k, *s):
+        return snp.log(self._cdf(k, *s))
+
+    def _logsf(self, k, *s):
+        return snp.log(self._sf(k, *s))
+
     def _ppf_guess(self, q, *s):
         lo, hi = self._support(*s)
         return snp.where(snp.isfinite(lo), lo, snp.where(snp.isfinite(hi), hi, 0.0))
@@ -1020,10 +1028,10 @@ class rv_discrete(rv_generic):
         return self._tail_impl(self._sf, 1.0, 0.0, k, *a)
 
     def _logcdf_impl(self, k, *a):
-        return snp.log(self._cdf_impl(k, *a))
+        return self._tail_impl(self._logcdf, -_INF, 0.0, k, *a)
 
     def _logsf_impl(self, k, *a):
-        return snp.log(self._sf_impl(k, *a))
+        return self._tail_impl(self._logsf, 0.0, -_INF, k, *a)
 
     def _quantile_impl(self, fn, upper, q, *a):
         s, loc, valid, lo, hi = self._split(a)

@@ -70,6 +70,13 @@ def _xlog1py(x, y):
     return snp.where(zero & ~snp.isnan(y), 0.0, x * snp.log1p(safe_y))
 
 
+def log_power_end(k, at_one):
+    """The limit of log(A t^(k - 1)) as t -> 0+: -inf for k > 1, log A
+    (``at_one``) at k = 1, +inf for k < 1 -- a log-density at a finite
+    support end where its closed form is inf - inf."""
+    return snp.where(k > 1.0, -math.inf, snp.where(k == 1.0, at_one, math.inf))
+
+
 def _ndtr(x):
     return 0.5 * lax.erfc(-x / _SQRT2)
 
