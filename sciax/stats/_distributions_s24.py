@@ -705,8 +705,170 @@ class landau_gen(_NumericQuantile, rv_continuous):
         return ()
 
 
-__all__ = ["rv_histogram", "kstwo", "levy_stable", "landau"]
+# --- random-matrix samplers ---------------------------------------------------------
+
+
+def _haar_q(key, dim, n, dtype, complex_):
+    """``n`` Haar-distributed orthogonal (unitary) matrices: the QR
+    factorisation of a Gaussian (complex Gaussian) matrix, each column of
+    ``Q`` multiplied by the phase of ``R``'s diagonal entry (Mezzadri,
+    2007), which makes the law exactly Haar."""
+    if complex_:
+        kr, ki = sciax.random.split(key)
+        z = (sciax.random.normal(kr, (n, dim, dim), dtype)
+             + 1j * sciax.random.normal(ki, (n, dim, dim), dtype)) / math.sqrt(2.0)
+    else:
+        z = sciax.random.normal(key, (n, dim, dim), dtype)
+    q, r = snp.linalg.qr(z)
+    d = snp.diagonal(r, axis1=-2, axis2=-1)
+    ad = snp.abs(d)
+    ph = snp.where(ad > 0, d / snp.where(ad > 0, ad, 1.0), 1.0)
+    return q * ph[:, None, :]
+
+
+def _check_dim(dim, name):
+    if isinstance(dim, bool) or not isinstance(dim, (int, np.integer)) or dim < 1:
+        raise ValueError(f"{name}: dimension of rotation must be specified, and "
+                         f"must be a scalar greater than 1 (got {dim!r})")
+    return int(dim)
+
+
+class _GroupSampler:
+    """A random-matrix sampler with SciPy's ``rvs(dim, size=1,
+    random_state=None)``: one ``(dim, dim)`` matrix for ``size=1``, else
+    ``(size, dim, dim)``; ``random_state`` a :mod:`sciax.random` key or an
+    integer seed.  Calling it (``ortho_group(dim, seed)``) freezes ``dim``."""
+
+    name = ""
+    _min_dim = 2
+
+    def __call__(self, dim=None, seed=None):
+        return _FrozenSampler(self, dim, seed)
+
+    def _draw(self, key, dim, n):
+        raise NotImplementedError
+
+    def rvs(self, dim, size=1, random_state=None):
+        dim = _check_dim(dim, self.name)
+        if dim < self._min_dim:
+            raise ValueError(f"{self.name}: dim must be at least {self._min_dim}, "
+                             f"got {dim}")
+        if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
+            raise ValueError(f"{self.name}: size must be a positive integer, got {size!r}")
+        key = rv_continuous._key(random_state)
+        out = self._draw(key, dim, int(size))
+        return out[0] if size == 1 else out
+
+
+class _FrozenSampler:
+    def __init__(self, dist, dim, seed):
+        self.dist, self.dim, self.seed = dist, dim, seed
+
+    def rvs(self, size=1, random_state=None):
+        rs = self.seed if random_state is None else random_state
+        return self.dist.rvs(self.dim, size=size, random_state=rs)
+
+
+class ortho_group_gen(_GroupSampler):
+    """sciax implementation of :data:`scipy.stats.ortho_group`: Haar-random
+    orthogonal matrices (the QR of a Gaussian matrix with ``R``'s diagonal
+    signs moved into ``Q``; SciPy uses Householder reflections, the same
+    law).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sciax.stats import ortho_group
+    >>> q = np.asarray(ortho_group.rvs(3, random_state=0))
+    >>> bool(np.allclose(q @ q.T, np.eye(3)))
+    True
+    """
+
+    name = "ortho_group"
+
+    def _draw(self, key, dim, n):
+        return _haar_q(key, dim, n, snp.result_type(1.0), False)
+
+
+class special_ortho_group_gen(_GroupSampler):
+    """sciax implementation of :data:`scipy.stats.special_ortho_group`:
+    Haar-random rotations (determinant +1): a Haar orthogonal matrix with its
+    first column negated where the determinant is -1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sciax.stats import special_ortho_group
+    >>> q = np.asarray(special_ortho_group.rvs(3, random_state=0))
+    >>> round(float(np.linalg.det(q)), 12)
+    1.0
+    """
+
+    name = "special_ortho_group"
+
+    def _draw(self, key, dim, n):
+        q = ortho_group._draw(key, dim, n)
+        sign = snp.sign(snp.linalg.det(q))
+        return q.at[:, :, 0].multiply(sign[:, None])
+
+
+class unitary_group_gen(_GroupSampler):
+    """sciax implementation of :data:`scipy.stats.unitary_group`: Haar-random
+    unitary matrices (Mezzadri's QR of a complex Gaussian matrix, as SciPy).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sciax.stats import unitary_group
+    >>> u = np.asarray(unitary_group.rvs(3, random_state=0))
+    >>> bool(np.allclose(u @ u.conj().T, np.eye(3)))
+    True
+    """
+
+    name = "unitary_group"
+    _min_dim = 1
+
+    def _draw(self, key, dim, n):
+        return _haar_q(key, dim, n, snp.result_type(1.0), True)
+
+
+class uniform_direction_gen:
+    """sciax implementation of :data:`scipy.stats.uniform_direction`: points
+    uniform on the unit sphere in ``R^dim`` (normalised Gaussian vectors).
+    ``rvs(dim, size=None, random_state=None)`` returns ``size + (dim,)``
+    (``(dim,)`` for ``size=None``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sciax.stats import uniform_direction
+    >>> x = np.asarray(uniform_direction.rvs(3, size=4, random_state=0))
+    >>> x.shape, bool(np.allclose(np.linalg.norm(x, axis=-1), 1.0))
+    ((4, 3), True)
+    """
+
+    name = "uniform_direction"
+
+    def __call__(self, dim=None, seed=None):
+        return _FrozenSampler(self, dim, seed)
+
+    def rvs(self, dim, size=None, random_state=None):
+        dim = _check_dim(dim, self.name)
+        shape = () if size is None else ((int(size),) if isinstance(
+            size, (int, np.integer)) else tuple(int(v) for v in size))
+        key = rv_continuous._key(random_state)
+        dtype = snp.result_type(1.0)
+        z = sciax.random.normal(key, shape + (dim,), dtype)
+        return z / snp.linalg.norm(z, axis=-1, keepdims=True)
+
+
+__all__ = ["rv_histogram", "kstwo", "levy_stable", "landau", "ortho_group",
+           "special_ortho_group", "unitary_group", "uniform_direction"]
 
 kstwo = kstwo_gen()
 levy_stable = levy_stable_gen()
 landau = landau_gen()
+ortho_group = ortho_group_gen()
+special_ortho_group = special_ortho_group_gen()
+unitary_group = unitary_group_gen()
+uniform_direction = uniform_direction_gen()
