@@ -80,3 +80,4 @@ from sciax.stats._discrete_s23 import *  # noqa: F401,F403
 from sciax.stats._functions_s23 import *  # noqa: F401,F403
 from sciax.stats._continuous_s23 import *  # noqa: F401,F403
 from sciax.stats._distributions_s24 import *  # noqa: F401,F403
+from sciax.stats._functions_s24 import *  # noqa: F401,F403

@@ -1,0 +1,250 @@
+"""Session-24 statistical functions: SciPy's resampling configurations
+``MonteCarloMethod`` and ``BootstrapMethod``, and ``spearmanrho`` (SciPy
+1.17's Spearman correlation: Pearson's r of the ranks, with pearsonr's
+p-value or a permutation or Monte Carlo test of it).
+"""
+
+from __future__ import annotations
+
+import sciax
+import sciax.numpy as snp
+
+from sciax.stats._functions_s23 import PermutationMethod
+from sciax.stats._resampling import monte_carlo_test, permutation_test
+from sciax.stats._stats_py import SignificanceResult, pearsonr, rankdata
+
+
+class _ResamplingMethod:
+    """What SciPy's resampling configurations share: ``n_resamples``,
+    ``batch`` (accepted; sciax ``vmap``s all resamples at once) and a key
+    (``rng``, a :mod:`sciax.random` key or an integer seed)."""
+
+    _fields: tuple[str, ...] = ()
+
+    def _asdict(self):
+        return {f: getattr(self, f) for f in self._fields}
+
+    def __repr__(self):
+        args = ", ".join(f"{f}={getattr(self, f)!r}" for f in self._fields)
+        return f"{type(self).__name__}({args})"
+
+    def __eq__(self, other):
+        return type(self) is type(other) and self._asdict() == other._asdict()
+
+
+class MonteCarloMethod(_ResamplingMethod):
+    """sciax counterpart of :class:`scipy.stats.MonteCarloMethod`: how a
+    test's null distribution is simulated.
+
+    Parameters
+    ----------
+    n_resamples : int
+        Monte Carlo samples (default 9999).
+    batch : int, optional
+        Accepted for SciPy's signature (all samples are ``vmap``-ed).
+    rvs : callable or tuple of callables, optional
+        Samplers of the null distribution, called as ``rvs(size=shape,
+        random_state=key)`` (the ``rvs`` of a sciax.stats distribution); by
+        default the test's own (standard normal for :func:`spearmanrho`).
+    rng : sciax.random key or int, optional
+        The key (or seed) of the draws.  SciPy takes ``rvs`` or ``rng`` (its
+        ``rvs`` carry their own generator); sciax's ``rvs`` take the key, so
+        both may be given.
+
+    Examples
+    --------
+    >>> from sciax.stats import MonteCarloMethod
+    >>> MonteCarloMethod(n_resamples=99, rng=0)
+    MonteCarloMethod(n_resamples=99, batch=None, rvs=None, rng=0)
+    """
+
+    _fields = ("n_resamples", "batch", "rvs", "rng")
+
+    def __init__(self, n_resamples=9999, batch=None, rvs=None, rng=None):
+        self.n_resamples, self.batch, self.rvs, self.rng = n_resamples, batch, rvs, rng
+
+
+class BootstrapMethod(_ResamplingMethod):
+    """sciax counterpart of :class:`scipy.stats.BootstrapMethod`: how a
+    bootstrap confidence interval is taken (the arguments of
+    :func:`sciax.stats.bootstrap`).
+
+    Parameters
+    ----------
+    n_resamples : int
+        Bootstrap resamples (default 9999).
+    batch : int, optional
+        Accepted for SciPy's signature.
+    random_state, rng : sciax.random key or int, optional
+        The key (or seed) of the resamples (one of the two).
+    method : {'BCa', 'percentile', 'basic'}
+        The interval's method (default ``'BCa'``).
+
+    Examples
+    --------
+    >>> from sciax.stats import BootstrapMethod
+    >>> BootstrapMethod(method='percentile', rng=1).method
+    'percentile'
+    """
+
+    _fields = ("n_resamples", "batch", "random_state", "method", "rng")
+
+    def __init__(self, n_resamples=9999, batch=None, random_state=None, method="BCa",
+                 *, rng=None):
+        if random_state is not None and rng is not None:
+            raise ValueError("BootstrapMethod: give `random_state` or `rng`, not both")
+        if not isinstance(method, str) or method.lower() not in ("bca", "percentile",
+                                                                 "basic"):
+            raise ValueError("`method` must be in {'BCa', 'percentile', 'basic'}, "
+                             f"got {method!r}")
+        self.n_resamples, self.batch, self.method = n_resamples, batch, method
+        self.random_state, self.rng = random_state, rng
+
+    def _key(self):
+        return self.rng if self.rng is not None else self.random_state
+
+
+def _pearson_last(x, y, axis=-1):
+    """Pearson's r along the last axis (for the resampling tests)."""
+    xm = x - snp.mean(x, axis=axis, keepdims=True)
+    ym = y - snp.mean(y, axis=axis, keepdims=True)
+    num = snp.sum(xm * ym, axis=axis)
+    return snp.clip(num / snp.sqrt(snp.sum(xm * xm, axis=axis) * snp.sum(ym * ym, axis=axis)),
+                    -1.0, 1.0)
+
+
+def _spearman_stat(x, y, axis=-1):
+    return _pearson_last(rankdata(x, axis=-1), rankdata(y, axis=-1))
+
+
+def _normal_rvs(size, random_state):
+    return sciax.random.normal(random_state, size, snp.result_type(1.0))
+
+
+def spearmanrho(x, y, /, *, alternative="two-sided", method=None, axis=0,
+                nan_policy="propagate", keepdims=False):
+    """sciax implementation of :func:`scipy.stats.spearmanrho`: Spearman's
+    rank correlation with a p-value.
+
+    Parameters
+    ----------
+    x, y : array_like
+        Paired observations (broadcastable).
+    alternative : {'two-sided', 'less', 'greater'}
+    method : PermutationMethod or MonteCarloMethod, optional
+        None (default): the p-value of :func:`pearsonr` on the ranks (its
+        exact null distribution for normal data, as SciPy);
+        ``PermutationMethod``: a permutation test of the ranks' correlation
+        (random pairings: sciax does not enumerate all ``n!`` when
+        ``n_resamples`` exceeds it, where SciPy does); ``MonteCarloMethod``:
+        :func:`monte_carlo_test` with standard normal samples unless ``rvs``
+        is given.
+    axis : int or None
+        The axis of the observations (None: both raveled).
+    nan_policy : {'propagate', 'raise'}
+        ``'omit'`` is not supported (it would make the sample sizes data
+        dependent).
+    keepdims : bool
+        Keep the reduced axis with length 1.
+
+    Returns
+    -------
+    SignificanceResult
+        ``statistic`` (Spearman's rho) and ``pvalue``.
+
+    Examples
+    --------
+    >>> from sciax.stats import spearmanrho
+    >>> res = spearmanrho(snp.array([1.0, 2.0, 3.0, 4.0, 5.0]),
+    ...                   snp.array([5.0, 6.0, 7.0, 8.0, 7.0]))
+    >>> print(round(float(res.statistic), 6), round(float(res.pvalue), 6))
+    0.820783 0.088587
+    """
+    if alternative not in ("two-sided", "less", "greater"):
+        raise ValueError("alternative must be 'two-sided', 'less' or 'greater', got "
+                         f"{alternative!r}")
+    if nan_policy not in ("propagate", "raise", "omit"):
+        raise ValueError(f"nan_policy must be 'propagate', 'raise' or 'omit', got "
+                         f"{nan_policy!r}")
+    if nan_policy == "omit":
+        raise NotImplementedError("spearmanrho: nan_policy='omit' is not supported "
+                                  "(use 'propagate' or 'raise')")
+    if method is not None and not isinstance(method, (PermutationMethod,
+                                                      MonteCarloMethod)):
+        raise ValueError("`method` must be None, a PermutationMethod or a "
+                         f"MonteCarloMethod, got {method!r}")
+    x, y = snp.asarray(x), snp.asarray(y)
+    x = x.astype(snp.result_type(x, y, 1.0))
+    y = y.astype(x.dtype)
+    if axis is None:
+        x, y = snp.ravel(x), snp.ravel(y)
+        axis = 0
+    x, y = snp.broadcast_arrays(x, y)
+    x, y = snp.moveaxis(x, axis, -1), snp.moveaxis(y, axis, -1)
+    if x.shape[-1] < 2:
+        raise ValueError("spearmanrho needs at least 2 observations")
+    if nan_policy == "raise" and bool(snp.any(snp.isnan(x)) | snp.any(snp.isnan(y))):
+        raise ValueError("The input contains nan values")
+    rx, ry, bad = _ranks_and_nans(x, y)
+    if method is None:
+        # (pearsonr's own program: a jit of the ranks and p-value together
+        # took 12 s to compile)
+        res = pearsonr(rx, ry, alternative=alternative, axis=-1)
+        stat, p = res.statistic, res.pvalue
+    else:
+        stat, p = _resampled(x, y, method, alternative)
+    stat = snp.where(bad, snp.nan, stat)
+    p = snp.where(bad, snp.nan, p)
+    if keepdims:
+        stat = snp.moveaxis(stat[..., None], -1, axis)
+        p = snp.moveaxis(p[..., None], -1, axis)
+    return SignificanceResult(stat, p)
+
+
+@sciax.jit
+def _ranks_and_nans(x, y):
+    """The ranks along the last axis and where a pair holds a NaN."""
+    bad = snp.any(snp.isnan(x), axis=-1) | snp.any(snp.isnan(y), axis=-1)
+    return rankdata(x, axis=-1), rankdata(y, axis=-1), bad
+
+
+def _resampled(x, y, method, alternative):
+    """The permutation or Monte Carlo test of rho, one 1-D pair at a time
+    (``vmap``-ed over the batch axes)."""
+    opts = method._asdict()
+    batch_shape = x.shape[:-1]
+    xf, yf = x.reshape((-1, x.shape[-1])), y.reshape((-1, y.shape[-1]))
+    n_res = int(opts["n_resamples"])
+    if isinstance(method, PermutationMethod):
+        seed = opts["rng"] if opts["rng"] is not None else opts["random_state"]
+        if seed is None:
+            raise ValueError("spearmanrho: the random permutations need a key: "
+                             "method=PermutationMethod(rng=sciax.random.key(seed))")
+
+        def one(a, b):
+            r = permutation_test((a, b), _spearman_stat, permutation_type="pairings",
+                                 n_resamples=n_res, alternative=alternative,
+                                 random_state=seed)
+            return r.statistic, r.pvalue
+    else:
+        rvs = opts["rvs"]
+        if rvs is None:
+            rvs = (_normal_rvs, _normal_rvs)
+        elif callable(rvs):
+            rvs = (rvs, rvs)
+        seed = opts["rng"]
+        if seed is None:
+            raise ValueError("spearmanrho: the Monte Carlo samples need a key: "
+                             "method=MonteCarloMethod(rng=sciax.random.key(seed))")
+
+        def one(a, b):
+            r = monte_carlo_test((a, b), rvs, _spearman_stat, vectorized=True,
+                                 n_resamples=n_res, alternative=alternative,
+                                 random_state=seed)
+            return r.statistic, r.pvalue
+
+    stat, p = sciax.jit(sciax.vmap(one))(xf, yf)
+    return stat.reshape(batch_shape), p.reshape(batch_shape)
+
+
+__all__ = ["MonteCarloMethod", "BootstrapMethod", "spearmanrho"]
