@@ -898,8 +898,129 @@ class uniform_direction_gen:
         return _unit_normals(rv_continuous._key(random_state), shape + (dim,))
 
 
+# --- normal_inverse_gamma -------------------------------------------------------------
+
+
+@sciax.jit
+def _nig_logpdf(x, s2, mu, lmbda, a, b):
+    valid = (lmbda > 0) & (a > 0) & (b > 0)
+    pos = s2 > 0
+    ss2 = snp.where(pos, s2, 1.0)
+    lp = (0.5 * (snp.log(lmbda) - snp.log(2.0 * _PI * ss2)) + a * snp.log(b)
+          - sciax.special.gammaln(a) - (a + 1.0) * snp.log(ss2)
+          - (2.0 * b + lmbda * (x - mu) ** 2) / (2.0 * ss2))
+    return snp.where(valid, snp.where(pos, lp, -_INF), _NAN)
+
+
+@sciax.jit
+def _nig_moments(mu, lmbda, a, b):
+    mu, lmbda, a, b = snp.broadcast_arrays(mu, lmbda, a, b)
+    valid = (lmbda > 0) & (a > 0) & (b > 0)
+    am1 = snp.where(a > 1, a - 1.0, 1.0)
+    am2 = snp.where(a > 2, a - 2.0, 1.0)
+    m1 = valid & (a > 1)
+    mean = (snp.where(m1, mu + 0.0 * b, _NAN), snp.where(m1, b / am1, _NAN))
+    var = (snp.where(m1, b / (am1 * lmbda), _NAN),
+           snp.where(valid & (a > 2), b * b / (am1 * am1 * am2), _NAN))
+    return mean, var
+
+
+@functools.partial(sciax.jit, static_argnums=1)
+def _nig_rvs(key, shape, mu, lmbda, a, b):
+    kg, kn = sciax.random.split(key)
+    dtype = snp.result_type(mu, lmbda, a, b, 1.0)
+    s2 = b / sciax.random.gamma(kg, snp.broadcast_to(a, shape).astype(dtype), shape, dtype)
+    x = mu + snp.sqrt(s2 / lmbda) * sciax.random.normal(kn, shape, dtype)
+    return x, s2
+
+
+class normal_inverse_gamma_gen:
+    r"""sciax implementation of :data:`scipy.stats.normal_inverse_gamma`: the
+    conjugate prior of a normal law's mean and variance,
+    ``sigma^2 ~ invgamma(a, scale=b)`` and ``x | sigma^2 ~ N(mu,
+    sigma^2/lambda)``.
+
+    .. math::
+
+        f(x, \sigma^2) = \sqrt{\frac{\lambda}{2\pi\sigma^2}}
+        \frac{b^a}{\Gamma(a)} \sigma^{-2(a+1)}
+        \exp\left(-\frac{2b + \lambda (x - \mu)^2}{2\sigma^2}\right)
+
+    Methods ``pdf/logpdf(x, s2, mu=0, lmbda=1, a=1, b=1)``, ``mean`` and
+    ``var`` (each a pair ``(x, s2)``, NaN where the moment does not exist),
+    ``rvs(mu, lmbda, a, b, size=None, random_state=key)`` (a pair of arrays,
+    differentiable in the parameters: the gamma variate's implicit
+    derivative); calling it freezes the parameters.  ``s2 <= 0`` gives a log
+    density of ``-inf``, a parameter outside its domain NaN (as SciPy).
+
+    Examples
+    --------
+    >>> from sciax.stats import normal_inverse_gamma
+    >>> round(float(normal_inverse_gamma.logpdf(0.5, 1.2, 0.0, 2.0, 3.0, 2.0)), 10)
+    -1.8815175874
+    """
+
+    name = "normal_inverse_gamma"
+
+    def __call__(self, mu=0, lmbda=1, a=1, b=1, seed=None):
+        return _FrozenNIG(self, (mu, lmbda, a, b), seed)
+
+    @staticmethod
+    def _args(*args):
+        arrs = [snp.asarray(v) for v in args]
+        dtype = snp.result_type(*arrs, 1.0)
+        return [v.astype(dtype) for v in arrs]
+
+    def logpdf(self, x, s2, mu=0, lmbda=1, a=1, b=1):
+        """The log-density at ``(x, s2)``."""
+        return _nig_logpdf(*self._args(x, s2, mu, lmbda, a, b))
+
+    def pdf(self, x, s2, mu=0, lmbda=1, a=1, b=1):
+        """The density at ``(x, s2)``."""
+        return snp.exp(self.logpdf(x, s2, mu, lmbda, a, b))
+
+    def mean(self, mu=0, lmbda=1, a=1, b=1):
+        """``(E[x], E[s2])`` (NaN unless ``a > 1``)."""
+        return _nig_moments(*self._args(mu, lmbda, a, b))[0]
+
+    def var(self, mu=0, lmbda=1, a=1, b=1):
+        """``(Var[x], Var[s2])`` (NaN unless ``a > 1``, ``a > 2``)."""
+        return _nig_moments(*self._args(mu, lmbda, a, b))[1]
+
+    def rvs(self, mu=0, lmbda=1, a=1, b=1, size=None, random_state=None):
+        """Variates ``(x, s2)`` of shape ``size`` (by default the parameters'
+        broadcast shape)."""
+        p = self._args(mu, lmbda, a, b)
+        bshape = snp.broadcast_shapes(*[v.shape for v in p])
+        shape = bshape if size is None else ((int(size),) if isinstance(
+            size, (int, np.integer)) else tuple(int(v) for v in size))
+        return _nig_rvs(rv_continuous._key(random_state), tuple(shape), *p)
+
+
+class _FrozenNIG:
+    def __init__(self, dist, params, seed):
+        self.dist, self.params, self.seed = dist, params, seed
+
+    def logpdf(self, x, s2):
+        return self.dist.logpdf(x, s2, *self.params)
+
+    def pdf(self, x, s2):
+        return self.dist.pdf(x, s2, *self.params)
+
+    def mean(self):
+        return self.dist.mean(*self.params)
+
+    def var(self):
+        return self.dist.var(*self.params)
+
+    def rvs(self, size=None, random_state=None):
+        rs = self.seed if random_state is None else random_state
+        return self.dist.rvs(*self.params, size=size, random_state=rs)
+
+
 __all__ = ["rv_histogram", "kstwo", "levy_stable", "landau", "ortho_group",
-           "special_ortho_group", "unitary_group", "uniform_direction"]
+           "special_ortho_group", "unitary_group", "uniform_direction",
+           "normal_inverse_gamma"]
 
 kstwo = kstwo_gen()
 levy_stable = levy_stable_gen()
@@ -908,3 +1029,4 @@ ortho_group = ortho_group_gen()
 special_ortho_group = special_ortho_group_gen()
 unitary_group = unitary_group_gen()
 uniform_direction = uniform_direction_gen()
+normal_inverse_gamma = normal_inverse_gamma_gen()

@@ -232,3 +232,28 @@ def test_unitary_group():
     _rel(u @ u.conj().transpose(0, 2, 1), np.broadcast_to(np.eye(4), u.shape), 0,
          atol=1e-13)
     assert ss.kstest(np.abs(u[:, 0, 0]) ** 2, ss.beta(1, 3).cdf).pvalue > 1e-3
+
+
+# --- normal_inverse_gamma -------------------------------------------------------------
+
+
+def test_normal_inverse_gamma():
+    """logpdf, mean and var against SciPy's closed forms (1e-13); the
+    variates' s2 against invgamma(a, scale=b) and x | s2 by its mean."""
+    x = np.array([-1.0, 0.5, 2.0, 0.1])
+    s2 = np.array([0.3, 1.2, -1.0, 4.0])
+    p = (0.3, 2.0, 3.0, 2.0)
+    _rel(stats.normal_inverse_gamma.logpdf(x, s2, *p), ss.normal_inverse_gamma.logpdf(x, s2, *p),
+         1e-13)
+    mu = np.array([0.0, 1.0])
+    for m in ("mean", "var"):
+        for a in (1.5, 3.0):
+            got = getattr(stats.normal_inverse_gamma(mu=mu, a=a), m)()
+            want = getattr(ss.normal_inverse_gamma(mu=mu, a=a), m)()
+            for g, w in zip(got, want):
+                _rel(g, w, 1e-13, msg=f"{m} a={a}")
+    assert np.isnan(float(stats.normal_inverse_gamma.logpdf(0.0, 1.0, 0.0, -1.0)))
+    xs, s2s = stats.normal_inverse_gamma.rvs(*p, size=2000, random_state=1)
+    assert ss.kstest(np.asarray(s2s), ss.invgamma(3.0, scale=2.0).cdf).pvalue > 1e-3
+    z = (np.asarray(xs) - 0.3) / np.sqrt(np.asarray(s2s) / 2.0)
+    assert ss.kstest(z, ss.norm.cdf).pvalue > 1e-3
