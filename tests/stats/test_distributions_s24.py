@@ -239,7 +239,8 @@ def test_unitary_group():
 
 def test_normal_inverse_gamma():
     """logpdf, mean and var against SciPy's closed forms (1e-13); the
-    variates' s2 against invgamma(a, scale=b) and x | s2 by its mean."""
+    variates (slow below): s2 against invgamma(a, scale=b) and the
+    standardised x | s2 against N(0, 1) by KS tests."""
     x = np.array([-1.0, 0.5, 2.0, 0.1])
     s2 = np.array([0.3, 1.2, -1.0, 4.0])
     p = (0.3, 2.0, 3.0, 2.0)
@@ -253,6 +254,11 @@ def test_normal_inverse_gamma():
             for g, w in zip(got, want):
                 _rel(g, w, 1e-13, msg=f"{m} a={a}")
     assert np.isnan(float(stats.normal_inverse_gamma.logpdf(0.0, 1.0, 0.0, -1.0)))
+
+
+@pytest.mark.slow
+def test_normal_inverse_gamma_rvs():
+    p = (0.3, 2.0, 3.0, 2.0)
     xs, s2s = stats.normal_inverse_gamma.rvs(*p, size=2000, random_state=1)
     assert ss.kstest(np.asarray(s2s), ss.invgamma(3.0, scale=2.0).cdf).pvalue > 1e-3
     z = (np.asarray(xs) - 0.3) / np.sqrt(np.asarray(s2s) / 2.0)

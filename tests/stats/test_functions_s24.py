@@ -2,7 +2,8 @@
 BootstrapMethod, spearmanrho) against SciPy.
 
 spearmanrho's statistic and default p-value are deterministic: 1e-12
-against SciPy's.  The permutation and Monte Carlo p-values cannot share
+against SciPy's (slow: the p-value's incomplete beta compiles for seconds;
+the doctest is the default run's check).  The permutation and Monte Carlo p-values cannot share
 SciPy's random streams: they are checked against the exact null's p-value
 within 0.04 (2000 resamples: a standard error below 0.011, and SciPy's own
 estimates at 20000 spread by 0.02 on these data).
@@ -23,6 +24,7 @@ def _data():
     return x, x + 2.0 * rng.normal(size=(3, 20))
 
 
+@pytest.mark.slow
 def test_spearmanrho():
     x, y = _data()
     y[1, 4] = y[1, 7]                        # a tie
