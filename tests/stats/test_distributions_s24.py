@@ -24,7 +24,7 @@ from scipy.integrate import quad
 import sciax
 import sciax.numpy as snp
 from sciax import stats
-from sciax.stats._distributions_s24 import _durbin_one
+from sciax.stats._distributions_s24 import _durbin_one, _to_corr
 
 
 def _rel(a, b, rtol, atol=1e-300, msg=""):
@@ -290,3 +290,21 @@ def test_matrix_t():
     w = np.array([[1.0, -2.0, 0.5], [0.3, 1.0, 1.0]])
     assert ss.ks_2samp(np.einsum("nij,ij->n", r - m, w),
                        np.einsum("nij,ij->n", rs - m, w)).pvalue > 1e-3
+
+
+@pytest.mark.slow
+def test_random_correlation():
+    """The rotations against SciPy's ``_to_corr`` on the same matrices
+    (1e-14 absolute: the same arithmetic step for step), and the variates'
+    unit diagonal and eigenvalues."""
+    e = np.array([0.1, 0.4, 1.0, 1.5, 2.0])
+    for seed in range(3):
+        q = ss.ortho_group.rvs(5, random_state=seed)
+        m = (q * e) @ q.T
+        _rel(_to_corr(snp.asarray(m)), ss.random_correlation._to_corr(m.copy()), 0,
+             atol=1e-14)
+    c = np.asarray(stats.random_correlation(e, seed=4).rvs())
+    _rel(np.diag(c), np.ones(5), 0, atol=1e-12)
+    _rel(np.linalg.eigvalsh(c), e, 1e-12)
+    with pytest.raises(ValueError, match="Sum of eigenvalues"):
+        stats.random_correlation.rvs((0.5, 0.6))
