@@ -308,3 +308,23 @@ def test_random_correlation():
     _rel(np.linalg.eigvalsh(c), e, 1e-12)
     with pytest.raises(ValueError, match="Sum of eigenvalues"):
         stats.random_correlation.rvs((0.5, 0.6))
+
+
+@pytest.mark.slow
+def test_random_table():
+    """logpmf against SciPy's (1e-13; -inf off the margins), mean, and the
+    variates: margins exact, the cell (0, 0) hypergeometric(n, row_0,
+    col_0) by a chi-square test of its frequencies."""
+    r, c = [3, 2, 5], [4, 1, 5]
+    x = np.array([[[1, 0, 2], [1, 1, 0], [2, 0, 3]], [[1, 0, 2], [1, 1, 0], [2, 0, 2]]])
+    got = np.asarray(stats.random_table.logpmf(x, r, c))
+    want = ss.random_table.logpmf(x, r, c)
+    _rel(got[0], want[0], 1e-13)
+    assert got[1] == -np.inf and want[1] == -np.inf
+    _rel(stats.random_table.mean(r, c), ss.random_table.mean(r, c), 1e-15)
+    tabs = np.asarray(stats.random_table(r, c, seed=1).rvs(size=3000))
+    assert (tabs.sum(-1) == r).all() and (tabs.sum(-2) == c).all()
+    k = np.arange(4)
+    obs = np.array([(tabs[:, 0, 0] == v).sum() for v in k])
+    exp = ss.hypergeom(10, 3, 4).pmf(k) * 3000
+    assert ss.chisquare(obs, exp).pvalue > 1e-3
