@@ -1,13 +1,20 @@
 """Session-24 statistical functions: SciPy's resampling configurations
-``MonteCarloMethod`` and ``BootstrapMethod``, and ``spearmanrho`` (SciPy
+``MonteCarloMethod`` and ``BootstrapMethod``, ``spearmanrho`` (SciPy
 1.17's Spearman correlation: Pearson's r of the ranks, with pearsonr's
-p-value or a permutation or Monte Carlo test of it).
+p-value or a permutation or Monte Carlo test of it), ``CensoredData`` and
+the log-rank test.
 """
 
 from __future__ import annotations
 
+import functools
+from typing import Any, NamedTuple
+
+import numpy as np
+
 import sciax
 import sciax.numpy as snp
+import sciax.special
 
 from sciax.stats._functions_s23 import PermutationMethod
 from sciax.stats._resampling import monte_carlo_test, permutation_test
@@ -247,4 +254,219 @@ def _resampled(x, y, method, alternative):
     return stat.reshape(batch_shape), p.reshape(batch_shape)
 
 
-__all__ = ["MonteCarloMethod", "BootstrapMethod", "spearmanrho"]
+# --- CensoredData and logrank ----------------------------------------------------------
+
+
+def _validate_1d(a, name, allow_inf=False):
+    a = np.asarray(a, dtype=float)
+    if a.ndim != 1:
+        raise ValueError(f"`{name}` must be a one-dimensional sequence.")
+    if np.isnan(a).any():
+        raise ValueError(f"`{name}` must not contain nan.")
+    if not allow_inf and np.isinf(a).any():
+        raise ValueError(f"`{name}` must contain only finite values.")
+    return a
+
+
+def _split_intervals(interval):
+    """SciPy's ``_validate_interval``: rows ``(low, high)`` with equal ends
+    are uncensored, ``-inf`` lows left-censored, ``inf`` highs
+    right-censored, the rest intervals."""
+    iv = np.asarray(interval, dtype=float)
+    if iv.size == 0:
+        iv = iv.reshape(0, 2)
+    if iv.ndim != 2 or iv.shape[-1] != 2:
+        raise ValueError("`interval` must be a two-dimensional array with shape "
+                         f"(m, 2), where m is the number of intervals.  Got {iv.shape}.")
+    if np.isnan(iv).any():
+        raise ValueError("`interval` must not contain nan.")
+    lo, hi = iv[:, 0], iv[:, 1]
+    if np.any((np.isinf(lo) & np.isinf(hi))):
+        raise ValueError("In each interval, at least one of the endpoints must "
+                         "be finite.")
+    if np.any(lo > hi):
+        raise ValueError("In each interval, low must be less than or equal to high.")
+    unc = lo == hi
+    left = np.isinf(lo) & ~unc
+    right = np.isinf(hi) & ~unc
+    rest = ~(unc | left | right)
+    return lo[unc], hi[left], lo[right], iv[rest]
+
+
+class CensoredData:
+    """sciax counterpart of :class:`scipy.stats.CensoredData`: a sample with
+    uncensored, left-, right- and interval-censored observations (host data,
+    as SciPy's).
+
+    Parameters
+    ----------
+    uncensored, left, right : array_like, optional
+        1-D observed values, and upper (left-censored) or lower
+        (right-censored) bounds.
+    interval : array_like, optional
+        ``(m, 2)`` rows ``(low, high)``; equal ends count as uncensored and
+        an infinite end as left or right censoring (as SciPy).
+
+    Examples
+    --------
+    >>> from sciax.stats import CensoredData
+    >>> d = CensoredData.right_censored([1.0, 2.5, 3.0], [False, True, False])
+    >>> len(d), d.num_censored()
+    (3, 1)
+    """
+
+    def __init__(self, uncensored=None, *, left=None, right=None, interval=None):
+        unc = _validate_1d([] if uncensored is None else uncensored, "uncensored")
+        lft = _validate_1d([] if left is None else left, "left")
+        rgt = _validate_1d([] if right is None else right, "right")
+        u2, l2, r2, iv = _split_intervals(np.empty((0, 2)) if interval is None
+                                          else interval)
+        self._uncensored = np.concatenate((unc, u2))
+        self._left = np.concatenate((lft, l2))
+        self._right = np.concatenate((rgt, r2))
+        self._interval = iv
+
+    @staticmethod
+    def _x_censored(x, censored):
+        x = _validate_1d(x, "x", allow_inf=False)
+        c = np.asarray(censored)
+        if c.ndim != 1 or len(c) != len(x):
+            raise ValueError("`x` and `censored` must have the same length.")
+        if c.dtype != bool:
+            if not np.isin(c, [0, 1]).all():
+                raise ValueError("`censored` must be boolean.")
+            c = c.astype(bool)
+        return x, c
+
+    @classmethod
+    def right_censored(cls, x, censored):
+        """Observations ``x`` right-censored where ``censored`` is True."""
+        x, c = cls._x_censored(x, censored)
+        return cls(uncensored=x[~c], right=x[c])
+
+    @classmethod
+    def left_censored(cls, x, censored):
+        """Observations ``x`` left-censored where ``censored`` is True."""
+        x, c = cls._x_censored(x, censored)
+        return cls(uncensored=x[~c], left=x[c])
+
+    @classmethod
+    def interval_censored(cls, low, high):
+        """Intervals ``[low, high]`` (equal ends: uncensored; an infinite end:
+        left or right censoring)."""
+        lo = _validate_1d(low, "low", allow_inf=True)
+        hi = _validate_1d(high, "high", allow_inf=True)
+        if len(lo) != len(hi):
+            raise ValueError("`low` and `high` must have the same length.")
+        u, lft, rgt, iv = _split_intervals(np.column_stack((lo, hi)))
+        return cls(uncensored=u, left=lft, right=rgt, interval=iv)
+
+    def __len__(self):
+        return (len(self._uncensored) + len(self._left) + len(self._right)
+                + len(self._interval))
+
+    def num_censored(self):
+        """The number of censored values."""
+        return len(self._left) + len(self._right) + len(self._interval)
+
+    def __repr__(self):
+        parts = [" ".join(np.array_repr(a).split()) for a in
+                 (self._uncensored, self._left, self._right, self._interval)]
+        return ("CensoredData(uncensored={}, left={}, right={}, interval={})"
+                .format(*parts))
+
+    def _uncensor(self):
+        """Every value as if observed (SciPy's: interval midpoints)."""
+        return np.concatenate((self._uncensored, self._left, self._right,
+                               self._interval.mean(axis=1)))
+
+
+class LogRankResult(NamedTuple):
+    """``statistic`` and ``pvalue`` of :func:`logrank`."""
+    statistic: Any
+    pvalue: Any
+
+
+def _as_right_censored(sample, name):
+    if not isinstance(sample, CensoredData):
+        sample = CensoredData(uncensored=sample)
+    if len(sample._left) or len(sample._interval):
+        raise ValueError(f"`{name}` must be right-censored (no left- or "
+                         "interval-censored values)")
+    if len(sample._uncensored) + len(sample._right) == 0:
+        raise ValueError(f"`{name}` must hold at least one observation")
+    return sample
+
+
+@functools.partial(sciax.jit, static_argnums=3)
+def _logrank_core(times, event, in_x, alternative):
+    """The log-rank statistic on the pooled sample: at each distinct event
+    time, the numbers at risk (time >= t) in both groups and the events,
+    each distinct time counted once (the first event at it)."""
+    ge = times[None, :] >= times[:, None]           # [j, i]: t_i >= t_j
+    at_risk = snp.sum(ge, axis=1).astype(times.dtype)
+    at_risk_x = snp.sum(ge & in_x[None, :], axis=1).astype(times.dtype)
+    same = (times[None, :] == times[:, None]) & event[None, :]
+    deaths = snp.sum(same, axis=1).astype(times.dtype)
+    n = times.shape[0]
+    earlier = snp.arange(n)[None, :] < snp.arange(n)[:, None]
+    first = event & ~snp.any(same & earlier, axis=1)
+    at_risk_y = at_risk - at_risk_x
+    safe = snp.where(at_risk > 1, at_risk, 2.0)
+    var = snp.where(first & (at_risk > 1), at_risk_x * at_risk_y * deaths
+                    * (at_risk - deaths) / (safe * safe * (safe - 1.0)), 0.0)
+    expected = snp.sum(snp.where(first, at_risk_x * deaths / snp.where(
+        at_risk > 0, at_risk, 1.0), 0.0))
+    observed = snp.sum(event & in_x).astype(times.dtype)
+    z = (observed - expected) / snp.sqrt(snp.sum(var))
+    if alternative == "less":
+        p = sciax.special.ndtr(z)
+    elif alternative == "greater":
+        p = sciax.special.ndtr(-z)
+    else:
+        p = 2.0 * sciax.special.ndtr(-snp.abs(z))
+    return z, p
+
+
+def logrank(x, y, alternative="two-sided"):
+    """sciax implementation of :func:`scipy.stats.logrank`: the log-rank test
+    that two (right-censored) samples of survival times come from the same
+    distribution.
+
+    Parameters
+    ----------
+    x, y : array_like or CensoredData
+        The samples (uncensored and right-censored values).
+    alternative : {'two-sided', 'less', 'greater'}
+        'less': ``x``'s survival function is below ``y``'s (events in ``x``
+        come earlier); 'greater' the opposite.
+
+    Returns
+    -------
+    LogRankResult
+        ``statistic``, ``(O - E)/sqrt(V)`` for ``x`` (the square root of
+        the usual chi-square form), and ``pvalue`` from the standard normal.
+
+    Examples
+    --------
+    >>> from sciax.stats import CensoredData, logrank
+    >>> x = CensoredData.right_censored([1.0, 3.0, 4.0, 6.0], [False, False, True, False])
+    >>> y = CensoredData.right_censored([2.0, 5.0, 7.0, 8.0], [False, True, False, False])
+    >>> res = logrank(x, y)
+    >>> print(round(float(res.statistic), 6), round(float(res.pvalue), 6))
+    1.258966 0.208043
+    """
+    if alternative not in ("two-sided", "less", "greater"):
+        raise ValueError("alternative must be 'two-sided', 'less' or 'greater', got "
+                         f"{alternative!r}")
+    x, y = _as_right_censored(x, "x"), _as_right_censored(y, "y")
+    times = np.concatenate((x._uncensored, x._right, y._uncensored, y._right))
+    event = np.concatenate((np.ones(len(x._uncensored), bool), np.zeros(len(x._right), bool),
+                            np.ones(len(y._uncensored), bool), np.zeros(len(y._right), bool)))
+    in_x = np.arange(len(times)) < len(x)
+    z, p = _logrank_core(snp.asarray(times), snp.asarray(event), snp.asarray(in_x),
+                         alternative)
+    return LogRankResult(z, p)
+
+
+__all__ = ["MonteCarloMethod", "BootstrapMethod", "spearmanrho", "CensoredData", "logrank"]
