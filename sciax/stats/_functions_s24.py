@@ -8,6 +8,7 @@ the log-rank test.
 from __future__ import annotations
 
 import functools
+import inspect
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -469,4 +470,134 @@ def logrank(x, y, alternative="two-sided"):
     return LogRankResult(z, p)
 
 
-__all__ = ["MonteCarloMethod", "BootstrapMethod", "spearmanrho", "CensoredData", "logrank"]
+# --- power --------------------------------------------------------------------------
+
+
+class PowerResult(NamedTuple):
+    """``power`` and the simulated ``pvalues`` of :func:`power`."""
+    power: Any
+    pvalues: Any
+
+
+def _accepts(fn, kwargs):
+    """The entries of ``kwargs`` that ``fn`` takes (SciPy's ``_wrap_kwargs``)."""
+    try:
+        params = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return kwargs
+    if any(p.kind == p.VAR_KEYWORD for p in params.values()):
+        return kwargs
+    return {k: v for k, v in kwargs.items() if k in params}
+
+
+def power(test, rvs, n_observations, *, significance=0.01, vectorized=None,
+          n_resamples=10000, batch=None, kwargs=None, random_state=None):
+    """sciax implementation of :func:`scipy.stats.power`: the power of a
+    test by simulation, the fraction of samples drawn from ``rvs`` on which
+    ``test``'s p-value is below ``significance``.
+
+    Parameters
+    ----------
+    test : callable
+        ``test(*samples, **kwargs, axis=-1)`` returning an object with
+        ``pvalue`` (or the p-values), e.g. :func:`sciax.stats.ttest_ind`;
+        without an ``axis`` parameter (or ``vectorized=False``) it is
+        ``vmap``-ed over the resamples.
+    rvs : callable or sequence of callables
+        Samplers called as ``rvs(size=shape, random_state=key, **kwargs)``
+        (the ``rvs`` of a sciax.stats distribution; ``functools.partial``
+        fixes its parameters).
+    n_observations : int array_like or sequence of them
+        Sample sizes (one per sampler), broadcast together with ``kwargs``'
+        values; each combination is simulated separately.
+    significance : float array_like
+        Levels in ``[0, 1]`` (the result's leading axes).
+    vectorized : bool, optional
+    n_resamples : int
+        Simulated samples per combination (default 10000).
+    batch : int, optional
+        Accepted for SciPy's signature (each combination is one draw).
+    kwargs : dict, optional
+        Keyword arrays passed to ``rvs`` and ``test`` (those each accepts).
+    random_state : sciax.random key or int
+        Required (SciPy's samplers carry their own generators; sciax's take
+        this key, split per combination and sampler).
+
+    Returns
+    -------
+    PowerResult
+        ``power`` (shape ``significance.shape + broadcast shape``) and
+        ``pvalues``.
+
+    Examples
+    --------
+    >>> import functools
+    >>> from sciax.stats import norm, power
+    >>> def ztest(x, axis=-1):
+    ...     z = snp.mean(x, axis=axis) * np.sqrt(x.shape[axis])
+    ...     return 2 * norm.sf(abs(z))
+    >>> rvs = functools.partial(norm.rvs, loc=0.5)
+    >>> res = power(ztest, rvs, 20, significance=0.05, n_resamples=4000, random_state=0)
+    >>> bool(abs(float(res.power) - 0.6088) < 0.03)    # the exact power
+    True
+    """
+    if vectorized not in (True, False, None):
+        raise ValueError("`vectorized` must be `True`, `False`, or `None`.")
+    if callable(rvs):
+        rvs, n_observations = (rvs,), (n_observations,)
+    rvs = tuple(rvs)
+    if not all(callable(r) for r in rvs):
+        raise TypeError("`rvs` must be callable or sequence of callables.")
+    if len(rvs) != len(n_observations):
+        raise ValueError("If `rvs` is a sequence, `len(rvs)` must equal "
+                         "`len(n_observations)`.")
+    kwargs = {} if kwargs is None else kwargs
+    if not isinstance(kwargs, dict):
+        raise TypeError("`kwargs` must be a dictionary that maps keywords to arrays.")
+    if not callable(test):
+        raise TypeError("`test` must be callable.")
+    sig = np.asarray(significance)
+    if not np.issubdtype(sig.dtype, np.floating) or sig.min() < 0 or sig.max() > 1:
+        raise ValueError("`significance` must contain floats between 0 and 1.")
+    n_res = int(n_resamples)
+    if n_res != n_resamples or n_res <= 0:
+        raise ValueError("`n_resamples` must be a positive integer.")
+    if random_state is None:
+        raise ValueError("power: random_state is required (a sciax.random key or an "
+                         "integer seed)")
+    key = sciax.random.key(int(random_state)) if isinstance(
+        random_state, (int, np.integer)) else random_state
+    if vectorized is None:
+        try:
+            vectorized = "axis" in inspect.signature(test).parameters
+        except (TypeError, ValueError):
+            vectorized = False
+    keys_ = list(kwargs)
+    grid = np.broadcast_arrays(*[np.asarray(n) for n in n_observations],
+                               *[np.asarray(kwargs[k]) for k in keys_])
+    shape = grid[0].shape
+    flat = [g.reshape(-1) for g in grid]
+    pvalues = []
+    for i in range(flat[0].size if flat[0].ndim else 1):
+        nobs = [int(f[i]) for f in flat[:len(rvs)]]
+        kw = {k: f[i] for k, f in zip(keys_, flat[len(rvs):])}
+        ks = sciax.random.split(sciax.random.fold_in(key, i), len(rvs))
+        samples = [r(size=(n_res, n), random_state=ks[j], **_accepts(r, kw))
+                   for j, (r, n) in enumerate(zip(rvs, nobs))]
+        tkw = _accepts(test, kw)
+        if vectorized:
+            res = test(*samples, **tkw, axis=-1)
+            p = getattr(res, "pvalue", res)
+        else:
+            p = sciax.vmap(lambda *a: getattr(test(*a, **tkw), "pvalue",
+                                              test(*a, **tkw)))(*samples)
+            p = snp.moveaxis(snp.asarray(p), 0, -1)
+        pvalues.append(snp.asarray(p))
+    pvalues = snp.stack(pvalues).reshape(shape + pvalues[0].shape)
+    sg = snp.asarray(sig).reshape(sig.shape + (1,) * pvalues.ndim)
+    powers = snp.mean((pvalues < sg).astype(snp.result_type(pvalues, 1.0)), axis=-1)
+    return PowerResult(powers, pvalues)
+
+
+__all__ = ["MonteCarloMethod", "BootstrapMethod", "spearmanrho", "CensoredData", "logrank",
+           "power"]
