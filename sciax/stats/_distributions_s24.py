@@ -236,10 +236,10 @@ def _durbin(n, x):
     shape = snp.shape(x)
     nf, xf = n.reshape(-1), x.reshape(-1)
     big = snp.any(2.0 * snp.ceil(nf * xf) - 1.0 > _KS_M_SMALL)
-    out = lax.cond(big,
-                   lambda a, b: sciax.vmap(lambda c, d: _durbin_one(c, d, _KS_M_BIG))(a, b),
-                   lambda a, b: sciax.vmap(lambda c, d: _durbin_one(c, d, _KS_M_SMALL))(a, b),
-                   nf, xf)
+    def at(size):
+        return lambda a, b: sciax.vmap(lambda c, d: _durbin_one(c, d, size))(a, b)
+
+    out = lax.cond(big, at(_KS_M_BIG), at(_KS_M_SMALL), nf, xf)
     return out.reshape(shape)
 
 
@@ -358,8 +358,9 @@ class kstwo_gen(_NumericQuantile, rv_continuous):
     Pomeranz's recursion (also exact), and Pelz and Good's expansion for
     ``n > 140`` beyond the matrix method's range.  The density is the exact
     derivative of the smaller tail (SciPy differentiates its CDF numerically
-    in the middle range, 3e-3 off at ``sf = 1e-6`` for ``n = 141``); quantiles by the bracketing solver, moments and entropy by the
-    tanh-sinh rule between the density's kinks at ``j/(2n)``.  ``n`` above
+    in the middle range, 3e-3 off at ``sf = 1e-6`` for ``n = 141``);
+    quantiles by the bracketing solver, moments and entropy by the tanh-sinh
+    rule between the density's kinks at ``j/(2n)``.  ``n`` above
     ``10^5`` takes the expansion everywhere in the middle range (as SciPy).
 
     Examples
@@ -506,14 +507,16 @@ def _stable_integrals(x, alpha, beta):
     lg_small_end = log_gs(snp.where(inc, los + inward, his - inward))
     lg_big_end = log_gs(snp.where(inc, his - inward, los + inward))
     small_level = snp.minimum(_STABLE_LOG_SMALL, lg_big_end + _STABLE_LOG_SMALL)
-    big_level = snp.log(snp.maximum(60.0, snp.exp(snp.minimum(lg_small_end, 700.0)) + 46.0))
+    g_small_end = snp.exp(snp.minimum(lg_small_end, 700.0))
+    big_level = snp.log(snp.maximum(60.0, g_small_end + 46.0))
     t_small, t_star, t_big = (bisect(v) for v in (small_level, 0.0, big_level))
     # a level that g does not cross: the cut is the end itself
     at_small = lg_small_end >= small_level
     at_big = lg_big_end <= big_level
     a = snp.where(at_small, end_small, t_small)
     b = snp.where(at_big, end_big, t_big)
-    u, v, w = (snp.asarray(c).reshape((-1,) + (1,) * snp.ndim(xi)) for c in (_DE_U, _DE_V, _DE_W))
+    axis = (-1,) + (1,) * snp.ndim(xi)
+    u, v, w = (snp.asarray(c).reshape(axis) for c in (_DE_U, _DE_V, _DE_W))
     out = [0.0, 0.0, 0.0]
     for p, q in ((a, t_star), (t_star, b)):
         width = q - p
@@ -681,9 +684,10 @@ class landau_gen(_NumericQuantile, rv_continuous):
     -----
     SciPy's Landau law is the standard stable law with ``alpha = beta = 1``
     (S1), so its density and CDF here are Nolan's integrals of
-    :data:`levy_stable` (SciPy evaluates Boost's rational approximations); quantiles by the bracketing solver, variates by
-    Chambers, Mallows and Stuck's formula (as SciPy).  Mean and higher
-    moments do not exist (NaN); the entropy is SciPy's constant.
+    :data:`levy_stable` (SciPy evaluates Boost's rational approximations);
+    quantiles by the bracketing solver, variates by Chambers, Mallows and
+    Stuck's formula (as SciPy).  Mean and higher moments do not exist (NaN);
+    the entropy is SciPy's constant.
 
     Examples
     --------
@@ -788,8 +792,10 @@ class _GroupSampler:
         if dim < self._min_dim:
             raise ValueError(f"{self.name}: dim must be at least {self._min_dim}, "
                              f"got {dim}")
-        if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
-            raise ValueError(f"{self.name}: size must be a positive integer, got {size!r}")
+        if isinstance(size, bool) or not isinstance(size, (int, np.integer)) \
+                or size < 1:
+            raise ValueError(f"{self.name}: size must be a positive integer, got "
+                             f"{size!r}")
         key = rv_continuous._key(random_state)
         out = self._program(dim, int(size))(key)
         return out[0] if size == 1 else out
@@ -1058,7 +1064,8 @@ class random_table_gen:
             raise ValueError("shape of `x` must agree with `row` and `col`")
         lf = sciax.special.gammaln
         const = float(np.sum([math.lgamma(v + 1.0) for v in r])
-                      + np.sum([math.lgamma(v + 1.0) for v in c]) - math.lgamma(n + 1.0))
+                      + np.sum([math.lgamma(v + 1.0) for v in c])
+                      - math.lgamma(n + 1.0))
         xf = x.astype(snp.result_type(1.0))
         ok = (snp.all(snp.sum(xf, axis=-1) == snp.asarray(r, xf.dtype), axis=-1)
               & snp.all(snp.sum(xf, axis=-2) == snp.asarray(c, xf.dtype), axis=-1)
@@ -1139,7 +1146,8 @@ def _nig_moments(mu, lmbda, a, b):
 def _nig_rvs(key, shape, mu, lmbda, a, b):
     kg, kn = sciax.random.split(key)
     dtype = snp.result_type(mu, lmbda, a, b, 1.0)
-    s2 = b / sciax.random.gamma(kg, snp.broadcast_to(a, shape).astype(dtype), shape, dtype)
+    ga = sciax.random.gamma(kg, snp.broadcast_to(a, shape).astype(dtype), shape, dtype)
+    s2 = b / ga
     x = mu + snp.sqrt(s2 / lmbda) * sciax.random.normal(kn, shape, dtype)
     return x, s2
 
@@ -1228,7 +1236,7 @@ class _FrozenNIG:
         return self.dist.rvs(*self.params, size=size, random_state=rs)
 
 
-# --- matrix_t ---------------------------------------------------------------------------
+# --- matrix_t ----------------------------------------------------------------------
 
 
 @sciax.jit
@@ -1296,8 +1304,8 @@ class matrix_t_gen:
     name = "matrix_t"
 
     def __call__(self, mean=None, row_spread=1, col_spread=1, df=None, seed=None):
-        return _FrozenMatT(self, (mean, row_spread, col_spread, 1 if df is None else df),
-                           seed)
+        params = (mean, row_spread, col_spread, 1 if df is None else df)
+        return _FrozenMatT(self, params, seed)
 
     @staticmethod
     def _params(mean, row_spread, col_spread, df):
@@ -1316,10 +1324,12 @@ class matrix_t_gen:
         """The density at ``X``."""
         return snp.exp(self.logpdf(X, mean, row_spread, col_spread, df))
 
-    def rvs(self, mean=None, row_spread=1, col_spread=1, df=1, size=1, random_state=None):
+    def rvs(self, mean=None, row_spread=1, col_spread=1, df=1, size=1,
+            random_state=None):
         """``size`` variates (one ``(m, n)`` matrix for ``size=1``)."""
         m, u, v, d = self._params(mean, row_spread, col_spread, df)
-        if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
+        if isinstance(size, bool) or not isinstance(size, (int, np.integer)) \
+                or size < 1:
             raise ValueError(f"matrix_t: size must be a positive integer, got {size!r}")
         out = _matt_rvs(rv_continuous._key(random_state), int(size), m, u, v, d)
         return out[0] if size == 1 else out

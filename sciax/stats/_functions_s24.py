@@ -117,8 +117,8 @@ def _pearson_last(x, y, axis=-1):
     xm = x - snp.mean(x, axis=axis, keepdims=True)
     ym = y - snp.mean(y, axis=axis, keepdims=True)
     num = snp.sum(xm * ym, axis=axis)
-    return snp.clip(num / snp.sqrt(snp.sum(xm * xm, axis=axis) * snp.sum(ym * ym, axis=axis)),
-                    -1.0, 1.0)
+    den = snp.sqrt(snp.sum(xm * xm, axis=axis) * snp.sum(ym * ym, axis=axis))
+    return snp.clip(num / den, -1.0, 1.0)
 
 
 def _spearman_stat(x, y, axis=-1):
@@ -255,7 +255,7 @@ def _resampled(x, y, method, alternative):
     return stat.reshape(batch_shape), p.reshape(batch_shape)
 
 
-# --- CensoredData and logrank ----------------------------------------------------------
+# --- CensoredData and logrank ------------------------------------------------------
 
 
 def _validate_1d(a, name, allow_inf=False):
@@ -278,7 +278,8 @@ def _split_intervals(interval):
         iv = iv.reshape(0, 2)
     if iv.ndim != 2 or iv.shape[-1] != 2:
         raise ValueError("`interval` must be a two-dimensional array with shape "
-                         f"(m, 2), where m is the number of intervals.  Got {iv.shape}.")
+                         "(m, 2), where m is the number of intervals.  Got "
+                         f"{iv.shape}.")
     if np.isnan(iv).any():
         raise ValueError("`interval` must not contain nan.")
     lo, hi = iv[:, 0], iv[:, 1]
@@ -451,8 +452,8 @@ def logrank(x, y, alternative="two-sided"):
     Examples
     --------
     >>> from sciax.stats import CensoredData, logrank
-    >>> x = CensoredData.right_censored([1.0, 3.0, 4.0, 6.0], [False, False, True, False])
-    >>> y = CensoredData.right_censored([2.0, 5.0, 7.0, 8.0], [False, True, False, False])
+    >>> x = CensoredData.right_censored([1.0, 3.0, 4.0, 6.0], [0, 0, 1, 0])
+    >>> y = CensoredData.right_censored([2.0, 5.0, 7.0, 8.0], [0, 1, 0, 0])
     >>> res = logrank(x, y)
     >>> print(round(float(res.statistic), 6), round(float(res.pvalue), 6))
     1.258966 0.208043
@@ -462,8 +463,9 @@ def logrank(x, y, alternative="two-sided"):
                          f"{alternative!r}")
     x, y = _as_right_censored(x, "x"), _as_right_censored(y, "y")
     times = np.concatenate((x._uncensored, x._right, y._uncensored, y._right))
-    event = np.concatenate((np.ones(len(x._uncensored), bool), np.zeros(len(x._right), bool),
-                            np.ones(len(y._uncensored), bool), np.zeros(len(y._right), bool)))
+    event = np.concatenate([np.full(len(a), flag) for a, flag in (
+        (x._uncensored, True), (x._right, False), (y._uncensored, True),
+        (y._right, False))])
     in_x = np.arange(len(times)) < len(x)
     z, p = _logrank_core(snp.asarray(times), snp.asarray(event), snp.asarray(in_x),
                          alternative)
@@ -599,5 +601,5 @@ def power(test, rvs, n_observations, *, significance=0.01, vectorized=None,
     return PowerResult(powers, pvalues)
 
 
-__all__ = ["MonteCarloMethod", "BootstrapMethod", "spearmanrho", "CensoredData", "logrank",
-           "power"]
+__all__ = ["MonteCarloMethod", "BootstrapMethod", "spearmanrho", "CensoredData",
+           "logrank", "power"]

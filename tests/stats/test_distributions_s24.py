@@ -95,7 +95,8 @@ def test_kstwo_vs_scipy():
     nt = np.array([141.0, 500.0, 141.0, 500.0])
     xt = ss.kstwo.isf(np.array([0.01, 0.01, 1e-6, 1e-4]), nt)
     exact = [sciax.jvp(lambda v, m=m: _durbin_one(snp.asarray(m), v, 117),
-                       (snp.asarray(v),), (snp.asarray(1.0),))[1] for m, v in zip(nt, xt)]
+                       (snp.asarray(v),), (snp.asarray(1.0),))[1]
+             for m, v in zip(nt, xt)]
     _rel(stats.kstwo.pdf(xt, nt), np.array(exact, float), 5e-7, msg="pdf tail")
 
 
@@ -244,8 +245,8 @@ def test_normal_inverse_gamma():
     x = np.array([-1.0, 0.5, 2.0, 0.1])
     s2 = np.array([0.3, 1.2, -1.0, 4.0])
     p = (0.3, 2.0, 3.0, 2.0)
-    _rel(stats.normal_inverse_gamma.logpdf(x, s2, *p), ss.normal_inverse_gamma.logpdf(x, s2, *p),
-         1e-13)
+    _rel(stats.normal_inverse_gamma.logpdf(x, s2, *p),
+         ss.normal_inverse_gamma.logpdf(x, s2, *p), 1e-13)
     mu = np.array([0.0, 1.0])
     for m in ("mean", "var"):
         for a in (1.5, 3.0):
