@@ -1013,6 +1013,16 @@ def _boyett(key, rows, cols, count):
     return out.reshape((count, len(rows), len(cols)))
 
 
+@sciax.jit
+def _table_logpmf(x, r, c, const):
+    xf = x.astype(snp.result_type(1.0))
+    ok = (snp.all(snp.sum(xf, axis=-1) == r.astype(xf.dtype), axis=-1)
+          & snp.all(snp.sum(xf, axis=-2) == c.astype(xf.dtype), axis=-1)
+          & snp.all(xf >= 0, axis=(-2, -1)))
+    val = const - snp.sum(lax.lgamma(snp.maximum(xf, 0.0) + 1.0), axis=(-2, -1))
+    return snp.where(ok, val, -_INF)
+
+
 class random_table_gen:
     """sciax implementation of :data:`scipy.stats.random_table`: contingency
     tables uniformly distributed given their row and column sums (the
@@ -1062,16 +1072,10 @@ class random_table_gen:
             raise ValueError("`x` must be at least two-dimensional")
         if x.shape[-2:] != (len(r), len(c)):
             raise ValueError("shape of `x` must agree with `row` and `col`")
-        lf = sciax.special.gammaln
         const = float(np.sum([math.lgamma(v + 1.0) for v in r])
                       + np.sum([math.lgamma(v + 1.0) for v in c])
                       - math.lgamma(n + 1.0))
-        xf = x.astype(snp.result_type(1.0))
-        ok = (snp.all(snp.sum(xf, axis=-1) == snp.asarray(r, xf.dtype), axis=-1)
-              & snp.all(snp.sum(xf, axis=-2) == snp.asarray(c, xf.dtype), axis=-1)
-              & snp.all(xf >= 0, axis=(-2, -1)))
-        val = const - snp.sum(lf(snp.maximum(xf, 0.0) + 1.0), axis=(-2, -1))
-        return snp.where(ok, val, -_INF)
+        return _table_logpmf(x, snp.asarray(r), snp.asarray(c), const)
 
     def pmf(self, x, row, col):
         """The probability of the table(s) ``x``."""
