@@ -199,7 +199,9 @@ def _durbin_one(n, x, size):
     ``n``-th root, which keeps the powers bounded; ``H^n`` by squaring over
     17 bits."""
     nd = n * x
-    k = snp.ceil(nd)
+    # (k and m piecewise constant: no tangent, so that the powers h^m and
+    # max(2h - 1, 0)^m have no log(0) term in their derivatives at h = 0)
+    k = lax.stop_gradient(snp.ceil(nd))
     h = k - nd
     m = 2.0 * k - 1.0
     r = snp.arange(size, dtype=x.dtype)
@@ -223,7 +225,9 @@ def _durbin_one(n, x, size):
     def step(i, c):
         P, A = c
         P = snp.where(((bits >> i) & 1) == 1, P @ A, P)
-        return P, A @ A
+        # squaring stops with n's bits: H^(2^17) overflows, and a masked inf
+        # turns reverse mode's zero cotangent into NaN
+        return P, snp.where((bits >> (i + 1)) > 0, A @ A, A)
 
     P, _ = lax.fori_loop(0, _KS_BITS, step, (snp.eye(size, dtype=x.dtype), H))
     kk = (k - 1.0).astype("int32")

@@ -98,6 +98,11 @@ def test_kstwo_vs_scipy():
                        (snp.asarray(v),), (snp.asarray(1.0),))[1]
              for m, v in zip(nt, xt)]
     _rel(stats.kstwo.pdf(xt, nt), np.array(exact, float), 5e-7, msg="pdf tail")
+    # reverse mode: d cdf/dx = pdf, at a knot of the Durbin matrix (n x = 4)
+    # and inside pieces
+    xs, ns = np.array([0.2, 0.31, 0.012]), np.array([20.0, 20.0, 5000.0])
+    g = sciax.vmap(sciax.grad(lambda v, m: stats.kstwo.cdf(v, m)))(xs, ns)
+    _rel(g, np.asarray(stats.kstwo.pdf(xs, ns)), 1e-12, msg="grad")
 
 
 @pytest.mark.slow
