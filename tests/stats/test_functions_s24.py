@@ -113,22 +113,22 @@ def test_logrank():
 @pytest.mark.slow
 def test_power():
     """The one-sample t test's power against the exact noncentral-t value
-    (2000 resamples: standard error 0.009, checked within 0.035); shapes of
+    (1000 resamples: standard error 0.013, checked within 0.045); shapes of
     a two-sample, two-level, broadcast call as SciPy's."""
     rvs = functools.partial(stats.norm.rvs, loc=1.0)
     test = functools.partial(stats.ttest_1samp, popmean=0.0)
-    res = stats.power(test, rvs, 10, significance=0.05, n_resamples=2000,
+    res = stats.power(test, rvs, 10, significance=0.05, n_resamples=1000,
                       random_state=0)
     tc = ss.t.ppf(0.975, 9)
     exact = ss.nct.sf(tc, 9, np.sqrt(10)) + ss.nct.cdf(-tc, 9, np.sqrt(10))
-    assert abs(float(res.power) - exact) < 0.035
+    assert abs(float(res.power) - exact) < 0.045
     two = (stats.norm.rvs, functools.partial(stats.norm.rvs, loc=0.8))
     got = stats.power(stats.ttest_ind, two, (np.array([10, 20]), 15),
-                      significance=np.array([0.01, 0.05]), n_resamples=200,
+                      significance=np.array([0.01, 0.05]), n_resamples=20,
                       random_state=1)
     want = ss.power(ss.ttest_ind, (np.random.default_rng(0).normal,) * 2,
                     (np.array([10, 20]), 15), significance=np.array([0.01, 0.05]),
-                    n_resamples=200)
+                    n_resamples=20)
     assert got.power.shape == want.power.shape
     assert got.pvalues.shape == want.pvalues.shape
     with pytest.raises(ValueError, match="random_state"):
