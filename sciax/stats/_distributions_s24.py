@@ -29,7 +29,7 @@ from sciax.stats._continuous_more import _NumericQuantile
 from sciax.stats._continuous_s23 import _DE_U, _DE_V, _DE_W
 from sciax.stats._distn_base import _stats_from_raw, rv_continuous
 from sciax.stats._multivariate_s10 import (_bartlett, _logdet_chol, _multigammaln,
-                                           matrix_normal_gen)
+                                           _whitened, matrix_normal_gen)
 
 _INF = math.inf
 _NAN = math.nan
@@ -1251,12 +1251,8 @@ class _FrozenNIG:
 def _matt_logpdf(x, m, u, v, df):
     nr, nc = m.shape
     cu, cv = snp.linalg.cholesky(u), snp.linalg.cholesky(v)
-    d = x - m
     # |I_n + V^-1 D^T U^-1 D| = |I + B B^T| with B = L_V^-1 D^T L_U^-T
-    a = sciax.linalg.solve_triangular(snp.broadcast_to(cu, d.shape[:-2] + (nr, nr)), d,
-                                      lower=True)
-    b = sciax.linalg.solve_triangular(snp.broadcast_to(cv, d.shape[:-2] + (nc, nc)),
-                                      snp.swapaxes(a, -1, -2), lower=True)
+    b = _whitened(x - m, cu, cv)
     g = snp.eye(nc, dtype=m.dtype) + b @ snp.swapaxes(b, -1, -2)
     logdet = _logdet_chol(snp.linalg.cholesky(g))
     h = 0.5 * (df + nr + nc - 1.0)
