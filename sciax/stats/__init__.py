@@ -34,7 +34,11 @@ above, with every method jittable and differentiable in the parameters.
 Also: ``multivariate_normal`` (with :class:`Covariance` objects),
 ``dirichlet``, ``multinomial``; descriptive statistics, correlation,
 regression and tests (``describe ... chisquare``); ``bootstrap`` and
-``permutation_test`` vmapped over resamples drawn with sciax.random keys.
+``permutation_test`` vmapped over resamples drawn with sciax.random keys;
+``power`` by simulation; ``CensoredData`` and ``logrank``; random-matrix
+samplers (``ortho_group``, ``special_ortho_group``, ``unitary_group``,
+``uniform_direction``, ``random_correlation``, ``random_table``) taking a
+key or an integer seed as ``random_state``.
 """
 
 from __future__ import annotations
@@ -79,3 +83,5 @@ from sciax.stats._continuous_s21 import *  # noqa: F401,F403
 from sciax.stats._discrete_s23 import *  # noqa: F401,F403
 from sciax.stats._functions_s23 import *  # noqa: F401,F403
 from sciax.stats._continuous_s23 import *  # noqa: F401,F403
+from sciax.stats._distributions_s24 import *  # noqa: F401,F403
+from sciax.stats._functions_s24 import *  # noqa: F401,F403

@@ -411,16 +411,23 @@ class matrix_normal_gen(rv_generic):
         return out[0] if sz == (1,) else out
 
 
+def _whitened(d, cu, cv):
+    """``L_V^-1 D^T L_U^-T`` for a stack of residuals ``D`` (``(..., n, p)``)
+    and the Cholesky factors of the row and column covariances (shared with
+    matrix_t)."""
+    n, p = cu.shape[-1], cv.shape[-1]
+    a = sciax.linalg.solve_triangular(snp.broadcast_to(cu, d.shape[:-2] + (n, n)), d,
+                                      lower=True)
+    return sciax.linalg.solve_triangular(snp.broadcast_to(cv, d.shape[:-2] + (p, p)),
+                                         snp.swapaxes(a, -1, -2), lower=True)
+
+
 @sciax.jit
 def _matnorm_logpdf(x, m, u, v):
     n, p = m.shape
     cu, cv = snp.linalg.cholesky(u), snp.linalg.cholesky(v)
-    d = x - m
     # tr(V^-1 D^T U^-1 D) = ||L_U^-1 D L_V^-T||_F^2
-    a = sciax.linalg.solve_triangular(snp.broadcast_to(cu, d.shape[:-2] + (n, n)), d,
-                                      lower=True)
-    b = sciax.linalg.solve_triangular(snp.broadcast_to(cv, d.shape[:-2] + (p, p)),
-                                      snp.swapaxes(a, -1, -2), lower=True)
+    b = _whitened(x - m, cu, cv)
     q = snp.sum(b * b, axis=(-2, -1))
     return (-0.5 * n * p * _LOG2PI - 0.5 * p * _logdet_chol(cu)
             - 0.5 * n * _logdet_chol(cv) - 0.5 * q)
