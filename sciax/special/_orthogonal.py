@@ -413,18 +413,28 @@ def _f21g(a, b, bl, c, cl, x, pre=None, gauss=True):
     Gauss's sum at ``x = -1`` (``inf`` unless ``c - a - b > 0``) and SciPy's
     ``inf`` for ``x < -1`` (complex-valued there).  ``gauss=False``: the
     caller's ``c - a - b`` is 0 (Legendre), so ``inf`` at ``x = -1``."""
-    ok = x > -1.0
+    # a non-positive integer b: a polynomial, its series valid everywhere
+    poly = (b <= 0.0) & (b == snp.floor(b))
+    ok = (x > -1.0) | poly
     f = _f21x(a, b, bl, c, cl, _util.safe(ok, x, 0.0))
     groups = [] if pre is None else [pre]
-    at1 = x == -1.0
+    at1 = (x == -1.0) & ~poly
     if gauss:
         ag, bg, cg = (_util.safe(at1, v, w) for v, w in ((a, 0.25), (b, 0.25), (c, 1.0)))
         groups.append(((cg, cg - ag - bg), (cg - ag, cg - bg)))
     r = _gamma_ratios(*groups)
     d = r[0] if pre is not None else 1.0
-    edge = snp.inf
+    # x < -1 (g > 1), as SciPy's (Cephes') hyp2f1: inf, except where
+    # D = c - a - b <= -1 is within 1e-13 of an integer, where it returns
+    # (1 - g)^D 2F1(c - a, c - b; c; g) = (1 - g)^D inf: +-inf for an exact
+    # integer D, NaN (a negative number to a fractional power) otherwise
+    dd = c - a - b
+    rd = snp.round(dd)
+    edge = snp.where((dd <= -1.0) & (snp.abs(dd - rd) <= 1e-13),
+                     snp.where(dd == rd, (1.0 - 2.0 * snp.mod(rd, 2.0)) * snp.inf, snp.nan),
+                     snp.inf)
     if gauss:
-        edge = snp.where(at1 & (c - a - b > 0.0), r[-1], snp.inf)
+        edge = snp.where(at1, snp.where(dd > 0.0, r[-1], snp.inf), edge)
     return d * snp.where(ok | snp.isnan(x), f, edge)
 
 
@@ -444,7 +454,9 @@ def _gamma_ratios(*groups):
         for k in range(1, len(num)):
             r = r * g[i + k]
         for k in range(len(num), len(num) + len(den)):
-            r = r / g[i + k]
+            # 1/Gamma is 0 at a pole (SciPy's binom; its gamma is NaN there)
+            v = flat[i + k]
+            r = snp.where((v <= 0.0) & (v == snp.floor(v)), 0.0 * r, r / g[i + k])
         out.append(r)
         i += len(num) + len(den)
     return out
@@ -497,6 +509,7 @@ def _chebyt_real(n, x):
     # 2F1(-n, n; 1/2; (1-x)/2) = cos(n acos x), cosh(n acosh x) for x > 1
     inside = snp.abs(x) <= 1.0
     t = snp.cos(n * snp.arccos(_util.safe(inside, x, 0.0)))
+    t = snp.where(x == -1.0, _util.cospi(n), t)
     out = snp.cosh(n * snp.arccosh(_util.safe(x > 1.0, x, 2.0)))
     return snp.where(inside, t, snp.where(x > 1.0, out, snp.where(x < -1.0, snp.inf, x)))
 
@@ -525,8 +538,7 @@ def _gegenbauer_real(n, a, x):
 
 def _genlaguerre_real(n, a, x):
     (d,) = _gamma_ratios(((n + a + 1.0,), (n + 1.0, a + 1.0)))
-    out = d * _m(-n, a + 1.0, x)
-    return snp.where(a <= -1.0, snp.nan, out)
+    return d * _m(-n, a + 1.0, x)
 
 
 def _by_degree(n, rec, real, args, sym=None, neg_zero=False, int_dtype=False):
@@ -546,7 +558,8 @@ def _by_degree(n, rec, real, args, sym=None, neg_zero=False, int_dtype=False):
         neg = isint & (n < 0)
         n, sign = snp.where(neg, n2, n), snp.where(neg, sign, 1.0)
     use = isint & (n >= 0)
-    r = sign * rec(_util.safe(use, n, 0.0), *args)
+    r = rec(_util.safe(use, n, 0.0), *args)
+    r = snp.where(sign == 0.0, 0.0, sign * r)
     if neg_zero:
         r = snp.where(n < 0, 0.0, r)
         use = isint
@@ -559,7 +572,11 @@ def _by_degree(n, rec, real, args, sym=None, neg_zero=False, int_dtype=False):
     # both forms run on every element (the other's fed harmless values): a
     # lax.cond skipping the real form compiled 0.3-0.4 s slower, and the
     # series at the harmless point stops after ~30 terms
-    return snp.where(use, r, real(*ops))
+    h = real(*ops)
+    nan = snp.isnan(ops[0])
+    for v in ops[1:]:
+        nan = nan | snp.isnan(v)
+    return snp.where(use, r, snp.where(nan, snp.nan, h))
 
 
 def _sym_legendre(n):
@@ -896,7 +913,7 @@ def eval_laguerre(n: Any, x: Any) -> Any:
     zero = snp.zeros((), x.dtype)
     return _by_degree(n, lambda m, t: _genlaguerre_cj(m, zero, t),
                       lambda m, t: _genlaguerre_real(m, zero, t), (x,),
-                      neg_zero=neg, int_dtype=neg)
+                      neg_zero=True, int_dtype=neg)
 
 
 def eval_genlaguerre(n: Any, alpha: Any, x: Any) -> Any:
@@ -925,8 +942,9 @@ def eval_genlaguerre(n: Any, alpha: Any, x: Any) -> Any:
     """
     neg = _int_dtype(n)
     n, alpha, x = promote("eval_genlaguerre", n, alpha, x, broadcast=False)
-    return _by_degree(n, _genlaguerre_cj, _genlaguerre_real, (alpha, x),
-                      neg_zero=neg, int_dtype=neg)
+    out = _by_degree(n, _genlaguerre_cj, _genlaguerre_real, (alpha, x),
+                     neg_zero=True, int_dtype=neg)
+    return snp.where(alpha <= -1.0, snp.nan, out)
 
 
 def eval_jacobi(n: Any, alpha: Any, beta: Any, x: Any) -> Any:
@@ -1015,7 +1033,7 @@ def eval_gegenbauer(n: Any, alpha: Any, x: Any) -> Any:
     neg = _int_dtype(n)
     n, alpha, x = promote("eval_gegenbauer", n, alpha, x, broadcast=False)
     return _by_degree(n, _gegenbauer_cj, _gegenbauer_real, (alpha, x),
-                      neg_zero=neg, int_dtype=neg)
+                      neg_zero=True, int_dtype=neg)
 
 
 for _f in (eval_legendre, eval_sh_legendre, eval_chebyt, eval_chebyu, eval_chebys,
