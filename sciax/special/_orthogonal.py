@@ -422,6 +422,9 @@ def _f21g(a, b, bl, c, cl, x, pre=None, gauss=True):
     if gauss:
         ag, bg, cg = (_util.safe(at1, v, w) for v, w in ((a, 0.25), (b, 0.25), (c, 1.0)))
         groups.append(((cg, cg - ag - bg), (cg - ag, cg - bg)))
+        # for c - a - b <= -1, SciPy's (1 - g)^D 2F1(c - a, c - b; c; 1): inf
+        # with the sign of that Gauss sum
+        groups.append(((cg, ag + bg - cg), (ag, bg)))
     r = _gamma_ratios(*groups)
     d = r[0] if pre is not None else 1.0
     # x < -1 (g > 1), as SciPy's (Cephes') hyp2f1: inf, except where
@@ -434,7 +437,9 @@ def _f21g(a, b, bl, c, cl, x, pre=None, gauss=True):
                      snp.where(dd == rd, (1.0 - 2.0 * snp.mod(rd, 2.0)) * snp.inf, snp.nan),
                      snp.inf)
     if gauss:
-        edge = snp.where(at1, snp.where(dd > 0.0, r[-1], snp.inf), edge)
+        far = snp.where(r[-1] == 0.0, snp.nan, snp.sign(r[-1]) * snp.inf)
+        edge = snp.where(at1, snp.where(dd > 0.0, r[-2], snp.where(dd <= -1.0, far, snp.inf)),
+                         edge)
     return d * snp.where(ok | snp.isnan(x), f, edge)
 
 
