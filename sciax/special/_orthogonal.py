@@ -604,10 +604,32 @@ def _int_dtype(n: Any) -> bool:
 _EVAL_NOTES = """
     Notes
     -----
+    Integer degrees: the three-term recurrence up to the largest degree in
+    the batch (negative ones by SciPy's integer-degree conventions:
+    ``P_{-n-1} = P_n``, ``T_{-n} = T_n``, ``U_{-n} = -U_{n-2}``, 0 for
+    Laguerre and Gegenbauer; Jacobi's: its hypergeometric form, whose
+    ``binom(n+a, n)`` is 0, and 0 outright for degrees of an integer dtype,
+    where SciPy's can be NaN or inf for ``x <= -1``).  Other real
+    degrees: SciPy's hypergeometric definitions (``P_n(x) = 2F1(-n, n+1; 1;
+    (1-x)/2)``, ``L_n^a(x) = binom(n+a, n) 1F1(-n; a+1; x)``, ...; ``T_n``,
+    ``U_n`` in closed form ``cos(n t)``, ``sin((n+1) t)/sin t``), the series
+    summed in double-double (SciPy's float64 ``hyp2f1`` loses up to 1e-2
+    next to zeros at ``n ~ 10``), with SciPy's ``inf`` (or NaN) where ``x <
+    -1`` makes them complex.  The series needs ``~40/(1-g)`` terms at ``g =
+    (1-x)/2``; it stops after 10^5 (``x`` within ~1e-3 of -1).
+    *Differences from SciPy*: an integer-valued float degree follows SciPy's
+    integer loops (SciPy's float loop differs at a few points, e.g. NaN for
+    ``eval_laguerre(-3.0, x)``).  Differentiable in ``x`` and the real
+    parameters; the degree is not differentiated.
+"""
+
+_HERMITE_NOTES = """
+    Notes
+    -----
     Three-term recurrence up to the largest degree in the batch.  Integer
-    degrees only (*differences from SciPy*: a non-integer degree gives NaN;
-    SciPy evaluates it through ``hyp2f1``).  Differentiable in ``x`` and the
-    real parameters; the degree is not differentiated.
+    degrees only (a non-integer or negative degree gives NaN; SciPy accepts
+    integers only).  Differentiable in ``x``; the degree is not
+    differentiated.
 """
 
 
@@ -623,7 +645,7 @@ def eval_legendre(n: Any, x: Any) -> Any:
     Parameters
     ----------
     n : array_like
-        Degree (non-negative integer).
+        Degree (real).
     x : array_like
         Argument.
 
@@ -636,6 +658,8 @@ def eval_legendre(n: Any, x: Any) -> Any:
     >>> from sciax.special import eval_legendre
     >>> eval_legendre(snp.array([0, 2, 5]), 0.5).round(6)
     Array([ 1.      , -0.125   ,  0.089844], dtype=float64)
+    >>> round(float(eval_legendre(2.5, 0.3)), 12)   # 2F1(-2.5, 3.5; 1; 0.35)
+    -0.463661013457
     """
     isint = _int_dtype(n)
     n, x = promote("eval_legendre", n, x, broadcast=False)
@@ -976,8 +1000,10 @@ def eval_jacobi(n: Any, alpha: Any, beta: Any, x: Any) -> Any:
     >>> float(eval_jacobi(2, 0.5, 1.5, 0.3))
     -0.6625
     """
+    isint = _int_dtype(n)
     n, alpha, beta, x = promote("eval_jacobi", n, alpha, beta, x, broadcast=False)
-    return _by_degree(n, _jacobi_cj, _jacobi_real, (alpha, beta, x))
+    return _by_degree(n, _jacobi_cj, _jacobi_real, (alpha, beta, x), neg_zero=isint,
+                      int_dtype=isint)
 
 
 def eval_sh_jacobi(n: Any, p: Any, q: Any, x: Any) -> Any:
@@ -1005,9 +1031,11 @@ def eval_sh_jacobi(n: Any, p: Any, q: Any, x: Any) -> Any:
     >>> float(eval_sh_jacobi(2, 3.0, 2.0, 0.5).round(6))
     -0.05
     """
+    isint = _int_dtype(n)
     n, p, q, x = promote("eval_sh_jacobi", n, p, q, x, broadcast=False)
     n = _deg(n)
-    return (_by_degree(n, _jacobi_cj, _jacobi_real, (p - q, q - 1.0, 2.0 * x - 1.0))
+    return (_by_degree(n, _jacobi_cj, _jacobi_real, (p - q, q - 1.0, 2.0 * x - 1.0),
+                       neg_zero=isint, int_dtype=isint)
             / binom(2.0 * n + p - 1.0, n))
 
 
@@ -1045,7 +1073,8 @@ for _f in (eval_legendre, eval_sh_legendre, eval_chebyt, eval_chebyu, eval_cheby
            eval_chebyc, eval_sh_chebyt, eval_sh_chebyu, eval_hermite,
            eval_hermitenorm, eval_laguerre, eval_genlaguerre, eval_jacobi,
            eval_sh_jacobi, eval_gegenbauer):
-    _f.__doc__ = _f.__doc__.replace("    {notes}\n", _EVAL_NOTES)
+    _f.__doc__ = _f.__doc__.replace("    {notes}\n", _HERMITE_NOTES if _f in (
+        eval_hermite, eval_hermitenorm) else _EVAL_NOTES)
 
 
 # --- Gauss quadrature rules --------------------------------------------------------

@@ -51,14 +51,14 @@ def test_eval_vs_scipy():
 def test_derivatives():
     # d/dx P_n = n (x P_n - P_{n-1}) / (x^2 - 1); d/dalpha of L_n^alpha(x) is
     # sum_{k<n} L_k^alpha(x) / (n - k)
-    n = snp.asarray([3.0, 7.0, 12.0])
+    n = snp.asarray([3, 7, 12])       # integer dtype: the recurrence alone
     x = snp.asarray([0.3, -0.6, 0.85])
     d = sciax.jit(sciax.vmap(sciax.grad(ss.eval_legendre, argnums=1)))(n, x)
     nn, xx = np.array([3, 7, 12]), np.asarray(x)
     ref = nn * (xx * sc.eval_legendre(nn, xx) - sc.eval_legendre(nn - 1, xx)) / (
         xx ** 2 - 1)
     assert_close(d, ref, 1e-13, name="d legendre")
-    g = sciax.jit(sciax.grad(ss.eval_genlaguerre, argnums=1))(5.0, 0.7, 2.0)
+    g = sciax.jit(sciax.grad(ss.eval_genlaguerre, argnums=1))(5, 0.7, 2.0)
     ref = sum(sc.eval_genlaguerre(k, 0.7, 2.0) / (5 - k) for k in range(5))
     assert abs(float(g) / ref - 1) < 1e-13
 
@@ -93,7 +93,8 @@ def test_eval_vs_mpmath(name):
     mpmath.mp.dps = 30
     ref = [float(f(int(k), *(mpmath.mpf(p) for p in params), mpmath.mpf(float(t))))
            for k, t in zip(n, x)]
-    ours = sciax.jit(getattr(ss, name))(snp.asarray(n, dtype=float), *params,
+    # integer degrees as integers: the recurrence alone is compiled
+    ours = sciax.jit(getattr(ss, name))(snp.asarray(n), *params,
                                         snp.asarray(x))
     assert_close(ours, ref, 1e-15, 0.0, n, x, name=name)
     # the points the float64 recurrence got worst on the accuracy tool's grids
@@ -248,6 +249,14 @@ def test_real_degree_edges_and_derivatives():
         # (whose conventions we follow) in places: compare those as integers
         ref[isint] = getattr(sc, k.strip())(n[isint].astype(int), *p, x[isint])
         assert_close(outs[k], ref, 1e-13, 1e-15, n, x, name=k)
+    # negative degrees of an integer dtype: SciPy's integer loops (Jacobi's
+    # binom(n + a, n) = 0 taken as 0 outright, where x > -1)
+    ni = np.array([-3, -2, -1, 0, 2, 5])
+    xi = np.array([-0.5, 0.3, 0.9, 1.5, -0.2, 2.0])
+    outs = f({k: (snp.asarray(ni), *p, snp.asarray(xi)) for k, p in cases.items()})
+    for k, p in cases.items():
+        assert_close(outs[k], getattr(sc, k.strip())(ni, *p, xi), 1e-13, 1e-15, ni, xi,
+                     name=k + " integer dtype")
     # derivatives of the series (plain-float partials) against mpmath
     mpmath.mp.dps = 30
     nd = np.array([2.5, -0.3, 10.25, 2.7, 0.5])
