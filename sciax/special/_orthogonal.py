@@ -420,7 +420,8 @@ def _f21g(a, b, bl, c, cl, x, pre=None, gauss=True):
     groups = [] if pre is None else [pre]
     at1 = (x == -1.0) & ~poly
     if gauss:
-        ag, bg, cg = (_util.safe(at1, v, w) for v, w in ((a, 0.25), (b, 0.25), (c, 1.0)))
+        ag, bg, cg = (_util.safe(at1, v, w)
+                      for v, w in ((a, 0.25), (b, 0.25), (c, 1.0)))
         groups.append(((cg, cg - ag - bg), (cg - ag, cg - bg)))
         # for c - a - b <= -1, SciPy's (1 - g)^D 2F1(c - a, c - b; c; 1): inf
         # with the sign of that Gauss sum
@@ -434,12 +435,13 @@ def _f21g(a, b, bl, c, cl, x, pre=None, gauss=True):
     dd = c - a - b
     rd = snp.round(dd)
     edge = snp.where((dd <= -1.0) & (snp.abs(dd - rd) <= 1e-13),
-                     snp.where(dd == rd, (1.0 - 2.0 * snp.mod(rd, 2.0)) * snp.inf, snp.nan),
+                     snp.where(dd == rd, (1.0 - 2.0 * snp.mod(rd, 2.0)) * snp.inf,
+                               snp.nan),
                      snp.inf)
     if gauss:
         far = snp.where(r[-1] == 0.0, snp.nan, snp.sign(r[-1]) * snp.inf)
-        edge = snp.where(at1, snp.where(dd > 0.0, r[-2], snp.where(dd <= -1.0, far, snp.inf)),
-                         edge)
+        at1_val = snp.where(dd > 0.0, r[-2], snp.where(dd <= -1.0, far, snp.inf))
+        edge = snp.where(at1, at1_val, edge)
     return d * snp.where(ok | snp.isnan(x), f, edge)
 
 
@@ -516,7 +518,8 @@ def _chebyt_real(n, x):
     t = snp.cos(n * snp.arccos(_util.safe(inside, x, 0.0)))
     t = snp.where(x == -1.0, _util.cospi(n), t)
     out = snp.cosh(n * snp.arccosh(_util.safe(x > 1.0, x, 2.0)))
-    return snp.where(inside, t, snp.where(x > 1.0, out, snp.where(x < -1.0, snp.inf, x)))
+    out = snp.where(x > 1.0, out, snp.where(x < -1.0, snp.inf, x))
+    return snp.where(inside, t, out)
 
 
 def _chebyu_real(n, x):

@@ -179,7 +179,8 @@ def _mp_real(name, n, *args):
 
 def _check_real(cases, n, x):
     f = sciax.jit(lambda d: {k: getattr(ss, k)(*v) for k, v in d.items()})
-    outs = f({k: (snp.asarray(n), *p, snp.asarray(s * x + t)) for k, (p, s, t) in cases.items()})
+    outs = f({k: (snp.asarray(n), *p, snp.asarray(s * x + t))
+              for k, (p, s, t) in cases.items()})
     mpmath.mp.dps = 30
     for k, (p, s, t) in cases.items():
         xs = s * x + t
@@ -194,7 +195,8 @@ def _check_real(cases, n, x):
         assert_close(outs[k], mp, 2e-13, 0.0, n, xs, name=k + " vs mpmath")
         good = np.abs(ref - mp) <= 1e-12 * np.abs(mp)
         assert good.mean() > 0.3, k
-        assert_close(np.asarray(outs[k])[good], ref[good], 1e-12, 0.0, name=k + " vs scipy")
+        assert_close(np.asarray(outs[k])[good], ref[good], 1e-12, 0.0,
+                     name=k + " vs scipy")
 
 
 def test_real_degree_small():
@@ -261,29 +263,25 @@ def test_real_degree_edges_and_derivatives():
     mpmath.mp.dps = 30
     nd = np.array([2.5, -0.3, 10.25, 2.7, 0.5])
     xd = np.array([0.3, -0.6, 0.85, 1.7, -0.9])
-    g = sciax.jit(sciax.vmap(sciax.grad(ss.eval_jacobi, argnums=(1, 2, 3)),
-                             in_axes=(0, None, None, 0)))(nd, 0.5, -0.3, xd)
+    _check_grads("eval_jacobi", mpmath.jacobi, nd, (0.5, -0.3), xd)
+    _check_grads("eval_genlaguerre", mpmath.laguerre, nd, (0.7,), 5 * np.abs(xd))
+
+
+def _check_grads(name, mp_fn, n, params, x):
+    """d/d(each parameter and x) of ``name`` at degrees ``n`` against
+    mpmath's numerical derivative of ``mp_fn``."""
+    k = len(params) + 1
+    grad = sciax.grad(getattr(ss, name), argnums=tuple(range(1, k + 1)))
+    axes = (0,) + (None,) * len(params) + (0,)
+    g = sciax.jit(sciax.vmap(grad, in_axes=axes))(n, *params, x)
     for i, gi in enumerate(g):
         ref = []
-        for k, t in zip(nd, xd):
-            args = [mpmath.mpf(v) for v in (0.5, -0.3, float(t))]
+        for deg, t in zip(n, x):
+            args = [mpmath.mpf(float(v)) for v in (*params, t)]
 
-            def h(v, i=i, k=k, args=args):
+            def h(v, i=i, deg=deg, args=args):
                 aa = list(args)
                 aa[i] = v
-                return mpmath.jacobi(k, *aa)
+                return mp_fn(deg, *aa)
             ref.append(float(mpmath.diff(h, args[i])))
-        assert_close(gi, ref, 1e-12, name=f"d jacobi / d arg {i + 1}")
-    g = sciax.jit(sciax.vmap(sciax.grad(ss.eval_genlaguerre, argnums=(1, 2)),
-                             in_axes=(0, None, 0)))(nd, 0.7, 5 * np.abs(xd))
-    for i, gi in enumerate(g):
-        ref = []
-        for k, t in zip(nd, 5 * np.abs(xd)):
-            args = [mpmath.mpf(0.7), mpmath.mpf(float(t))]
-
-            def h(v, i=i, k=k, args=args):
-                aa = list(args)
-                aa[i] = v
-                return mpmath.laguerre(k, *aa)
-            ref.append(float(mpmath.diff(h, args[i])))
-        assert_close(gi, ref, 1e-12, name=f"d genlaguerre / d arg {i + 1}")
+        assert_close(gi, ref, 1e-12, name=f"d {name} / d arg {i + 1}")
