@@ -619,7 +619,9 @@ _EVAL_NOTES = """
     summed in double-double (SciPy's float64 ``hyp2f1`` loses up to 1e-2
     next to zeros at ``n ~ 10``), with SciPy's ``inf`` (or NaN) where ``x <
     -1`` makes them complex.  The series needs ``~40/(1-g)`` terms at ``g =
-    (1-x)/2``; it stops after 10^5 (``x`` within ~1e-3 of -1).
+    (1-x)/2`` and stops after 10^5: within ~1e-3 of ``x = -1`` the value is
+    truncated (``P_2.5(-0.9999)``: 2e-4 relative; SciPy transforms to
+    ``1-g`` there).
     *Differences from SciPy*: an integer-valued float degree follows SciPy's
     integer loops (SciPy's float loop differs at a few points, e.g. NaN for
     ``eval_laguerre(-3.0, x)``).  Differentiable in ``x`` and the real
