@@ -27,7 +27,7 @@ import sciax
 import sciax.numpy as snp
 from sciax import lax
 from sciax.special import _util
-from sciax.special._gamma import binom
+from sciax.special._gamma import binom, gamma
 from sciax.special._util import promote
 
 __all__ = ["eval_legendre", "eval_chebyt", "eval_chebyu", "eval_chebys",
@@ -266,13 +266,375 @@ _genlaguerre_cj = _with_partials(_chunked(_genlaguerre), 1)
 _jacobi_cj = _with_partials(_chunked(_jacobi), 1)
 _gegenbauer_cj = _with_partials(_chunked(_gegenbauer), 1)
 
+# --- real (non-integer) degrees ------------------------------------------------
+# SciPy evaluates a real degree through the hypergeometric definitions
+# (scipy/special/orthogonal_eval.pxd): P_n = 2F1(-n, n+1; 1; g), g = (1-x)/2,
+# and so on, with hyp2f1's inf for g > 1 (complex-valued: x < -1).  Integer
+# degrees keep the recurrence (and SciPy's integer loops' symmetries for
+# negative ones); the rest take these, element by element.
+
+# The series run with double-double terms and sums: the terms of 2F1(-n, ...)
+# alternate in sign up to k ~ n and cancel (at n = 10.25, x = -0.94 a float64
+# series lost 4e-10 and SciPy's loses 2e-11); with a double-double sum the
+# value is good to an ulp or two.  The loop stops past the sign changes once
+# the tail (below |t| r / (1 - r) for a term ratio r < 1) is under 2^-60 of
+# the sum, or after _DD_ITER terms (2F1 near g = 1 needs ~40/(1 - g)).
+_DD_ITER = 100000
+
+
+def _pfq(nums, dens, z, partials=False):
+    """``pFq(nums; dens; z)`` (p, q <= 2) with double-double parameters and
+    argument (pairs ``(hi, lo)``; ``lo`` may be None) where the series
+    converges; with ``partials``, also its plain-float derivatives in each
+    parameter (numerators, then denominators) and in ``z``:
+    ``t_{k+1} = t_k r_k`` with ``r_k = prod (p_i + k) z / (prod (q_j + k) (k + 1))``
+    gives ``dt_{k+1} = dt_k r_k + t_k dr_k``."""
+    zh, zl = z
+    zero = snp.zeros_like(zh)
+    one = zero + 1.0
+    lo = [zero if v[1] is None else v[1] for v in (*nums, *dens)]
+    his = [v[0] for v in (*nums, *dens)]
+    kmin = 1.0
+    for p in nums:
+        kmin = snp.maximum(kmin, 1.0 - p[0])
+    npar = len(his)
+
+    def body(st):
+        k, th, tl, sh, sl, go = st[:6]
+        num, den = (one, zero), (k + 1.0, zero)
+        shifted = []
+        for i, (h, l) in enumerate(zip(his, lo)):
+            vh, vl = _util.two_sum(h, k)
+            shifted.append(vh + (vl + l))
+            if i < len(nums):
+                num = _util.dd_mul(*num, vh, vl + l)
+            else:
+                den = _util.dd_mul(*den, vh, vl + l)
+        num = _util.dd_mul(*num, zh, zl)
+        rh, rl = _util.dd_div(*num, *den)
+        nth, ntl = _util.dd_mul(th, tl, rh, rl)
+        nsh, nsl = _util.dd_add(sh, sl, nth, ntl)
+        r = snp.abs(rh)
+        tail = snp.abs(nth) * r / snp.where(r < 1.0, 1.0 - r, 1.0)
+        done = (k + 1.0 >= kmin) & (r < 1.0) & (tail <= 2.0 ** -60 * snp.abs(nsh))
+        done = done | (nth == 0.0) | ~snp.isfinite(nsh)
+        out = [k + 1.0] + [snp.where(go, a, b) for a, b in
+                           zip((nth, ntl, nsh, nsl), (th, tl, sh, sl))]
+        out.append(go & ~done & (k < _DD_ITER))
+        if partials:
+            # dr / d(param): r / (p + k) for a numerator, -r / (q + k) for a
+            # denominator, written without dividing by a numerator (zero
+            # where the series terminates); dr / dz = r / z likewise
+            zd = zh + zl
+            dden = den[0] + den[1]
+            t = th + tl
+            nums_k = shifted[:len(nums)]
+            dr = []
+            for i in range(npar):
+                if i < len(nums):
+                    f = zd / dden
+                    for j, v in enumerate(nums_k):
+                        if j != i:
+                            f = f * v
+                    dr.append(f)
+                else:
+                    dr.append(-rh / shifted[i])
+            f = 1.0 / dden
+            for v in nums_k:
+                f = f * v
+            dr.append(f)
+            dts, dss = st[6:6 + npar + 1], st[7 + npar:]
+            ndt = [d * rh + t * e for d, e in zip(dts, dr)]
+            out += [snp.where(go, a, b) for a, b in zip(ndt, dts)]
+            out += [snp.where(go, s + a, s) for s, a in zip(dss, ndt)]
+        return tuple(out)
+
+    init = [snp.asarray(0.0, zh.dtype), one, zero, one, zero, snp.isfinite(zh)]
+    if partials:
+        init += [zero] * (2 * (npar + 1))
+    st = lax.while_loop(lambda s: snp.any(s[5]), body, tuple(init))
+    s = st[3] + st[4]
+    return (s, list(st[7 + npar:])) if partials else s
+
+
+def _f21_parts(a, b, bl, c, cl, x, partials):
+    """``2F1(a, b + bl; c + cl; g)``, ``g = (1 - x)/2`` exact in double-double,
+    for ``x > -1``: the series for ``g >= 0``; Pfaff's transformation
+    ``(1 - g)^-a 2F1(a, c - b; c; g/(g - 1))`` for ``g < 0`` (``x > 1``)."""
+    gh, gl = _util.two_sum(1.0, -x)
+    gh, gl = 0.5 * gh, 0.5 * gl
+    pf = gh < 0.0
+    # Pfaff: w = 1 - g = (1 + x)/2, z = g/(g - 1) = 1 - 1/w
+    wh, wl = _util.two_sum(1.0, x)
+    wh, wl = 0.5 * wh, 0.5 * wl
+    zh, zl = _util.dd_div(gh, gl, -wh, -wl)
+    cbh, cbl = _util.dd_add(c, cl, -b, -bl)
+    bb = (snp.where(pf, cbh, b), snp.where(pf, cbl, bl))
+    z = (snp.where(pf, zh, gh), snp.where(pf, zl, gl))
+    res = _pfq([(a, None), bb], [(c, cl)], z, partials)
+    s, d = res if partials else (res, None)
+    w = wh + wl
+    scale = snp.where(pf, snp.exp(-a * snp.log(_util.safe(pf, w, 1.0))), 1.0)
+    f = scale * s
+    if not partials:
+        return f
+    da, db, dc, dz = d
+    # Pfaff's partials: F = w^-a G(a, c - b, c, z), dz/dg = -1/w^2, dw/dg = -1
+    lw = snp.log(_util.safe(pf, w, 1.0))
+    wi = 1.0 / _util.safe(pf, w, 1.0)
+    pa = snp.where(pf, -lw * f + scale * da, da)
+    pb = snp.where(pf, -scale * db, db)
+    pc = snp.where(pf, scale * (db + dc), dc)
+    pg = snp.where(pf, a * wi * f - scale * dz * wi * wi, dz)
+    return f, (pa, pb, pc, -0.5 * pg)
+
+
+@sciax.custom_jvp
+def _f21x(a, b, bl, c, cl, x):
+    return _f21_parts(a, b, bl, c, cl, x, False)
+
+
+@_f21x.defjvp
+def _f21x_jvp(primals, tangents):
+    # partials from a plain-float pass of the same loop, multiplied by the
+    # tangents outside it (a while_loop cannot be transposed); the tails
+    # bl, cl are roundings, not variables
+    a, b, bl, c, cl, x = (lax.stop_gradient(p) for p in primals)
+    _, (pa, pb, pc, px) = _f21_parts(a, b, bl, c, cl, x, True)
+    y = _f21x(*primals)
+    da, db, _, dc, _, dx = tangents
+    return y, pa * da + pb * db + pc * dc + px * dx
+
+
+def _f21g(a, b, bl, c, cl, x, pre=None, gauss=True):
+    """``d 2F1(a, b; c; (1 - x)/2)`` with ``b + bl``, ``c + cl`` double-double
+    parameters (the tails carry the rounding of ``n + 1`` and the like) and
+    ``d = prod Gamma(pre[0]) / prod Gamma(pre[1])`` (1 without ``pre``):
+    Gauss's sum at ``x = -1`` (``inf`` unless ``c - a - b > 0``) and SciPy's
+    ``inf`` for ``x < -1`` (complex-valued there).  ``gauss=False``: the
+    caller's ``c - a - b`` is 0 (Legendre), so ``inf`` at ``x = -1``."""
+    # a non-positive integer b: a polynomial, its series valid everywhere
+    poly = (b <= 0.0) & (b == snp.floor(b))
+    ok = (x > -1.0) | poly
+    f = _f21x(a, b, bl, c, cl, _util.safe(ok, x, 0.0))
+    groups = [] if pre is None else [pre]
+    at1 = (x == -1.0) & ~poly
+    if gauss:
+        ag, bg, cg = (_util.safe(at1, v, w)
+                      for v, w in ((a, 0.25), (b, 0.25), (c, 1.0)))
+        groups.append(((cg, cg - ag - bg), (cg - ag, cg - bg)))
+        # for c - a - b <= -1, SciPy's (1 - g)^D 2F1(c - a, c - b; c; 1): inf
+        # with the sign of that Gauss sum
+        groups.append(((cg, ag + bg - cg), (ag, bg)))
+    r = _gamma_ratios(*groups)
+    d = r[0] if pre is not None else 1.0
+    # x < -1 (g > 1), as SciPy's (Cephes') hyp2f1: inf, except where
+    # D = c - a - b <= -1 is within 1e-13 of an integer, where it returns
+    # (1 - g)^D 2F1(c - a, c - b; c; g) = (1 - g)^D inf: +-inf for an exact
+    # integer D, NaN (a negative number to a fractional power) otherwise
+    dd = c - a - b
+    rd = snp.round(dd)
+    edge = snp.where((dd <= -1.0) & (snp.abs(dd - rd) <= 1e-13),
+                     snp.where(dd == rd, (1.0 - 2.0 * snp.mod(rd, 2.0)) * snp.inf,
+                               snp.nan),
+                     snp.inf)
+    if gauss:
+        far = snp.where(r[-1] == 0.0, snp.nan, snp.sign(r[-1]) * snp.inf)
+        at1_val = snp.where(dd > 0.0, r[-2], snp.where(dd <= -1.0, far, snp.inf))
+        edge = snp.where(at1, at1_val, edge)
+    return d * snp.where(ok | snp.isnan(x), f, edge)
+
+
+def _gamma_ratios(*groups):
+    """``prod Gamma(num) / Gamma(den_0) / Gamma(den_1) ...`` (dividing in
+    this order, as SciPy does) for each ``(num, den)`` of ``groups``, from
+    one ``gamma`` of the stacked arguments: a ``gamma`` is a large program,
+    and one compiles faster than several (SciPy's ``binom`` in the Jacobi
+    and Laguerre forms compiled in 5 s)."""
+    if not groups:
+        return []
+    flat = [v for num, den in groups for v in (*num, *den)]
+    g = gamma(snp.stack(snp.broadcast_arrays(*flat)))
+    out, i = [], 0
+    for num, den in groups:
+        r = g[i]
+        for k in range(1, len(num)):
+            r = r * g[i + k]
+        for k in range(len(num), len(num) + len(den)):
+            # 1/Gamma is 0 at a pole (SciPy's binom; its gamma is NaN there)
+            v = flat[i + k]
+            r = snp.where((v <= 0.0) & (v == snp.floor(v)), 0.0 * r, r / g[i + k])
+        out.append(r)
+        i += len(num) + len(den)
+    return out
+
+
+def _m_parts(a, b, x, partials):
+    """Kummer's ``M(a, b, x)``: the series for ``x >= 0``, and
+    ``e^x M(b - a, b, -x)`` for ``x < 0``."""
+    neg = x < 0.0
+    bah, bal = _util.two_sum(b, -a)
+    p = (snp.where(neg, bah, a), snp.where(neg, bal, 0.0))
+    y = snp.abs(x)
+    res = _pfq([p], [(b, None)], (y, snp.zeros_like(y)), partials)
+    s, d = res if partials else (res, None)
+    e = snp.where(neg, snp.exp(snp.minimum(x, 0.0)), 1.0)
+    f = e * s
+    if not partials:
+        return f
+    dp, db, dy = d
+    pa = snp.where(neg, -e * dp, dp)
+    pb = snp.where(neg, e * (dp + db), db)
+    px = snp.where(neg, f - e * dy, dy)
+    return f, (pa, pb, px)
+
+
+@sciax.custom_jvp
+def _m(a, b, x):
+    return _m_parts(a, b, x, False)
+
+
+@_m.defjvp
+def _m_jvp(primals, tangents):
+    a, b, x = (lax.stop_gradient(p) for p in primals)
+    _, (pa, pb, px) = _m_parts(a, b, x, True)
+    da, db, dx = tangents
+    return _m(*primals), pa * da + pb * db + px * dx
+
+
+def _f21n(n, p, c, x, pre=None, gauss=True):
+    """``d 2F1(-n, n + p; c; (1 - x)/2)`` with ``n + p`` in double-double."""
+    bh, bl = _util.two_sum(n, p)
+    return _f21g(-n, bh, bl, c, snp.zeros_like(c), x, pre, gauss)
+
+
+def _legendre_real(n, x):
+    return _f21n(n, 1.0, snp.ones_like(x), x, gauss=False)
+
+
+def _chebyt_real(n, x):
+    # 2F1(-n, n; 1/2; (1-x)/2) = cos(n acos x), cosh(n acosh x) for x > 1
+    inside = snp.abs(x) <= 1.0
+    t = snp.cos(n * snp.arccos(_util.safe(inside, x, 0.0)))
+    t = snp.where(x == -1.0, _util.cospi(n), t)
+    out = snp.cosh(n * snp.arccosh(_util.safe(x > 1.0, x, 2.0)))
+    out = snp.where(x > 1.0, out, snp.where(x < -1.0, snp.inf, x))
+    return snp.where(inside, t, out)
+
+
+def _chebyu_real(n, x):
+    # (n+1) 2F1(-n, n+2; 3/2; (1-x)/2) = sin((n+1) t) / sin t, x = cos t;
+    # sinh for x > 1; (n+1) inf for x <= -1 (hyp2f1's inf: c - a - b < 0)
+    inside = (x > -1.0) & (x < 1.0)
+    t = snp.arccos(_util.safe(inside, x, 0.0))
+    u = snp.sin((n + 1.0) * t) / snp.sin(t)
+    big = x > 1.0
+    s = snp.arccosh(_util.safe(big, x, 2.0))
+    v = snp.sinh((n + 1.0) * s) / snp.sinh(s)
+    out = snp.where(inside, u, snp.where(big, v, (n + 1.0) * snp.inf))
+    return snp.where(x == 1.0, n + 1.0, snp.where(snp.isnan(x), x, out))
+
+
+def _jacobi_real(n, a, b, x):
+    return _f21g(-n, *_util.two_sum(n, a + b + 1.0), a + 1.0, snp.zeros_like(a), x,
+                 ((n + a + 1.0,), (n + 1.0, a + 1.0)))
+
+
+def _gegenbauer_real(n, a, x):
+    return _f21n(n, 2.0 * a, a + 0.5, x, ((n + 2.0 * a,), (1.0 + n, 2.0 * a)))
+
+
+def _genlaguerre_real(n, a, x):
+    (d,) = _gamma_ratios(((n + a + 1.0,), (n + 1.0, a + 1.0)))
+    return d * _m(-n, a + 1.0, x)
+
+
+def _by_degree(n, rec, real, args, sym=None, neg_zero=False, int_dtype=False):
+    """``rec(n, *args)`` (the recurrence) at integer degrees ``n >= 0``,
+    ``real(n, *args)`` (the hypergeometric form) at the others, per element.
+    ``sym(n)`` maps a
+    negative integer degree to ``(n', sign)`` for the recurrence (SciPy's
+    integer loops: ``P_{-n-1} = P_n``, ...); ``neg_zero``: 0 there (SciPy's
+    integer loops for Laguerre and Gegenbauer).  With ``int_dtype`` (the
+    degrees were given as integers) and ``sym`` or ``neg_zero`` every degree
+    is covered and the real form is not even compiled."""
+    n = _deg(n)
+    isint = n == snp.floor(n)
+    sign = 1.0
+    if sym is not None:
+        n2, sign = sym(n)
+        neg = isint & (n < 0)
+        n, sign = snp.where(neg, n2, n), snp.where(neg, sign, 1.0)
+    use = isint & (n >= 0)
+    r = rec(_util.safe(use, n, 0.0), *args)
+    r = snp.where(sign == 0.0, 0.0, sign * r)
+    if neg_zero:
+        r = snp.where(n < 0, 0.0, r)
+        use = isint
+    if int_dtype and (sym is not None or neg_zero):
+        return r
+    shape = snp.broadcast_shapes(snp.shape(n), *(snp.shape(a) for a in args))
+    ops = [snp.broadcast_to(v, shape) for v in (n, *args)]
+    fill = [0.5] + [0.5] * len(args)
+    ops = [_util.safe(~use, v, f) for v, f in zip(ops, fill)]
+    # both forms run on every element (the other's fed harmless values): a
+    # lax.cond skipping the real form compiled 0.3-0.4 s slower, and the
+    # series at the harmless point stops after ~30 terms
+    h = real(*ops)
+    nan = snp.isnan(ops[0])
+    for v in ops[1:]:
+        nan = nan | snp.isnan(v)
+    return snp.where(use, r, snp.where(nan, snp.nan, h))
+
+
+def _sym_legendre(n):
+    return -n - 1.0, 1.0
+
+
+def _sym_chebyt(n):
+    return -n, 1.0
+
+
+def _sym_chebyu(n):
+    # U_{-1} = 0, U_{-n} = -U_{n-2}
+    return snp.maximum(-n - 2.0, 0.0), snp.where(n == -1.0, 0.0, -1.0)
+
+
+def _int_dtype(n: Any) -> bool:
+    return bool(snp.issubdtype(snp.asarray(n).dtype, snp.integer))
+
+
 _EVAL_NOTES = """
     Notes
     -----
+    Integer degrees: the three-term recurrence up to the largest degree in
+    the batch (negative ones by SciPy's integer-degree conventions:
+    ``P_{-n-1} = P_n``, ``T_{-n} = T_n``, ``U_{-n} = -U_{n-2}``, 0 for
+    Laguerre and Gegenbauer; Jacobi's: its hypergeometric form, whose
+    ``binom(n+a, n)`` is 0, and 0 outright for degrees of an integer dtype,
+    where SciPy's can be NaN or inf for ``x <= -1``).  Other real
+    degrees: SciPy's hypergeometric definitions (``P_n(x) = 2F1(-n, n+1; 1;
+    (1-x)/2)``, ``L_n^a(x) = binom(n+a, n) 1F1(-n; a+1; x)``, ...; ``T_n``,
+    ``U_n`` in closed form ``cos(n t)``, ``sin((n+1) t)/sin t``), the series
+    summed in double-double (SciPy's float64 ``hyp2f1`` loses up to 1e-2
+    next to zeros at ``n ~ 10``), with SciPy's ``inf`` (or NaN) where ``x <
+    -1`` makes them complex.  The series needs ``~40/(1-g)`` terms at ``g =
+    (1-x)/2`` and stops after 10^5: within ~1e-3 of ``x = -1`` the value is
+    truncated (``P_2.5(-0.9999)``: 2e-4 relative; SciPy transforms to
+    ``1-g`` there).
+    *Differences from SciPy*: an integer-valued float degree follows SciPy's
+    integer loops (SciPy's float loop differs at a few points, e.g. NaN for
+    ``eval_laguerre(-3.0, x)``).  Differentiable in ``x`` and the real
+    parameters; the degree is not differentiated.
+"""
+
+_HERMITE_NOTES = """
+    Notes
+    -----
     Three-term recurrence up to the largest degree in the batch.  Integer
-    degrees only (*differences from SciPy*: a non-integer degree gives NaN;
-    SciPy evaluates it through ``hyp2f1``).  Differentiable in ``x`` and the
-    real parameters; the degree is not differentiated.
+    degrees only (a non-integer or negative degree gives NaN; SciPy accepts
+    integers only).  Differentiable in ``x``; the degree is not
+    differentiated.
 """
 
 
@@ -288,7 +650,7 @@ def eval_legendre(n: Any, x: Any) -> Any:
     Parameters
     ----------
     n : array_like
-        Degree (non-negative integer).
+        Degree (real).
     x : array_like
         Argument.
 
@@ -301,9 +663,13 @@ def eval_legendre(n: Any, x: Any) -> Any:
     >>> from sciax.special import eval_legendre
     >>> eval_legendre(snp.array([0, 2, 5]), 0.5).round(6)
     Array([ 1.      , -0.125   ,  0.089844], dtype=float64)
+    >>> round(float(eval_legendre(2.5, 0.3)), 12)   # 2F1(-2.5, 3.5; 1; 0.35)
+    -0.463661013457
     """
+    isint = _int_dtype(n)
     n, x = promote("eval_legendre", n, x, broadcast=False)
-    return _legendre_cj(_deg(n), x)
+    return _by_degree(n, _legendre_cj, _legendre_real, (x,), _sym_legendre,
+                      int_dtype=isint)
 
 
 def eval_sh_legendre(n: Any, x: Any) -> Any:
@@ -328,8 +694,10 @@ def eval_sh_legendre(n: Any, x: Any) -> Any:
     >>> float(eval_sh_legendre(2, 0.75))
     -0.125
     """
+    isint = _int_dtype(n)
     n, x = promote("eval_sh_legendre", n, x, broadcast=False)
-    return _legendre_cj(_deg(n), 2.0 * x - 1.0)
+    return _by_degree(n, _legendre_cj, _legendre_real, (2.0 * x - 1.0,),
+                      _sym_legendre, int_dtype=isint)
 
 
 def eval_chebyt(n: Any, x: Any) -> Any:
@@ -354,8 +722,10 @@ def eval_chebyt(n: Any, x: Any) -> Any:
     >>> eval_chebyt(snp.array([2, 3]), 0.5).round(6)
     Array([-0.5, -1. ], dtype=float64)
     """
+    isint = _int_dtype(n)
     n, x = promote("eval_chebyt", n, x, broadcast=False)
-    return _chebyt_cj(_deg(n), x)
+    return _by_degree(n, _chebyt_cj, _chebyt_real, (x,), _sym_chebyt,
+                      int_dtype=isint)
 
 
 def eval_chebyu(n: Any, x: Any) -> Any:
@@ -380,8 +750,10 @@ def eval_chebyu(n: Any, x: Any) -> Any:
     >>> eval_chebyu(snp.array([2, 3]), 0.5).round(6)
     Array([ 0., -1.], dtype=float64)
     """
+    isint = _int_dtype(n)
     n, x = promote("eval_chebyu", n, x, broadcast=False)
-    return _chebyu_cj(_deg(n), x)
+    return _by_degree(n, _chebyu_cj, _chebyu_real, (x,), _sym_chebyu,
+                      int_dtype=isint)
 
 
 def eval_chebys(n: Any, x: Any) -> Any:
@@ -406,8 +778,10 @@ def eval_chebys(n: Any, x: Any) -> Any:
     >>> float(eval_chebys(2, 1.0))
     0.0
     """
+    isint = _int_dtype(n)
     n, x = promote("eval_chebys", n, x, broadcast=False)
-    return _chebyu_cj(_deg(n), 0.5 * x)
+    return _by_degree(n, _chebyu_cj, _chebyu_real, (0.5 * x,), _sym_chebyu,
+                      int_dtype=isint)
 
 
 def eval_chebyc(n: Any, x: Any) -> Any:
@@ -432,8 +806,10 @@ def eval_chebyc(n: Any, x: Any) -> Any:
     >>> float(eval_chebyc(2, 1.0))
     -1.0
     """
+    isint = _int_dtype(n)
     n, x = promote("eval_chebyc", n, x, broadcast=False)
-    return 2.0 * _chebyt_cj(_deg(n), 0.5 * x)
+    return 2.0 * _by_degree(n, _chebyt_cj, _chebyt_real, (0.5 * x,), _sym_chebyt,
+                      int_dtype=isint)
 
 
 def eval_sh_chebyt(n: Any, x: Any) -> Any:
@@ -458,8 +834,10 @@ def eval_sh_chebyt(n: Any, x: Any) -> Any:
     >>> float(eval_sh_chebyt(2, 0.75))
     -0.5
     """
+    isint = _int_dtype(n)
     n, x = promote("eval_sh_chebyt", n, x, broadcast=False)
-    return _chebyt_cj(_deg(n), 2.0 * x - 1.0)
+    return _by_degree(n, _chebyt_cj, _chebyt_real, (2.0 * x - 1.0,), _sym_chebyt,
+                      int_dtype=isint)
 
 
 def eval_sh_chebyu(n: Any, x: Any) -> Any:
@@ -484,8 +862,10 @@ def eval_sh_chebyu(n: Any, x: Any) -> Any:
     >>> float(eval_sh_chebyu(2, 0.75))
     0.0
     """
+    isint = _int_dtype(n)
     n, x = promote("eval_sh_chebyu", n, x, broadcast=False)
-    return _chebyu_cj(_deg(n), 2.0 * x - 1.0)
+    return _by_degree(n, _chebyu_cj, _chebyu_real, (2.0 * x - 1.0,), _sym_chebyu,
+                      int_dtype=isint)
 
 
 def eval_hermite(n: Any, x: Any) -> Any:
@@ -562,8 +942,12 @@ def eval_laguerre(n: Any, x: Any) -> Any:
     >>> eval_laguerre(snp.array([1, 2]), 1.0)
     Array([ 0. , -0.5], dtype=float64)
     """
+    neg = _int_dtype(n)
     n, x = promote("eval_laguerre", n, x, broadcast=False)
-    return _genlaguerre_cj(_deg(n), snp.zeros((), x.dtype), x)
+    zero = snp.zeros((), x.dtype)
+    return _by_degree(n, lambda m, t: _genlaguerre_cj(m, zero, t),
+                      lambda m, t: _genlaguerre_real(m, zero, t), (x,),
+                      neg_zero=True, int_dtype=neg)
 
 
 def eval_genlaguerre(n: Any, alpha: Any, x: Any) -> Any:
@@ -590,8 +974,11 @@ def eval_genlaguerre(n: Any, alpha: Any, x: Any) -> Any:
     >>> float(eval_genlaguerre(2, 0.5, 1.0))
     -0.125
     """
+    neg = _int_dtype(n)
     n, alpha, x = promote("eval_genlaguerre", n, alpha, x, broadcast=False)
-    return _genlaguerre_cj(_deg(n), alpha, x)
+    out = _by_degree(n, _genlaguerre_cj, _genlaguerre_real, (alpha, x),
+                     neg_zero=True, int_dtype=neg)
+    return snp.where(alpha <= -1.0, snp.nan, out)
 
 
 def eval_jacobi(n: Any, alpha: Any, beta: Any, x: Any) -> Any:
@@ -618,8 +1005,10 @@ def eval_jacobi(n: Any, alpha: Any, beta: Any, x: Any) -> Any:
     >>> float(eval_jacobi(2, 0.5, 1.5, 0.3))
     -0.6625
     """
+    isint = _int_dtype(n)
     n, alpha, beta, x = promote("eval_jacobi", n, alpha, beta, x, broadcast=False)
-    return _jacobi_cj(_deg(n), alpha, beta, x)
+    return _by_degree(n, _jacobi_cj, _jacobi_real, (alpha, beta, x), neg_zero=isint,
+                      int_dtype=isint)
 
 
 def eval_sh_jacobi(n: Any, p: Any, q: Any, x: Any) -> Any:
@@ -647,9 +1036,12 @@ def eval_sh_jacobi(n: Any, p: Any, q: Any, x: Any) -> Any:
     >>> float(eval_sh_jacobi(2, 3.0, 2.0, 0.5).round(6))
     -0.05
     """
+    isint = _int_dtype(n)
     n, p, q, x = promote("eval_sh_jacobi", n, p, q, x, broadcast=False)
     n = _deg(n)
-    return _jacobi_cj(n, p - q, q - 1.0, 2.0 * x - 1.0) / binom(2.0 * n + p - 1.0, n)
+    return (_by_degree(n, _jacobi_cj, _jacobi_real, (p - q, q - 1.0, 2.0 * x - 1.0),
+                       neg_zero=isint, int_dtype=isint)
+            / binom(2.0 * n + p - 1.0, n))
 
 
 def eval_gegenbauer(n: Any, alpha: Any, x: Any) -> Any:
@@ -676,15 +1068,18 @@ def eval_gegenbauer(n: Any, alpha: Any, x: Any) -> Any:
     >>> float(eval_gegenbauer(2, 1.5, 0.5))
     0.375
     """
+    neg = _int_dtype(n)
     n, alpha, x = promote("eval_gegenbauer", n, alpha, x, broadcast=False)
-    return _gegenbauer_cj(_deg(n), alpha, x)
+    return _by_degree(n, _gegenbauer_cj, _gegenbauer_real, (alpha, x),
+                      neg_zero=True, int_dtype=neg)
 
 
 for _f in (eval_legendre, eval_sh_legendre, eval_chebyt, eval_chebyu, eval_chebys,
            eval_chebyc, eval_sh_chebyt, eval_sh_chebyu, eval_hermite,
            eval_hermitenorm, eval_laguerre, eval_genlaguerre, eval_jacobi,
            eval_sh_jacobi, eval_gegenbauer):
-    _f.__doc__ = _f.__doc__.replace("    {notes}\n", _EVAL_NOTES)
+    _f.__doc__ = _f.__doc__.replace("    {notes}\n", _HERMITE_NOTES if _f in (
+        eval_hermite, eval_hermitenorm) else _EVAL_NOTES)
 
 
 # --- Gauss quadrature rules --------------------------------------------------------
