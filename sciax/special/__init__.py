@@ -32,6 +32,9 @@ The functions are grouped by family, one private module each:
                  sph_harm_y_all), lqn and lqmn
    _misc_s23     modified Fresnel integrals, besselpoly, lmbda, Airy, erf and Fresnel
                  zeros
+   _extra_s24    parabolic cylinder functions (pbdv, pbvv, pbwa, sequences),
+                 integrals of Airy and Struve functions, jnjnp_zeros, and
+                 SciPy's error-handling API (errstate, geterr, seterr)
 """
 
 from __future__ import annotations
@@ -53,6 +56,7 @@ from sciax.special._extra_s23 import *  # noqa: F401,F403
 from sciax.special._orthopoly1d import *  # noqa: F401,F403
 from sciax.special._legendre_s23 import *  # noqa: F401,F403
 from sciax.special._misc_s23 import *  # noqa: F401,F403
+from sciax.special._extra_s24 import *  # noqa: F401,F403
 
 # Every public function runs an eager call as one cached compiled program per
 # signature (as sciax.numpy and sciax.linalg do) and is traced inline under a
