@@ -742,19 +742,6 @@ def _gl(f, a, b, n=64):
     return h * snp.sum(snp.asarray(wi.reshape(shape), a.dtype) * f(t), axis=0)
 
 
-def _odd_even(name, x, fn, parity, at_zero=0.0):
-    """Promote, evaluate ``fn(|x|)`` (a tuple) on ``|x|`` and extend to
-    ``x < 0`` (``parity`` per output: 1 even, -1 odd, 0 NaN)."""
-    (x,), out = U.promote_real(name, x)
-    ax = snp.abs(x)
-    res = fn(ax)
-    outs = []
-    for r, par in zip(res, parity):
-        neg = snp.nan if par == 0 else (-r if par < 0 else r)
-        outs.append(snp.where(x < 0, neg, r))
-    return out, outs
-
-
 # --------------------------------------------------------------------------
 # itairy
 # --------------------------------------------------------------------------

@@ -10,7 +10,6 @@ a)/pi (sin(pi a) U(a, x) + U(a, -x))`` with mpmath's ``pcfd`` at 60 digits
 
 from __future__ import annotations
 
-import math
 
 import mpmath
 import numpy as np
@@ -18,7 +17,6 @@ import pytest
 import scipy.special as sc
 
 import sciax
-import sciax.numpy as snp
 from sciax import special as S
 from tests.special._relerr import rel_err
 
