@@ -1,7 +1,6 @@
 """
 Special functions (:mod:`sciax.special`)
-========================================
-
+=================================
 SciPy's ``scipy.special`` names, signatures and broadcasting, written over
 ``sciax.lax`` and ``sciax.numpy`` so that every function runs under ``jit``,
 ``vmap`` and ``grad``, with derivatives in every continuous argument.
@@ -36,6 +35,9 @@ The functions are grouped by family, one private module each:
                  ce/se and the modified (radial) functions
    _spheroidal   spheroidal wave functions: characteristic values and the
                  angular functions of the first kind
+   _extra_s24    parabolic cylinder functions (pbdv, pbvv, pbwa, sequences),
+                 integrals of Airy and Struve functions, jnjnp_zeros, and
+                 SciPy's error-handling API (errstate, geterr, seterr)
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ from sciax.special._legendre_s23 import *  # noqa: F401,F403
 from sciax.special._misc_s23 import *  # noqa: F401,F403
 from sciax.special._mathieu import *  # noqa: F401,F403
 from sciax.special._spheroidal import *  # noqa: F401,F403
+from sciax.special._extra_s24 import *  # noqa: F401,F403
 
 # Every public function runs an eager call as one cached compiled program per
 # signature (as sciax.numpy and sciax.linalg do) and is traced inline under a
