@@ -116,6 +116,7 @@ def test_derivatives_vs_finite_differences():
     assert abs(float(dk) / fd - 1) < 1e-7
 
 
+@pytest.mark.slow  # default-run budget (session 24)
 def test_stdtr_lower_tail_at_large_df():
     # the tail I_x(df/2, 1/2) at x = df/(df + t^2) near 1 lost eps/(1 - x)
     # relative (1e-5 at df = 1e12, 4e-3 at 1e15); SciPy's (Boost's) stdtr
@@ -155,6 +156,7 @@ def test_betainc_tiny_shapes_against_mpmath():
     np.testing.assert_allclose(ic, ref[:, 1], rtol=3e-15, atol=0)
 
 
+@pytest.mark.slow  # default-run budget (session 24)
 def test_betainc_tiny_shape_derivatives():
     pts = [(5e-22, 0.5, 2e-21), (1e-17, 1e-17, 0.9), (2.5, 1e-12, 0.3),
            (1e-11, 1e-3, 0.4)]

@@ -402,6 +402,7 @@ def test_converge_several_steps_a_trip():
     np.testing.assert_allclose(two, one, rtol=1e-13, atol=0)
 
 
+@pytest.mark.slow  # default-run budget (session 24)
 def test_gamma_beta_edge_values():
     # gamma past ~745 was NaN (inf * 0 in Stirling's form), beta at a pole of
     # Gamma(a + b) NaN (0 * digamma's NaN), betaln(-2.5, 1e20) 0 (two

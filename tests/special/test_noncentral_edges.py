@@ -64,6 +64,7 @@ def test_ncfdtr_large_dfd():
                                sc.ncfdtr(3.0, dfd, 2.0, x), rtol=5e-14, atol=0)
 
 
+@pytest.mark.slow  # default-run budget (session 24)
 def test_ncx2_huge_arguments():
     x = snp.asarray([1e10, 1e50, 1e100, 1e300, np.inf])
     # the tails were NaN from x ~ 1e50 (0 * inf in a block's ratios), the
@@ -75,6 +76,7 @@ def test_ncx2_huge_arguments():
     assert lp[-1] == -np.inf and np.all(np.isfinite(lp[:-1]))
 
 
+@pytest.mark.slow  # default-run budget (session 24)
 def test_ncx2_logpdf_far_from_nc():
     # the Poisson window around nc/2 missed the terms' peak: x = 1e8 at nc = 2
     # was 11,646 off in log
