@@ -235,8 +235,8 @@ def _cv_seq(name: str, m: Any, n: Any, c: Any, sign: float) -> Any:
 
 
 def pro_cv_seq(m: Any, n: Any, c: Any) -> Any:
-    """Characteristic values ``lambda_mn'(c)``, ``n' = m .. n``, of the prolate
-    spheroidal wave functions.
+    """Characteristic values ``lambda_mn'(c)`` for ``n'`` from ``m`` to ``n``,
+    of the prolate spheroidal wave functions.
 
     sciax implementation of :func:`scipy.special.pro_cv_seq` (scalar
     arguments; ``m`` and ``n`` concrete).  See :func:`pro_cv`.
@@ -251,8 +251,8 @@ def pro_cv_seq(m: Any, n: Any, c: Any) -> Any:
 
 
 def obl_cv_seq(m: Any, n: Any, c: Any) -> Any:
-    """Characteristic values ``lambda_mn'(c)``, ``n' = m .. n``, of the oblate
-    spheroidal wave functions.
+    """Characteristic values ``lambda_mn'(c)`` for ``n'`` from ``m`` to ``n``,
+    of the oblate spheroidal wave functions.
 
     sciax implementation of :func:`scipy.special.obl_cv_seq`.  See
     :func:`pro_cv_seq`.
