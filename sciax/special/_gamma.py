@@ -795,9 +795,7 @@ def _beta_cj(a: Any, b: Any) -> Any:
     bv = s - as_
     e = (as_ - (s - bv)) + (bs - bv)
     rg = rgamma(s)
-    # (only where e != 0: at a pole s, digamma is NaN and rg is 0, and
-    # beta(-2.5, 2.5) was NaN, not 0)
-    rg = rg - snp.where(e != 0, e * _digamma(s) * rg, 0.0)
+    rg = rg - e * _digamma(s) * rg
     direct = gamma(as_) * rg * gamma(bs)
     sgn = gammasgn(a) * gammasgn(b) * gammasgn(a + b)
     lh, ll = _betaln(a, b, dd=~ok)
